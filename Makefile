@@ -1,0 +1,30 @@
+# moraine — the two commands a user needs are `make test` and `make demo` (see README.md).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+JAVA_HOME := $(shell build-support/find-jdk.sh)
+export JAVA_HOME
+# Maven's own Guava calls sun.misc.Unsafe, which JDK 25 warns about on every run.
+export MAVEN_OPTS ?= --sun-misc-unsafe-memory-access=allow
+MVN := mvn -B -ntp
+MVN_FLAGS ?=
+
+.PHONY: help bootstrap build test clean
+
+help:
+	@echo "make test       prepare native dependencies (cached under ~/.cache/moraine), build, run every test"
+	@echo "make build      build all modules without running tests"
+	@echo "make bootstrap  only prepare SlateDB's Java binding and the DuckLake extension"
+	@echo "make clean      remove build output (keeps ~/.cache/moraine)"
+
+bootstrap:
+	build-support/bootstrap.sh
+
+build: bootstrap
+	$(MVN) $(MVN_FLAGS) install -DskipTests
+
+test: bootstrap
+	$(MVN) $(MVN_FLAGS) install
+
+clean:
+	$(MVN) -q clean

@@ -1,0 +1,42 @@
+package io.moraine.core.keyspace;
+
+/**
+ * The leading byte of every store key. Each subspace is one contiguous key range; docs/format.md describes the
+ * layout of each.
+ */
+public enum Subspace
+{
+    /** Store-wide records: format version, head snapshot, store facts. */
+    SYSTEM(0x00),
+    /** Current rows: versioned rows whose end_snapshot is NULL, and every row of unversioned kinds. */
+    CURRENT(0x01),
+    /** History rows: versioned rows whose end_snapshot is set. */
+    HISTORY(0x02),
+    /** Inlined data (RFC 0005): schemas, insert chunks, tombstones, locators. */
+    INLINE(0x03),
+    /** Primary-key index for kinds whose row key does not start with their declared primary key. */
+    PRIMARY_KEY(0x04);
+
+    private final byte tag;
+
+    Subspace(int tag)
+    {
+        this.tag = (byte) tag;
+    }
+
+    public byte tag()
+    {
+        return tag;
+    }
+
+    /** The first key after every key of this subspace. */
+    public byte[] end()
+    {
+        return new byte[] {(byte) (tag + 1)};
+    }
+
+    public byte[] start()
+    {
+        return new byte[] {tag};
+    }
+}

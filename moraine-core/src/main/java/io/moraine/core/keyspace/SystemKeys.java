@@ -1,0 +1,39 @@
+package io.moraine.core.keyspace;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/** Keys and values of the system subspace (docs/format.md, "System records"). */
+public final class SystemKeys
+{
+    public static final byte[] FORMAT = key("format");
+    public static final byte[] HEAD = key("head");
+    public static final byte[] STORE_FACTS = key("store");
+
+    private SystemKeys() {}
+
+    private static byte[] key(String name)
+    {
+        return new KeyWriter().tag(Subspace.SYSTEM.tag()).string(name).toBytes();
+    }
+
+    public static byte[] encodeHead(long snapshotId)
+    {
+        return ByteBuffer.allocate(8).putLong(snapshotId).array();
+    }
+
+    public static long decodeHead(byte[] value)
+    {
+        if (value.length != 8) {
+            throw new io.moraine.core.error.CorruptionException("corrupt head record: expected 8 bytes, found " + value.length
+                    + ". Restore the store from a checkpoint or backup.");
+        }
+        return ByteBuffer.wrap(value).getLong();
+    }
+
+    public static byte[] encodeFormat(int formatVersion, String writer)
+    {
+        byte[] name = writer.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(4 + name.length).putInt(formatVersion).put(name).array();
+    }
+}

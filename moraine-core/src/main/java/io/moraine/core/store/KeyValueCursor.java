@@ -1,0 +1,62 @@
+package io.moraine.core.store;
+
+import io.slatedb.uniffi.DbIterator;
+import io.slatedb.uniffi.KeyValue;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * Streams a key range from SlateDB one page at a time: at most one page of entries is held in memory. Close it to
+ * release the native iterator.
+ */
+public final class KeyValueCursor
+        implements Iterator<KeyValue>, AutoCloseable
+{
+    private final DbIterator iterator;
+    private final StoreUri store;
+    private final int pageSize;
+    private List<KeyValue> page = List.of();
+    private int position;
+    private boolean exhausted;
+
+    KeyValueCursor(DbIterator iterator, StoreUri store, int pageSize)
+    {
+        this.iterator = iterator;
+        this.store = store;
+        this.pageSize = pageSize;
+    }
+
+    @Override
+    public boolean hasNext()
+    {
+        if (position < page.size()) {
+            return true;
+        }
+        if (exhausted) {
+            return false;
+        }
+        page = SlateDbCalls.await(iterator.nextBatch(pageSize), store, "scanning");
+        position = 0;
+        if (page.size() < pageSize) {
+            exhausted = true;
+        }
+        return !page.isEmpty();
+    }
+
+    @Override
+    public KeyValue next()
+    {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        return page.get(position++);
+    }
+
+    @Override
+    public void close()
+    {
+        iterator.close();
+    }
+}

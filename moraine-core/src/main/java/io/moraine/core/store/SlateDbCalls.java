@@ -1,0 +1,79 @@
+package io.moraine.core.store;
+
+import io.moraine.core.error.CorruptionException;
+import io.moraine.core.error.FencedException;
+import io.moraine.core.error.InternalException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.error.OperationInterruptedException;
+import io.moraine.core.error.StoreException;
+import io.slatedb.uniffi.CloseReason;
+import io.slatedb.uniffi.Error;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/** Waits for SlateDB's asynchronous calls and turns its errors into typed moraine exceptions. */
+public final class SlateDbCalls
+{
+    private SlateDbCalls() {}
+
+    /** Waits for {@code future}; {@code what} says what was being done, for the error message. */
+    public static <T> T await(CompletableFuture<T> future, StoreUri store, String what)
+    {
+        try {
+            return future.get();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(true);
+            throw new OperationInterruptedException("interrupted while " + what + " on store " + store, e);
+        }
+        catch (ExecutionException | CompletionException e) {
+            throw translate(e.getCause() == null ? e : e.getCause(), store, what);
+        }
+        catch (CancellationException e) {
+            throw new OperationInterruptedException("cancelled while " + what + " on store " + store, e);
+        }
+    }
+
+    /** Runs a synchronous binding call that may throw SlateDB's {@link Error}. */
+    public static <T> T call(ErrorProneCall<T> call, StoreUri store, String what)
+    {
+        try {
+            return call.run();
+        }
+        catch (Error e) {
+            throw translate(e, store, what);
+        }
+    }
+
+    @FunctionalInterface
+    public interface ErrorProneCall<T>
+    {
+        T run()
+                throws Error;
+    }
+
+    public static MoraineException translate(Throwable failure, StoreUri store, String what)
+    {
+        String context = what + " on store " + store;
+        return switch (failure) {
+            case MoraineException moraine -> moraine;
+            case Error.Closed closed when closed.reason() == CloseReason.FENCED -> new FencedException(store.toString(), closed);
+            case Error.Closed closed -> new StoreException("the store handle is closed (" + closed.reason() + ": " + closed.message()
+                    + ") while " + context + "; re-open the catalog", closed);
+            case Error.Unavailable unavailable -> new StoreException("object store unavailable while " + context + ": "
+                    + unavailable.getMessage() + ". Check that the store is reachable and its credentials, then retry.", unavailable);
+            case Error.Invalid invalid -> new InvalidArgumentException("SlateDB refused " + context + ": " + invalid.getMessage(), invalid);
+            case Error.Data data -> new CorruptionException("SlateDB found damaged data while " + context + ": " + data.getMessage()
+                    + ". Restore the store from a checkpoint or backup.", data);
+            case Error.Transaction transaction -> new StoreException("SlateDB transaction failed while " + context + ": "
+                    + transaction.getMessage(), transaction);
+            case Error other -> new InternalException("SlateDB failed while " + context + ": " + other.getMessage(), other);
+            default -> new InternalException("unexpected failure while " + context + ": " + failure, failure);
+        };
+    }
+}

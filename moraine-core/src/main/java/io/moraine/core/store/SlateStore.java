@@ -1,0 +1,315 @@
+package io.moraine.core.store;
+
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.NotFoundException;
+import io.slatedb.uniffi.Admin;
+import io.slatedb.uniffi.AdminBuilder;
+import io.slatedb.uniffi.CheckpointOptions;
+import io.slatedb.uniffi.Db;
+import io.slatedb.uniffi.DbBuilder;
+import io.slatedb.uniffi.DbIterator;
+import io.slatedb.uniffi.DbReader;
+import io.slatedb.uniffi.DbReaderBuilder;
+import io.slatedb.uniffi.DbSnapshot;
+import io.slatedb.uniffi.FlushOptions;
+import io.slatedb.uniffi.FlushType;
+import io.slatedb.uniffi.KeyRange;
+import io.slatedb.uniffi.ObjectStore;
+import io.slatedb.uniffi.ReaderMode;
+import io.slatedb.uniffi.ReaderOptions;
+import io.slatedb.uniffi.WriteBatch;
+import io.slatedb.uniffi.WriteHandle;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import static io.moraine.core.store.SlateDbCalls.await;
+import static io.moraine.core.store.SlateDbCalls.call;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One open SlateDB database: the writer ({@link OpenMode#READ_WRITE}) or a reader ({@link OpenMode#READ_ONLY},
+ * {@link OpenMode#CHECKPOINT}). It offers key/value reads, durable batch writes and checkpoint management, and
+ * reports every failure as a typed moraine exception.
+ */
+public final class SlateStore
+        implements AutoCloseable
+{
+    private final StoreUri uri;
+    private final OpenMode mode;
+    private final ObjectStore objectStore;
+    private final Optional<ObjectStore> walObjectStore;
+    private final Db db;
+    private final DbReader reader;
+
+    private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader)
+    {
+        this.uri = uri;
+        this.mode = mode;
+        this.objectStore = objectStore;
+        this.walObjectStore = walObjectStore;
+        this.db = db;
+        this.reader = reader;
+    }
+
+    public static SlateStore open(StoreUri uri, OpenMode mode, StoreOptions options)
+    {
+        requireNonNull(uri, "uri is null");
+        requireNonNull(mode, "mode is null");
+        requireNonNull(options, "options is null");
+        if (mode != OpenMode.CHECKPOINT && options.checkpointId().isPresent()) {
+            throw new InvalidArgumentException("a checkpoint id was given for a " + mode + " open of " + uri
+                    + "; a checkpoint is a fixed past cut, so only a CHECKPOINT open can pin to it");
+        }
+        ObjectStore objectStore = ObjectStores.resolve(uri);
+        Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
+        return switch (mode) {
+            case READ_WRITE -> new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore), null);
+            case READ_ONLY -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
+                    openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options.manifestPollInterval()));
+            case CHECKPOINT -> {
+                String id = options.checkpointId().orElseThrow(() -> new InvalidArgumentException(
+                        "a CHECKPOINT open of " + uri + " needs a checkpoint id; list them with the checkpoints command"));
+                requireKnownCheckpoint(uri, objectStore, walObjectStore, id);
+                yield new SlateStore(uri, mode, objectStore, walObjectStore, null,
+                        openReader(uri, objectStore, walObjectStore, new ReaderMode.Checkpoint(id), options.manifestPollInterval()));
+            }
+        };
+    }
+
+    private static Db openWriter(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal)
+    {
+        try (DbBuilder builder = new DbBuilder(uri.dbPath(), objectStore)) {
+            wal.ifPresent(store -> call(() -> {
+                builder.withWalObjectStore(store);
+                return null;
+            }, uri, "configuring the WAL store"));
+            return await(builder.build(), uri, "opening the store read-write");
+        }
+    }
+
+    private static DbReader openReader(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, ReaderMode readerMode, Duration poll)
+    {
+        try (DbReaderBuilder builder = new DbReaderBuilder(uri.dbPath(), objectStore)) {
+            call(() -> {
+                builder.withReaderMode(readerMode);
+                builder.withOptions(new ReaderOptions(poll.toMillis(), Duration.ofMinutes(10).toMillis(), 64L << 20, false, null));
+                if (wal.isPresent()) {
+                    builder.withWalObjectStore(wal.get());
+                }
+                return null;
+            }, uri, "configuring the reader");
+            return await(builder.build(), uri, "opening the store read-only");
+        }
+    }
+
+    private static void requireKnownCheckpoint(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, String id)
+    {
+        try {
+            UUID.fromString(id);
+        }
+        catch (IllegalArgumentException e) {
+            throw new InvalidArgumentException("checkpoint id '" + id + "' is malformed: checkpoint ids are UUIDs; list the "
+                    + "store's checkpoints to find one", e);
+        }
+        boolean known = listCheckpoints(uri, objectStore, wal).stream().anyMatch(checkpoint -> checkpoint.id().equals(id));
+        if (!known) {
+            throw new NotFoundException("store " + uri + " has no checkpoint " + id + " (it was deleted or expired); "
+                    + "create a new checkpoint and open against that");
+        }
+    }
+
+    public StoreUri uri()
+    {
+        return uri;
+    }
+
+    public OpenMode mode()
+    {
+        return mode;
+    }
+
+    /** Reads the newest state this handle knows: the writer's own, or what the reader has caught up to. */
+    public KeyValueReader latest()
+    {
+        return db != null
+                ? new Reader(db::get, db::scan)
+                : new Reader(reader::get, reader::scan);
+    }
+
+    /**
+     * A consistent view: every read through it sees the same state, however the writer moves on. For a
+     * {@link OpenMode#CHECKPOINT} store every read is consistent already.
+     */
+    public SnapshotView snapshot()
+    {
+        if (db == null) {
+            return new SnapshotView(latest(), () -> {});
+        }
+        DbSnapshot snapshot = await(db.snapshot(), uri, "taking a snapshot");
+        return new SnapshotView(new Reader(snapshot::get, snapshot::scan), snapshot::close);
+    }
+
+    /** A {@link KeyValueReader} that must be closed. */
+    public record SnapshotView(KeyValueReader reader, Runnable closer)
+            implements AutoCloseable
+    {
+        @Override
+        public void close()
+        {
+            closer.run();
+        }
+    }
+
+    /**
+     * Writes {@code writes} (a null value deletes the key) as one atomic batch and returns once it is durable in the
+     * object store.
+     */
+    public void write(Map<ByteBuffer, byte[]> writes)
+    {
+        requireWriter("write");
+        try (WriteBatch batch = new WriteBatch()) {
+            call(() -> {
+                for (Map.Entry<ByteBuffer, byte[]> entry : writes.entrySet()) {
+                    byte[] key = toArray(entry.getKey());
+                    if (entry.getValue() == null) {
+                        batch.delete(key);
+                    }
+                    else {
+                        batch.put(key, entry.getValue());
+                    }
+                }
+                return null;
+            }, uri, "preparing a write batch");
+            WriteHandle handle = await(db.write(batch), uri, "writing a batch");
+            try (handle) {
+                await(handle.awaitDurable(), uri, "waiting for a batch to become durable");
+            }
+        }
+    }
+
+    private static byte[] toArray(ByteBuffer buffer)
+    {
+        ByteBuffer duplicate = buffer.duplicate();
+        byte[] bytes = new byte[duplicate.remaining()];
+        duplicate.get(bytes);
+        return bytes;
+    }
+
+    private void requireWriter(String what)
+    {
+        if (db == null) {
+            throw new InvalidArgumentException("cannot " + what + ": store " + uri + " is open " + mode
+                    + "; open it READ_WRITE to change it");
+        }
+    }
+
+    /** Creates a checkpoint of the store's current durable state; {@code lifetime} empty means until deleted. */
+    public CheckpointInfo createCheckpoint(Optional<Duration> lifetime, Optional<String> name)
+    {
+        if (db != null) {
+            // A checkpoint pins a manifest, which names SSTs only: flush the memtable so that everything
+            // acknowledged so far is in the checkpointed state.
+            await(db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE)), uri, "flushing before a checkpoint");
+        }
+        try (Admin admin = admin(uri, objectStore, walObjectStore)) {
+            var result = await(admin.createDetachedCheckpoint(new CheckpointOptions(lifetime.map(Duration::toMillis).orElse(null), null,
+                    name.orElse(null))), uri, "creating a checkpoint");
+            return listCheckpoints().stream()
+                    .filter(checkpoint -> checkpoint.id().equals(result.id()))
+                    .findFirst()
+                    .orElseThrow(() -> new NotFoundException("checkpoint " + result.id() + " vanished right after creation"));
+        }
+    }
+
+    public List<CheckpointInfo> listCheckpoints()
+    {
+        return listCheckpoints(uri, objectStore, walObjectStore);
+    }
+
+    private static List<CheckpointInfo> listCheckpoints(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal)
+    {
+        try (Admin admin = admin(uri, objectStore, wal)) {
+            return await(admin.listCheckpoints(null), uri, "listing checkpoints").stream()
+                    .map(checkpoint -> new CheckpointInfo(checkpoint.id(), checkpoint.manifestId(),
+                            Instant.ofEpochSecond(checkpoint.createTimeSecs()),
+                            Optional.ofNullable(checkpoint.expireTimeSecs()).map(Instant::ofEpochSecond),
+                            Optional.ofNullable(checkpoint.name())))
+                    .toList();
+        }
+    }
+
+    public void deleteCheckpoint(String id)
+    {
+        if (listCheckpoints().stream().noneMatch(checkpoint -> checkpoint.id().equals(id))) {
+            throw new NotFoundException("store " + uri + " has no checkpoint " + id + "; list the checkpoints to see which exist");
+        }
+        try (Admin admin = admin(uri, objectStore, walObjectStore)) {
+            await(admin.deleteCheckpoint(id), uri, "deleting checkpoint " + id);
+        }
+    }
+
+    private static Admin admin(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal)
+    {
+        try (AdminBuilder builder = new AdminBuilder(uri.dbPath(), objectStore)) {
+            return call(() -> {
+                if (wal.isPresent()) {
+                    builder.withWalObjectStore(wal.get());
+                }
+                return builder.build();
+            }, uri, "opening the store's admin interface");
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        if (db != null) {
+            try (db) {
+                await(db.shutdown(), uri, "closing the store");
+            }
+            catch (io.moraine.core.error.FencedException e) {
+                // A fenced writer has nothing left to flush; closing it must still succeed.
+            }
+        }
+        if (reader != null) {
+            try (reader) {
+                await(reader.shutdown(), uri, "closing the store");
+            }
+        }
+    }
+
+    /** Adapts the three SlateDB read handles (Db, DbReader, DbSnapshot), which share no interface. */
+    private final class Reader
+            implements KeyValueReader
+    {
+        private final Function<byte[], CompletableFuture<byte[]>> getter;
+        private final Function<KeyRange, CompletableFuture<DbIterator>> scanner;
+
+        private Reader(Function<byte[], CompletableFuture<byte[]>> getter, Function<KeyRange, CompletableFuture<DbIterator>> scanner)
+        {
+            this.getter = getter;
+            this.scanner = scanner;
+        }
+
+        @Override
+        public byte[] get(byte[] key)
+        {
+            return await(getter.apply(key), uri, "reading a key");
+        }
+
+        @Override
+        public KeyValueCursor scan(byte[] start, byte[] end, int pageSize)
+        {
+            DbIterator iterator = await(scanner.apply(new KeyRange(start, true, end, false)), uri, "opening a scan");
+            return new KeyValueCursor(iterator, uri, pageSize);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.moraine.core.store;
+
+import io.moraine.core.error.FencedException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.NotFoundException;
+import io.slatedb.uniffi.KeyValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** SlateDB itself, through moraine's store layer, on memory:// and file:// (S3 is in {@link S3StoreTest}). */
+class SlateStoreTest
+{
+    @TempDir
+    Path temp;
+
+    @Test
+    void writesBatchesReadsPointsAndScansRangesInMemory()
+    {
+        StoreUri uri = StoreUri.parse("memory://batches-" + UUID.randomUUID());
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            writeNumbered(store, 0, 500);
+            assertThat(text(store.latest().get(key(42)))).isEqualTo("value-42");
+            assertThat(store.latest().get(key(500))).isNull();
+            assertThat(scanKeys(store.latest(), key(100), key(110), 3)).containsExactly(
+                    "k00100", "k00101", "k00102", "k00103", "k00104", "k00105", "k00106", "k00107", "k00108", "k00109");
+
+            Map<ByteBuffer, byte[]> deletes = new LinkedHashMap<>();
+            deletes.put(ByteBuffer.wrap(key(101)), null);
+            deletes.put(ByteBuffer.wrap(key(102)), bytes("changed"));
+            store.write(deletes);
+            assertThat(scanKeys(store.latest(), key(100), key(104), 100)).containsExactly("k00100", "k00102", "k00103");
+            assertThat(text(store.latest().get(key(102)))).isEqualTo("changed");
+        }
+    }
+
+    @Test
+    void reopensAFileStoreWithEverythingThatWasAcknowledged()
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("reopen").toString());
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            writeNumbered(store, 0, 100);
+        }
+        try (SlateStore store = SlateStore.open(StoreUri.parse("file://" + temp.resolve("reopen")), OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            assertThat(scanKeys(store.latest(), key(0), key(1000), 7)).hasSize(100);
+            assertThat(text(store.latest().get(key(99)))).isEqualTo("value-99");
+        }
+    }
+
+    @Test
+    void aSnapshotViewDoesNotSeeLaterWrites()
+    {
+        StoreUri uri = StoreUri.parse("memory://snapshot-" + UUID.randomUUID());
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            writeNumbered(store, 0, 10);
+            try (SlateStore.SnapshotView view = store.snapshot()) {
+                writeNumbered(store, 10, 20);
+                assertThat(scanKeys(view.reader(), key(0), key(100), 100)).hasSize(10);
+                assertThat(view.reader().get(key(15))).isNull();
+            }
+            assertThat(scanKeys(store.latest(), key(0), key(100), 100)).hasSize(20);
+        }
+    }
+
+    @Test
+    void aReadOnlyReaderFollowsTheWriter()
+            throws Exception
+    {
+        for (StoreUri uri : List.of(StoreUri.parse("memory://follow-" + UUID.randomUUID()), StoreUri.parse(temp.resolve("follow").toString()))) {
+            try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+                writeNumbered(writer, 0, 10);
+                try (SlateStore reader = SlateStore.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS)) {
+                    assertThat(text(reader.latest().get(key(3)))).isEqualTo("value-3");
+                    writeNumbered(writer, 10, 20);
+                    awaitKey(reader, key(19));
+                    assertThat(scanKeys(reader.latest(), key(0), key(100), 100)).hasSize(20);
+                    assertThatThrownBy(() -> reader.write(Map.of(ByteBuffer.wrap(key(1)), bytes("x"))))
+                            .isInstanceOf(InvalidArgumentException.class)
+                            .hasMessageContaining("READ_ONLY");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCheckpointPinnedReaderSeesExactlyTheCheckpointedState()
+            throws Exception
+    {
+        for (StoreUri uri : List.of(StoreUri.parse("memory://pinned-" + UUID.randomUUID()), StoreUri.parse(temp.resolve("pinned").toString()))) {
+            try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+                writeNumbered(writer, 0, 10);
+                CheckpointInfo checkpoint = writer.createCheckpoint(Optional.empty(), Optional.of("test"));
+                assertThat(writer.listCheckpoints()).extracting(CheckpointInfo::id).contains(checkpoint.id());
+                writeNumbered(writer, 10, 20);
+
+                try (SlateStore pinned = SlateStore.open(uri, OpenMode.CHECKPOINT, StoreOptions.DEFAULTS.withCheckpoint(checkpoint.id()))) {
+                    Thread.sleep(300); // several manifest poll intervals: a pinned reader must still not move
+                    assertThat(scanKeys(pinned.latest(), key(0), key(100), 100)).hasSize(10);
+                    assertThat(pinned.latest().get(key(15))).isNull();
+                }
+                writer.deleteCheckpoint(checkpoint.id());
+                assertThat(writer.listCheckpoints()).extracting(CheckpointInfo::id).doesNotContain(checkpoint.id());
+                assertThatThrownBy(() -> SlateStore.open(uri, OpenMode.CHECKPOINT, StoreOptions.DEFAULTS.withCheckpoint(checkpoint.id())))
+                        .isInstanceOf(NotFoundException.class)
+                        .hasMessageContaining(checkpoint.id());
+            }
+        }
+    }
+
+    @Test
+    void malformedOrMisplacedCheckpointIdsAreRefused()
+    {
+        StoreUri uri = StoreUri.parse("memory://bad-checkpoint-" + UUID.randomUUID());
+        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            writeNumbered(writer, 0, 1);
+            assertThatThrownBy(() -> SlateStore.open(uri, OpenMode.CHECKPOINT, StoreOptions.DEFAULTS.withCheckpoint("not-a-uuid")))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("malformed");
+            assertThatThrownBy(() -> SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCheckpoint(UUID.randomUUID().toString())))
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("only a CHECKPOINT open");
+        }
+    }
+
+    @Test
+    void aSecondWriterFencesTheFirst()
+    {
+        for (StoreUri uri : List.of(StoreUri.parse("memory://fence-" + UUID.randomUUID()), StoreUri.parse(temp.resolve("fence").toString()))) {
+            try (SlateStore first = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+                writeNumbered(first, 0, 5);
+                try (SlateStore second = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+                    writeNumbered(second, 5, 10);
+                    assertThatThrownBy(() -> writeNumbered(first, 10, 11))
+                            .isInstanceOf(FencedException.class)
+                            .hasMessageContaining("FENCED")
+                            .hasMessageContaining("Re-open");
+                    assertThat(scanKeys(second.latest(), key(0), key(100), 100)).hasSize(10);
+                }
+            }
+        }
+    }
+
+    static void writeNumbered(SlateStore store, int from, int to)
+    {
+        Map<ByteBuffer, byte[]> batch = new LinkedHashMap<>();
+        for (int i = from; i < to; i++) {
+            batch.put(ByteBuffer.wrap(key(i)), bytes("value-" + i));
+        }
+        store.write(batch);
+    }
+
+    static void awaitKey(SlateStore reader, byte[] key)
+            throws InterruptedException
+    {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (reader.latest().get(key) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("reader did not catch up with the writer within 20 s");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    static List<String> scanKeys(KeyValueReader reader, byte[] from, byte[] to, int pageSize)
+    {
+        List<String> keys = new ArrayList<>();
+        try (KeyValueCursor cursor = reader.scan(from, to, pageSize)) {
+            while (cursor.hasNext()) {
+                KeyValue entry = cursor.next();
+                keys.add(text(entry.key()));
+            }
+        }
+        return keys;
+    }
+
+    static byte[] key(int i)
+    {
+        return bytes("k%05d".formatted(i));
+    }
+
+    static byte[] bytes(String s)
+    {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String text(byte[] bytes)
+    {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,92 @@
+package io.moraine.testing;
+
+import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.blobstore.options.CreateContainerOptions;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+
+import java.net.URI;
+
+/**
+ * A real S3 server (S3Proxy 4.0, in-memory blobs) on 127.0.0.1 for tests. SlateDB's S3 client reads its settings
+ * from the environment, which the build sets for the test JVM (pom.xml, surefire {@code environmentVariables}):
+ * the endpoint port is reserved by the build and passed as {@code moraine.s3proxy.port}.
+ */
+public final class S3ProxyServer
+        implements AutoCloseable
+{
+    public static final String ACCESS_KEY = "moraine-test";
+    public static final String SECRET_KEY = "moraine-test-secret";
+
+    private static S3ProxyServer shared;
+
+    private final S3Proxy proxy;
+    private final BlobStore blobStore;
+
+    private S3ProxyServer(int port)
+            throws Exception
+    {
+        blobStore = new TransientNio2BlobStore();
+        proxy = S3Proxy.builder()
+                .blobStore(blobStore)
+                .endpoint(URI.create("http://127.0.0.1:" + port))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .ignoreUnknownHeaders(true)
+                .build();
+        proxy.start();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!"STARTED".equals(proxy.getState())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("S3Proxy did not start on port " + port + ": " + proxy.getState());
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** The server of this test JVM, started on first use on the port the build reserved; it lives as long as the JVM. */
+    public static synchronized S3ProxyServer shared()
+            throws Exception
+    {
+        if (shared == null) {
+            String port = System.getProperty("moraine.s3proxy.port");
+            String endpoint = System.getenv("AWS_ENDPOINT");
+            if (port == null || endpoint == null || !endpoint.endsWith(":" + port)) {
+                throw new IllegalStateException("S3 tests need the build's S3 settings: run them through Maven "
+                        + "(make test), which reserves moraine.s3proxy.port and sets AWS_ENDPOINT to match");
+            }
+            shared = new S3ProxyServer(Integer.parseInt(port));
+        }
+        return shared;
+    }
+
+    /** {@link #shared()} for callers that cannot throw checked exceptions. */
+    public static S3ProxyServer sharedUnchecked()
+    {
+        try {
+            return shared();
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("cannot start S3Proxy: " + e, e);
+        }
+    }
+
+    /** Creates a bucket (moraine never creates buckets itself) and returns its name. */
+    public String createBucket(String name)
+    {
+        blobStore.createContainer(name, CreateContainerOptions.NONE);
+        return name;
+    }
+
+    public URI endpoint()
+    {
+        return URI.create("http://127.0.0.1:" + proxy.getPort());
+    }
+
+    @Override
+    public void close()
+            throws Exception
+    {
+        proxy.stop();
+    }
+}
