@@ -71,8 +71,6 @@ read -r _ duckdb_platform jna_platform <<<"$(platform_tag)"
 # ---------------------------------------------------------------------------------------------------------------
 # 1. SlateDB Java binding
 # ---------------------------------------------------------------------------------------------------------------
-slatedb_jar=$HOME/.m2/repository/io/slatedb/slatedb-uniffi/$SLATEDB_VERSION/slatedb-uniffi-$SLATEDB_VERSION.jar
-
 # uniffi-bindgen-java generates code for exactly one uniffi minor version; pick the generator for the library's.
 bindgen_version_for_uniffi() {
   case "$1" in
@@ -128,10 +126,9 @@ build_slatedb_binding() {
     || die "packaging slatedb-uniffi failed"
 }
 
-if [ -f "$slatedb_jar" ]; then
-  log "io.slatedb:slatedb-uniffi:$SLATEDB_VERSION is in the local Maven repository"
-elif "${mvn[@]}" dependency:get -Dartifact="io.slatedb:slatedb-uniffi:$SLATEDB_VERSION" -Dtransitive=false >/dev/null 2>&1; then
-  log "io.slatedb:slatedb-uniffi:$SLATEDB_VERSION resolved from a Maven registry"
+# dependency:get answers from the local repository at once, and asks the configured registries otherwise.
+if "${mvn[@]}" dependency:get -Dartifact="io.slatedb:slatedb-uniffi:$SLATEDB_VERSION" -Dtransitive=false >/dev/null 2>&1; then
+  log "io.slatedb:slatedb-uniffi:$SLATEDB_VERSION resolves (local repository or a registry); nothing to build"
 else
   build_slatedb_binding
 fi
