@@ -5,7 +5,7 @@ set -euo pipefail
 
 is_jdk25() {
   [ -x "$1/bin/javac" ] || return 1
-  "$1/bin/java" -version 2>&1 | head -n 1 | grep -q '"25'
+  "$1/bin/java" -version 2>&1 | grep -q 'version "25'
 }
 
 for candidate in "${MORAINE_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25* \
