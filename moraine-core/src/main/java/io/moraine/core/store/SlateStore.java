@@ -48,6 +48,7 @@ public final class SlateStore
     private final Optional<ObjectStore> walObjectStore;
     private final Db db;
     private final DbReader reader;
+    private boolean closed;
 
     private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader)
     {
@@ -82,6 +83,42 @@ public final class SlateStore
                         openReader(uri, objectStore, walObjectStore, new ReaderMode.Checkpoint(id), options.manifestPollInterval()));
             }
         };
+    }
+
+    /**
+     * Whether the store at {@code uri} holds any key, found without opening a writer (which would fence the store's
+     * current writer) and without writing anything: a reader that follows the latest manifest and keeps no checkpoint.
+     */
+    public static boolean holdsData(StoreUri uri, StoreOptions options)
+    {
+        ObjectStore objectStore = ObjectStores.resolve(uri);
+        Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
+        DbReader probe;
+        try {
+            probe = openReader(uri, objectStore, walObjectStore, new ReaderMode.FollowLatest(), options.manifestPollInterval());
+        }
+        catch (io.moraine.core.error.MoraineException e) {
+            if (isMissingDatabase(e)) {
+                return false;
+            }
+            throw e;
+        }
+        try (probe) {
+            DbIterator iterator = await(probe.scan(new KeyRange(new byte[] {0}, true, null, false)), uri, "probing the store");
+            try (KeyValueCursor cursor = new KeyValueCursor(iterator, uri, 1)) {
+                return cursor.hasNext();
+            }
+            finally {
+                await(probe.shutdown(), uri, "closing the store probe");
+            }
+        }
+    }
+
+    /** Whether an open failed because there is no database at the location (SlateDB finds no manifest). */
+    public static boolean isMissingDatabase(Throwable failure)
+    {
+        String message = failure.getMessage();
+        return message != null && message.toLowerCase(java.util.Locale.ROOT).contains("manifest");
     }
 
     private static Db openWriter(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal)
@@ -268,9 +305,14 @@ public final class SlateStore
         }
     }
 
+    /** Closes the handle; closing twice is harmless. */
     @Override
-    public void close()
+    public synchronized void close()
     {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (db != null) {
             try (db) {
                 await(db.shutdown(), uri, "closing the store");

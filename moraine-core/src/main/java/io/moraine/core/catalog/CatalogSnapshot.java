@@ -1,0 +1,227 @@
+package io.moraine.core.catalog;
+
+import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.store.KeyValueReader;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The catalog as of one snapshot S: every listing returns the rows visible at S ({@code begin_snapshot <= S AND
+ * (end_snapshot IS NULL OR S < end_snapshot)}), read from one consistent view of the store. Child rows that carry
+ * no lifecycle of their own (file stats, partition values, ...) are listed per table; their visibility is their
+ * parent's. Close it to release the view.
+ */
+public final class CatalogSnapshot
+        implements AutoCloseable
+{
+    private final KeyValueReader reader;
+    private final Row snapshot;
+    private final boolean isHead;
+    private final StoreFacts facts;
+    private final Runnable closer;
+
+    CatalogSnapshot(KeyValueReader reader, Row snapshot, boolean isHead, StoreFacts facts, Runnable closer)
+    {
+        this.reader = requireNonNull(reader, "reader is null");
+        this.snapshot = requireNonNull(snapshot, "snapshot is null");
+        this.isHead = isHead;
+        this.facts = requireNonNull(facts, "facts is null");
+        this.closer = requireNonNull(closer, "closer is null");
+    }
+
+    public long id()
+    {
+        return snapshot.getLong("snapshot_id");
+    }
+
+    /** The {@code ducklake_snapshot} row of S. */
+    public Row snapshotRow()
+    {
+        return snapshot;
+    }
+
+    public Instant time()
+    {
+        return (Instant) snapshot.get("snapshot_time");
+    }
+
+    public long schemaVersion()
+    {
+        return snapshot.getLong("schema_version");
+    }
+
+    public StoreFacts facts()
+    {
+        return facts;
+    }
+
+    /** The rows of a versioned kind visible at S, optionally under leading key cells (e.g. a table id). */
+    public RowCursor visible(TableKind kind, Object... leadingKeyCells)
+    {
+        long id = id();
+        // At the head no history row can be visible: every end_snapshot is <= head.
+        List<Subspace> subspaces = !kind.isVersioned() || isHead ? List.of(Subspace.CURRENT) : List.of(Subspace.CURRENT, Subspace.HISTORY);
+        return new RowCursor(reader, kind, subspaces, leadingKeyCells, RowCursor.DEFAULT_PAGE_SIZE, row -> row.isVisibleAt(id), List.of());
+    }
+
+    /** Every row of an unversioned child kind under leading key cells (e.g. the file stats of one table). */
+    public RowCursor children(TableKind kind, Object... leadingKeyCells)
+    {
+        return new RowCursor(reader, kind, List.of(Subspace.CURRENT), leadingKeyCells, RowCursor.DEFAULT_PAGE_SIZE, row -> true, List.of());
+    }
+
+    public List<Row> schemas()
+    {
+        return visible(TableKind.SCHEMA).toList();
+    }
+
+    public Optional<Row> schema(String name)
+    {
+        return first(visible(TableKind.SCHEMA), row -> name.equals(row.getString("schema_name")));
+    }
+
+    public List<Row> tables()
+    {
+        return visible(TableKind.TABLE).toList();
+    }
+
+    public List<Row> tables(long schemaId)
+    {
+        return visible(TableKind.TABLE).toList().stream().filter(row -> Objects.equals(row.getLong("schema_id"), schemaId)).toList();
+    }
+
+    public Optional<Row> table(long tableId)
+    {
+        return first(visible(TableKind.TABLE, tableId), row -> true);
+    }
+
+    /** Resolves a table by schema and table name, the way DuckLake's catalog does. */
+    public Optional<Row> table(String schemaName, String tableName)
+    {
+        return schema(schemaName).flatMap(schema -> first(visible(TableKind.TABLE),
+                row -> Objects.equals(row.getLong("schema_id"), schema.getLong("schema_id")) && tableName.equals(row.getString("table_name"))));
+    }
+
+    public List<Row> views(long schemaId)
+    {
+        return visible(TableKind.VIEW).toList().stream().filter(row -> Objects.equals(row.getLong("schema_id"), schemaId)).toList();
+    }
+
+    public List<Row> macros(long schemaId)
+    {
+        return visible(TableKind.MACRO, schemaId).toList();
+    }
+
+    /** The table's columns visible at S, parents before children, each level in column_order. */
+    public List<Row> columns(long tableId)
+    {
+        return visible(TableKind.COLUMN, tableId).toList().stream()
+                .sorted(Comparator.comparing((Row row) -> row.getLong("parent_column"), Comparator.nullsFirst(Comparator.naturalOrder()))
+                        .thenComparing(row -> row.getLong("column_order"), Comparator.nullsLast(Comparator.naturalOrder())))
+                .toList();
+    }
+
+    /** The table's columns visible at S assembled into a tree (struct fields, list elements, map keys and values). */
+    public List<ColumnNode> columnTree(long tableId)
+    {
+        return ColumnNode.assemble(columns(tableId));
+    }
+
+    /** The data files of the table visible at S, streamed. */
+    public RowCursor dataFiles(long tableId)
+    {
+        return visible(TableKind.DATA_FILE, tableId);
+    }
+
+    /** The delete files of the table visible at S, streamed. */
+    public RowCursor deleteFiles(long tableId)
+    {
+        return visible(TableKind.DELETE_FILE, tableId);
+    }
+
+    /** Per-file column statistics of the table's files (join with {@link #dataFiles} for visibility). */
+    public RowCursor fileColumnStats(long tableId)
+    {
+        return children(TableKind.FILE_COLUMN_STATS, tableId);
+    }
+
+    public RowCursor filePartitionValues(long tableId)
+    {
+        return children(TableKind.FILE_PARTITION_VALUE, tableId);
+    }
+
+    public Optional<Row> tableStats(long tableId)
+    {
+        return first(children(TableKind.TABLE_STATS, tableId), row -> true);
+    }
+
+    public List<Row> tableColumnStats(long tableId)
+    {
+        return children(TableKind.TABLE_COLUMN_STATS, tableId).toList();
+    }
+
+    /** The partition spec in force at S, or empty for an unpartitioned table. */
+    public Optional<Row> partitionInfo(long tableId)
+    {
+        return first(visible(TableKind.PARTITION_INFO, tableId), row -> true);
+    }
+
+    /** The key columns of a partition spec (any spec, visible or not: files keep the spec they were written under). */
+    public List<Row> partitionColumns(long tableId, long partitionId)
+    {
+        return children(TableKind.PARTITION_COLUMN, tableId, partitionId).toList();
+    }
+
+    public Optional<Row> sortInfo(long tableId)
+    {
+        return first(visible(TableKind.SORT_INFO, tableId), row -> true);
+    }
+
+    public List<Row> sortExpressions(long tableId, long sortId)
+    {
+        return children(TableKind.SORT_EXPRESSION, tableId, sortId).toList();
+    }
+
+    /** Tags of a schema, table or view visible at S (a NULL value means the tag was removed). */
+    public List<Row> tags(long objectId)
+    {
+        return visible(TableKind.TAG, objectId).toList();
+    }
+
+    public List<Row> columnTags(long tableId)
+    {
+        return visible(TableKind.COLUMN_TAG, tableId).toList();
+    }
+
+    /** Every inlined-data table registered for the table; the registry is unversioned. */
+    public List<Row> inlinedDataTables(long tableId)
+    {
+        return children(TableKind.INLINED_DATA_TABLES, tableId).toList();
+    }
+
+    private static Optional<Row> first(RowCursor cursor, Predicate<Row> predicate)
+    {
+        try (cursor) {
+            while (cursor.hasNext()) {
+                Row row = cursor.next();
+                if (predicate.test(row)) {
+                    return Optional.of(row);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        closer.run();
+    }
+}

@@ -1,0 +1,336 @@
+package io.moraine.core.catalog;
+
+import io.moraine.core.error.AlreadyExistsException;
+import io.moraine.core.error.MigrationException;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.error.NotFoundException;
+import io.moraine.core.error.SnapshotExpiredException;
+import io.moraine.core.keyspace.RowKeys;
+import io.moraine.core.keyspace.RowValueCodec;
+import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.keyspace.SystemKeys;
+import io.moraine.core.store.CheckpointInfo;
+import io.moraine.core.store.KeyValueCursor;
+import io.moraine.core.store.KeyValueReader;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.SlateStore;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+import io.moraine.core.tx.CommitListener;
+import io.moraine.core.tx.StagedTransaction;
+import io.moraine.core.tx.TransactionCommitter;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A DuckLake catalog stored in SlateDB: the entry point of moraine-core. It serves the {@code ducklake_*} tables
+ * row-faithfully (current and history rows), commits staged-row transactions as single durable batches, and
+ * resolves snapshots for reads. Open one read-write handle per store; open every other reader read-only or pinned to
+ * a checkpoint.
+ */
+public final class MoraineCatalog
+        implements AutoCloseable
+{
+    /** The store format this binary writes and the newest it reads (docs/format.md). */
+    public static final int FORMAT_VERSION = 1;
+    public static final String VERSION = "0.1.0";
+
+    private final SlateStore store;
+    private final TransactionCommitter committer;
+
+    private MoraineCatalog(SlateStore store, CommitListener listener)
+    {
+        this.store = store;
+        this.committer = new TransactionCommitter(store, listener);
+    }
+
+    /** Creates a catalog in an empty store and returns it open read-write. A store that holds anything is refused. */
+    public static MoraineCatalog create(StoreUri uri, NewCatalog options)
+    {
+        return create(uri, options, StoreOptions.DEFAULTS);
+    }
+
+    public static MoraineCatalog create(StoreUri uri, NewCatalog options, StoreOptions storeOptions)
+    {
+        // Look before opening the writer: opening it would fence a process that is using this store.
+        if (SlateStore.holdsData(uri, storeOptions)) {
+            throw notEmpty(uri);
+        }
+        SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, storeOptions);
+        try {
+            requireEmpty(store);
+            Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>();
+            writes.put(ByteBuffer.wrap(SystemKeys.FORMAT), SystemKeys.encodeFormat(FORMAT_VERSION, NewCatalog.CREATED_BY));
+            writes.put(ByteBuffer.wrap(SystemKeys.STORE_FACTS),
+                    StoreFacts.forNewCatalog(options.dataPath(), options.encrypted(), options.createdBy()).encode());
+            store.write(writes);
+            MoraineCatalog catalog = new MoraineCatalog(store, CommitListener.NONE);
+            if (options.bootstrap()) {
+                catalog.writeDuckLakeBootstrap();
+            }
+            return catalog;
+        }
+        catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private static void requireEmpty(SlateStore store)
+    {
+        try (KeyValueCursor cursor = store.latest().scan(new byte[] {0}, new byte[] {(byte) 0xFF}, 1)) {
+            if (cursor.hasNext()) {
+                throw notEmpty(store.uri());
+            }
+        }
+    }
+
+    private static AlreadyExistsException notEmpty(StoreUri uri)
+    {
+        return new AlreadyExistsException("store " + uri + " is not empty; a new catalog needs an empty store. Open the "
+                + "existing catalog instead, or choose another location.");
+    }
+
+    /** The rows DuckLake writes when it creates a catalog: snapshot 0 and the schema {@code main}. */
+    private void writeDuckLakeBootstrap()
+    {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        begin(-1)
+                .insert(Row.of(TableKind.SNAPSHOT, 0L, now, 0L, 1L, 0L))
+                .insert(Row.of(TableKind.SNAPSHOT_CHANGES, 0L, "created_schema:\"main\"", null, null, null))
+                .insert(Row.of(TableKind.SCHEMA, 0L, UUID.randomUUID(), 0L, null, "main", "main/", true))
+                .commit();
+    }
+
+    public static MoraineCatalog open(StoreUri uri, OpenMode mode)
+    {
+        return open(uri, mode, StoreOptions.DEFAULTS, CommitListener.NONE);
+    }
+
+    public static MoraineCatalog open(StoreUri uri, OpenMode mode, StoreOptions storeOptions)
+    {
+        return open(uri, mode, storeOptions, CommitListener.NONE);
+    }
+
+    /** Opens an existing catalog; {@code listener} observes each commit before its batch is written. */
+    public static MoraineCatalog open(StoreUri uri, OpenMode mode, StoreOptions storeOptions, CommitListener listener)
+    {
+        SlateStore store;
+        try {
+            store = SlateStore.open(uri, mode, storeOptions);
+        }
+        catch (MoraineException e) {
+            if (mode != OpenMode.READ_WRITE && SlateStore.isMissingDatabase(e)) {
+                throw new NotFoundException("store " + uri + " holds no catalog yet, and a " + mode + " open cannot create "
+                        + "one (" + e.getMessage() + "). Create or import the catalog with a read-write open first.", e);
+            }
+            throw e;
+        }
+        try {
+            checkFormat(store);
+            return new MoraineCatalog(store, listener);
+        }
+        catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private static void checkFormat(SlateStore store)
+    {
+        byte[] format = store.latest().get(SystemKeys.FORMAT);
+        if (format == null) {
+            throw new NotFoundException("store " + store.uri() + " holds no moraine catalog (no format record); create "
+                    + "one, or import a DuckLake catalog into it");
+        }
+        int version = ByteBuffer.wrap(format).getInt();
+        if (version > FORMAT_VERSION) {
+            throw new MigrationException("store " + store.uri() + " has format version " + version + ", newer than "
+                    + "version " + FORMAT_VERSION + " that this moraine (" + VERSION + ") reads; upgrade moraine to open it");
+        }
+    }
+
+    public StoreUri uri()
+    {
+        return store.uri();
+    }
+
+    public OpenMode mode()
+    {
+        return store.mode();
+    }
+
+    /** The global facts served as ducklake_metadata's first rows. */
+    public StoreFacts facts()
+    {
+        byte[] value = store.latest().get(SystemKeys.STORE_FACTS);
+        return value == null ? new StoreFacts(Map.of()) : StoreFacts.decode(value);
+    }
+
+    /** The newest snapshot id, or empty for a catalog that has none yet (an import in progress). */
+    public OptionalLong headSnapshotId()
+    {
+        byte[] value = store.latest().get(SystemKeys.HEAD);
+        return value == null ? OptionalLong.empty() : OptionalLong.of(SystemKeys.decodeHead(value));
+    }
+
+    /** The catalog at its newest snapshot. */
+    public CatalogSnapshot latest()
+    {
+        SlateStore.SnapshotView view = store.snapshot();
+        try {
+            byte[] headValue = view.reader().get(SystemKeys.HEAD);
+            if (headValue == null) {
+                throw new NotFoundException("catalog " + uri() + " has no snapshot yet");
+            }
+            long head = SystemKeys.decodeHead(headValue);
+            return snapshotOn(view, head, head);
+        }
+        catch (RuntimeException e) {
+            view.close();
+            throw e;
+        }
+    }
+
+    /** The catalog at snapshot {@code snapshotId}; an expired or unknown id is refused, never replaced by another. */
+    public CatalogSnapshot at(long snapshotId)
+    {
+        SlateStore.SnapshotView view = store.snapshot();
+        try {
+            long head = SystemKeys.decodeHead(requireHead(view.reader()));
+            return snapshotOn(view, snapshotId, head);
+        }
+        catch (RuntimeException e) {
+            view.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The catalog as of {@code instant}: the snapshot with the largest snapshot_time at or before it (on equal times,
+     * the highest id), as DuckLake's {@code AT (TIMESTAMP => ...)} resolves it.
+     */
+    public CatalogSnapshot asOf(Instant instant)
+    {
+        SlateStore.SnapshotView view = store.snapshot();
+        try {
+            long head = SystemKeys.decodeHead(requireHead(view.reader()));
+            Row best = null;
+            try (RowCursor snapshots = new RowCursor(view.reader(), TableKind.SNAPSHOT, List.of(Subspace.CURRENT), new Object[0],
+                    RowCursor.DEFAULT_PAGE_SIZE, row -> true, List.of())) {
+                while (snapshots.hasNext()) {
+                    Row row = snapshots.next();
+                    Instant time = (Instant) row.get("snapshot_time");
+                    if (time != null && !time.isAfter(instant) && (best == null || !time.isBefore((Instant) best.get("snapshot_time")))) {
+                        best = row;
+                    }
+                }
+            }
+            if (best == null) {
+                throw new NotFoundException("catalog " + uri() + " has no snapshot at or before " + instant
+                        + "; its snapshots start later (or were expired). Ask for a later time.");
+            }
+            return new CatalogSnapshot(view.reader(), best, best.getLong("snapshot_id") == head, facts(view.reader()), view::close);
+        }
+        catch (RuntimeException e) {
+            view.close();
+            throw e;
+        }
+    }
+
+    private byte[] requireHead(KeyValueReader reader)
+    {
+        byte[] head = reader.get(SystemKeys.HEAD);
+        if (head == null) {
+            throw new NotFoundException("catalog " + uri() + " has no snapshot yet");
+        }
+        return head;
+    }
+
+    private CatalogSnapshot snapshotOn(SlateStore.SnapshotView view, long snapshotId, long head)
+    {
+        byte[] key = RowKeys.key(Subspace.CURRENT, TableKind.SNAPSHOT, snapshotId);
+        byte[] value = view.reader().get(key);
+        if (value == null) {
+            if (snapshotId > head) {
+                throw new NotFoundException("snapshot " + snapshotId + " does not exist in catalog " + uri()
+                        + "; the newest is " + head);
+            }
+            throw new SnapshotExpiredException("snapshot " + snapshotId + " of catalog " + uri() + " was expired and its "
+                    + "rows reclaimed; read a later snapshot (the newest is " + head + ")");
+        }
+        Row snapshot = RowValueCodec.decode(TableKind.SNAPSHOT, key, value);
+        return new CatalogSnapshot(view.reader(), snapshot, snapshotId == head, facts(view.reader()), view::close);
+    }
+
+    private static StoreFacts facts(KeyValueReader reader)
+    {
+        byte[] value = reader.get(SystemKeys.STORE_FACTS);
+        return value == null ? new StoreFacts(Map.of()) : StoreFacts.decode(value);
+    }
+
+    /** Begins a transaction at the newest snapshot. */
+    public StagedTransaction begin()
+    {
+        return committer.begin(headSnapshotId().orElse(-1));
+    }
+
+    /** Begins a transaction whose rows were authored against {@code readSnapshotId}. */
+    public StagedTransaction begin(long readSnapshotId)
+    {
+        return committer.begin(readSnapshotId);
+    }
+
+    /**
+     * Streams every row of one catalog table, row-faithfully, in key order, one page at a time. For
+     * {@code ducklake_metadata} the store facts (version, created_by, data_path, encrypted) come first.
+     */
+    public RowCursor scan(TableKind kind, RowScope scope)
+    {
+        List<Subspace> subspaces = switch (scope) {
+            case CURRENT -> List.of(Subspace.CURRENT);
+            case HISTORY -> kind.isVersioned() ? List.of(Subspace.HISTORY) : List.of();
+            case ALL -> kind.isVersioned() ? List.of(Subspace.CURRENT, Subspace.HISTORY) : List.of(Subspace.CURRENT);
+        };
+        List<Row> leading = kind == TableKind.METADATA && scope != RowScope.HISTORY ? facts().asMetadataRows() : List.of();
+        return new RowCursor(store.latest(), kind, subspaces, new Object[0], RowCursor.DEFAULT_PAGE_SIZE, row -> true, leading);
+    }
+
+    public CheckpointInfo createCheckpoint(Optional<Duration> lifetime, Optional<String> name)
+    {
+        return store.createCheckpoint(lifetime, name);
+    }
+
+    public List<CheckpointInfo> listCheckpoints()
+    {
+        return store.listCheckpoints();
+    }
+
+    public void deleteCheckpoint(String id)
+    {
+        store.deleteCheckpoint(id);
+    }
+
+    /** The underlying store, for tools that work below the catalog (dumps, fault injection in tests). */
+    public SlateStore store()
+    {
+        return store;
+    }
+
+    @Override
+    public void close()
+    {
+        store.close();
+    }
+}

@@ -1,0 +1,235 @@
+package io.moraine.core.tx;
+
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.error.ConstraintException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.keyspace.RowKeys;
+import io.moraine.core.keyspace.RowValueCodec;
+import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.keyspace.SystemKeys;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Translates staged row operations into the key/value writes of one commit, reading the rows it needs through a
+ * {@link PointReader} and keeping its own writes visible to later operations of the same commit.
+ */
+final class CommitTranslator
+{
+    /** Reads one key as of the state the commit applies to; null when absent. */
+    interface PointReader
+    {
+        byte[] get(byte[] key);
+    }
+
+    /** The outcome: every key to put (non-null value) or delete (null value), and the new head if a snapshot was added. */
+    record Plan(Map<ByteBuffer, byte[]> writes, OptionalLong newHead)
+    {
+        boolean isEmpty()
+        {
+            return writes.isEmpty();
+        }
+    }
+
+    private final PointReader reader;
+    private final Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>();
+    private StoreFacts facts;
+    private final StoreFacts originalFacts;
+    private long newHead = Long.MIN_VALUE;
+
+    CommitTranslator(PointReader reader, StoreFacts facts)
+    {
+        this.reader = reader;
+        this.facts = facts;
+        this.originalFacts = facts;
+    }
+
+    Plan translate(List<StagedOperation> operations)
+    {
+        for (StagedOperation operation : operations) {
+            switch (operation) {
+                case StagedOperation.Insert insert -> insert(insert.row());
+                case StagedOperation.Delete delete -> delete(delete.kind(), delete.key());
+                case StagedOperation.EndRow end -> end(end.kind(), end.key(), end.endSnapshot());
+                case StagedOperation.Update update -> update(update.kind(), update.key(), update.changes());
+            }
+        }
+        if (!facts.equals(originalFacts)) {
+            writes.put(ByteBuffer.wrap(SystemKeys.STORE_FACTS), facts.encode());
+        }
+        if (newHead != Long.MIN_VALUE) {
+            writes.put(ByteBuffer.wrap(SystemKeys.HEAD), SystemKeys.encodeHead(newHead));
+        }
+        return new Plan(writes, newHead == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(newHead));
+    }
+
+    private void insert(Row row)
+    {
+        TableKind kind = row.kind();
+        if (kind == TableKind.METADATA && StoreFacts.isFact(row)) {
+            facts = facts.with(row.getString("key"), row.getString("value"));
+            return;
+        }
+        Subspace target = row.isCurrent() ? Subspace.CURRENT : Subspace.HISTORY;
+        byte[] key = RowKeys.key(target, row);
+        for (Subspace subspace : subspacesOf(kind)) {
+            byte[] existingKey = RowKeys.key(subspace, row);
+            if (read(existingKey) != null) {
+                throw new ConstraintException("cannot insert " + row + ": a row with the same key "
+                        + describeKey(kind, row) + " exists already in " + kind.tableName()
+                        + (kind.primaryKey().isPresent() ? " (primary key " + kind.primaryKey().get() + ")" : "")
+                        + ". Delete or end the existing row first, or use a new id.");
+            }
+        }
+        checkPrimaryKeyIndex(row);
+        put(key, RowValueCodec.encode(row));
+        if (kind == TableKind.SNAPSHOT) {
+            newHead = Math.max(newHead, row.getLong("snapshot_id"));
+        }
+    }
+
+    private void checkPrimaryKeyIndex(Row row)
+    {
+        Optional<String> primaryKey = indexedPrimaryKey(row.kind());
+        if (primaryKey.isEmpty()) {
+            return;
+        }
+        Long id = row.getLong(primaryKey.get());
+        if (id == null) {
+            throw new ConstraintException("cannot insert " + row + ": primary key " + primaryKey.get() + " is NULL");
+        }
+        byte[] indexKey = RowKeys.primaryKeyIndex(row.kind(), id);
+        byte[] existing = read(indexKey);
+        if (existing != null) {
+            throw new ConstraintException("cannot insert " + row + ": " + row.kind().tableName() + " already has a row with "
+                    + primaryKey.get() + " = " + id + " (in table_id " + ByteBuffer.wrap(existing).getLong()
+                    + "). Allocate a new id from next_file_id.");
+        }
+        put(indexKey, ByteBuffer.allocate(8).putLong(row.getLong("table_id") == null ? -1 : row.getLong("table_id")).array());
+    }
+
+    private void delete(TableKind kind, List<Object> key)
+    {
+        checkKeyArity(kind, key);
+        if (kind == TableKind.METADATA && key.get(1) == null && StoreFacts.KEYS.contains(key.get(0))) {
+            throw new UnsupportedFeatureException("the global ducklake_metadata entry '" + key.get(0)
+                    + "' is a fact of the store and cannot be deleted; change it with an update instead");
+        }
+        for (Subspace subspace : subspacesOf(kind)) {
+            byte[] rowKey = RowKeys.key(subspace, kind, key.toArray());
+            byte[] value = read(rowKey);
+            if (value != null) {
+                removeFromPrimaryKeyIndex(RowValueCodec.decode(kind, rowKey, value));
+                put(rowKey, null);
+            }
+        }
+    }
+
+    private void removeFromPrimaryKeyIndex(Row row)
+    {
+        indexedPrimaryKey(row.kind()).ifPresent(column -> put(RowKeys.primaryKeyIndex(row.kind(), row.getLong(column)), null));
+    }
+
+    private void end(TableKind kind, List<Object> key, long endSnapshot)
+    {
+        checkKeyArity(kind, key);
+        if (!kind.isVersioned()) {
+            throw new InvalidArgumentException(kind.tableName() + " has no end_snapshot; only versioned tables can end a row");
+        }
+        byte[] currentKey = RowKeys.key(Subspace.CURRENT, kind, key.toArray());
+        byte[] value = read(currentKey);
+        if (value == null) {
+            return;
+        }
+        Row ended = RowValueCodec.decode(kind, currentKey, value).with("end_snapshot", endSnapshot);
+        put(currentKey, null);
+        put(RowKeys.key(Subspace.HISTORY, ended), RowValueCodec.encode(ended));
+    }
+
+    private void update(TableKind kind, List<Object> key, Map<String, Object> changes)
+    {
+        checkKeyArity(kind, key);
+        int[] keyColumns = kind.keyColumnIndexes();
+        for (String column : changes.keySet()) {
+            int index = kind.columnIndex(column);
+            if (Arrays.stream(keyColumns).anyMatch(k -> k == index) || column.equals("end_snapshot")) {
+                throw new InvalidArgumentException("cannot update " + kind.tableName() + "." + column + " in place: it is "
+                        + (column.equals("end_snapshot") ? "the lifecycle column (end the row instead)" : "part of the row key (delete and re-insert the row instead)"));
+            }
+        }
+        if (kind == TableKind.METADATA && key.get(1) == null && StoreFacts.KEYS.contains(key.get(0))) {
+            Object value = changes.get("value");
+            if (value != null) {
+                facts = facts.with((String) key.get(0), (String) value);
+            }
+            return;
+        }
+        for (Subspace subspace : subspacesOf(kind)) {
+            byte[] rowKey = RowKeys.key(subspace, kind, key.toArray());
+            byte[] value = read(rowKey);
+            if (value != null) {
+                put(rowKey, RowValueCodec.encode(RowValueCodec.decode(kind, rowKey, value).with(changes)));
+                return;
+            }
+        }
+    }
+
+    private static List<Subspace> subspacesOf(TableKind kind)
+    {
+        return kind.isVersioned() ? List.of(Subspace.CURRENT, Subspace.HISTORY) : List.of(Subspace.CURRENT);
+    }
+
+    private static Optional<String> indexedPrimaryKey(TableKind kind)
+    {
+        return kind == TableKind.DATA_FILE || kind == TableKind.DELETE_FILE ? kind.primaryKey() : Optional.empty();
+    }
+
+    private static void checkKeyArity(TableKind kind, List<Object> key)
+    {
+        int[] keyColumns = kind.keyColumnIndexes();
+        if (key.size() != keyColumns.length) {
+            throw new InvalidArgumentException(kind.tableName() + " rows are addressed by " + keyColumns.length + " key cells "
+                    + Arrays.stream(keyColumns).mapToObj(i -> kind.columns().get(i).name()).toList()
+                    + " but " + key.size() + " were given: " + key);
+        }
+        for (int i = 0; i < keyColumns.length; i++) {
+            var column = kind.columns().get(keyColumns[i]);
+            Object cell = key.get(i) instanceof Integer integer ? integer.longValue() : key.get(i);
+            column.type().check(kind.tableName(), column.name(), cell);
+        }
+    }
+
+    private static String describeKey(TableKind kind, Row row)
+    {
+        return Arrays.stream(kind.keyColumnIndexes()).mapToObj(i -> kind.columns().get(i).name() + "=" + row.get(i)).toList().toString();
+    }
+
+    private byte[] read(byte[] key)
+    {
+        ByteBuffer wrapped = ByteBuffer.wrap(key);
+        if (writes.containsKey(wrapped)) {
+            return writes.get(wrapped);
+        }
+        return reader.get(key);
+    }
+
+    private void put(byte[] key, byte[] value)
+    {
+        writes.put(ByteBuffer.wrap(key), value);
+    }
+
+    static String hex(byte[] key)
+    {
+        return HexFormat.of().formatHex(key);
+    }
+}

@@ -1,0 +1,127 @@
+package io.moraine.core.tx;
+
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.error.InvalidArgumentException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A staged-row transaction, the Java form of {@code moraine_tx_begin / stage / commit / rollback}: it begins at the
+ * snapshot its caller read, stages typed row operations without touching the store, and commits them as exactly
+ * one durable SlateDB batch. Not thread-safe; use one per writer thread.
+ */
+public final class StagedTransaction
+{
+    private final TransactionCommitter committer;
+    private final long readSnapshotId;
+    private final List<StagedOperation> operations = new ArrayList<>();
+    private State state = State.OPEN;
+
+    private enum State
+    {
+        OPEN, COMMITTED, ROLLED_BACK, FAILED
+    }
+
+    StagedTransaction(TransactionCommitter committer, long readSnapshotId)
+    {
+        this.committer = requireNonNull(committer, "committer is null");
+        this.readSnapshotId = readSnapshotId;
+    }
+
+    /** The snapshot this transaction's rows were authored against. */
+    public long readSnapshotId()
+    {
+        return readSnapshotId;
+    }
+
+    public StagedTransaction insert(Row row)
+    {
+        return stage(new StagedOperation.Insert(row));
+    }
+
+    /** Physically deletes the row whose key cells (in {@link TableKind#keyColumnIndexes()} order) are {@code key}. */
+    public StagedTransaction delete(TableKind kind, Object... key)
+    {
+        return stage(new StagedOperation.Delete(kind, java.util.Arrays.asList(key)));
+    }
+
+    /** Sets end_snapshot of the current row with these key cells, moving it to history. */
+    public StagedTransaction endRow(TableKind kind, long endSnapshot, Object... key)
+    {
+        return stage(new StagedOperation.EndRow(kind, java.util.Arrays.asList(key), endSnapshot));
+    }
+
+    /** Updates non-key columns of the row with these key cells in place. */
+    public StagedTransaction update(TableKind kind, Map<String, ?> changes, Object... key)
+    {
+        return stage(new StagedOperation.Update(kind, java.util.Arrays.asList(key), new java.util.LinkedHashMap<>(changes), java.util.Optional.empty()));
+    }
+
+    /**
+     * Updates non-key columns of {@code readImage}, the row as this transaction read it, in place. Knowing the read
+     * image lets a data-only commit be rebased onto a newer head.
+     */
+    public StagedTransaction update(Row readImage, Map<String, ?> changes)
+    {
+        List<Object> key = new ArrayList<>();
+        for (int index : readImage.kind().keyColumnIndexes()) {
+            key.add(readImage.get(index));
+        }
+        return stage(new StagedOperation.Update(readImage.kind(), key, new java.util.LinkedHashMap<>(changes), java.util.Optional.of(readImage)));
+    }
+
+    public StagedTransaction stage(StagedOperation operation)
+    {
+        requireOpen("stage");
+        operations.add(requireNonNull(operation, "operation is null"));
+        return this;
+    }
+
+    public List<StagedOperation> operations()
+    {
+        return List.copyOf(operations);
+    }
+
+    /**
+     * Commits every staged operation as one durable batch and returns the snapshot id that landed (the unchanged
+     * head for a commit that adds no snapshot, such as expiry clean-up).
+     */
+    public long commit()
+    {
+        requireOpen("commit");
+        try {
+            long landed = committer.commit(readSnapshotId, operations);
+            state = State.COMMITTED;
+            return landed;
+        }
+        catch (RuntimeException e) {
+            state = State.FAILED;
+            throw e;
+        }
+    }
+
+    /** Discards the staged operations; nothing was written, so nothing is undone. */
+    public void rollback()
+    {
+        requireOpen("roll back");
+        operations.clear();
+        state = State.ROLLED_BACK;
+    }
+
+    private void requireOpen(String action)
+    {
+        if (state != State.OPEN) {
+            throw new InvalidArgumentException("cannot " + action + " a transaction that was already "
+                    + switch (state) {
+                        case COMMITTED -> "committed";
+                        case ROLLED_BACK -> "rolled back";
+                        default -> "refused at commit";
+                    } + "; begin a new one");
+        }
+    }
+}

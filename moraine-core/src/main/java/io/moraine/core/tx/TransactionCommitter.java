@@ -1,0 +1,81 @@
+package io.moraine.core.tx;
+
+import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.keyspace.SystemKeys;
+import io.moraine.core.store.KeyValueReader;
+import io.moraine.core.store.SlateStore;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Lands staged transactions on the store, one at a time: checks the head, rebases or refuses a transaction that
+ * read an older snapshot, translates its operations and writes them as one durable batch.
+ */
+public final class TransactionCommitter
+{
+    private final SlateStore store;
+    private final CommitListener listener;
+    private final Object commitLock = new Object();
+
+    public TransactionCommitter(SlateStore store, CommitListener listener)
+    {
+        this.store = requireNonNull(store, "store is null");
+        this.listener = requireNonNull(listener, "listener is null");
+    }
+
+    public StagedTransaction begin(long readSnapshotId)
+    {
+        return new StagedTransaction(this, readSnapshotId);
+    }
+
+    long commit(long readSnapshotId, List<StagedOperation> operations)
+    {
+        synchronized (commitLock) {
+            KeyValueReader reader = store.latest();
+            OptionalLong head = readHead(reader);
+            List<StagedOperation> landing = operations;
+            boolean addsSnapshot = operations.stream().anyMatch(TransactionCommitter::insertsSnapshot);
+            if (addsSnapshot && head.isPresent() && head.getAsLong() != readSnapshotId) {
+                landing = DataOnlyRebase.rebase(reader, readSnapshotId, head.getAsLong(), operations)
+                        .orElseThrow(() -> new CommitConflictException("commit conflict: this transaction read snapshot "
+                                + readSnapshotId + " but the catalog head is now " + head.getAsLong()
+                                + " and the transaction changes the catalog's structure, so it cannot be rebased; "
+                                + "re-read the catalog and retry"));
+            }
+            CommitTranslator.Plan plan = new CommitTranslator(reader::get, readFacts(reader)).translate(landing);
+            if (plan.newHead().isPresent() && head.isPresent() && plan.newHead().getAsLong() <= head.getAsLong()) {
+                throw new CommitConflictException("commit conflict: snapshot " + plan.newHead().getAsLong()
+                        + " exists already (head is " + head.getAsLong() + "); re-read the catalog and retry");
+            }
+            long landed = plan.newHead().isPresent() ? plan.newHead().getAsLong() : head.orElse(-1);
+            if (plan.isEmpty()) {
+                return landed;
+            }
+            listener.beforeWrite(landed, plan.writes());
+            store.write(plan.writes());
+            return landed;
+        }
+    }
+
+    private static boolean insertsSnapshot(StagedOperation operation)
+    {
+        return operation instanceof StagedOperation.Insert insert && insert.row().kind() == TableKind.SNAPSHOT;
+    }
+
+    static OptionalLong readHead(KeyValueReader reader)
+    {
+        byte[] value = reader.get(SystemKeys.HEAD);
+        return value == null ? OptionalLong.empty() : OptionalLong.of(SystemKeys.decodeHead(value));
+    }
+
+    static StoreFacts readFacts(KeyValueReader reader)
+    {
+        byte[] value = reader.get(SystemKeys.STORE_FACTS);
+        return value == null ? new StoreFacts(java.util.Map.of()) : StoreFacts.decode(value);
+    }
+}

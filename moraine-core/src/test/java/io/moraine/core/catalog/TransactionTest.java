@@ -1,0 +1,194 @@
+package io.moraine.core.catalog;
+
+import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+import io.moraine.core.tx.StagedTransaction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static io.moraine.core.catalog.CatalogTestSupport.changes;
+import static io.moraine.core.catalog.CatalogTestSupport.dataFile;
+import static io.moraine.core.catalog.CatalogTestSupport.memoryStore;
+import static io.moraine.core.catalog.CatalogTestSupport.newCatalog;
+import static io.moraine.core.catalog.CatalogTestSupport.nextSnapshot;
+import static io.moraine.core.catalog.CatalogTestSupport.scan;
+import static io.moraine.core.catalog.CatalogTestSupport.tableStats;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Staged-row commits: atomicity, head conflicts, rebasing of data-only commits, consistent readers. */
+class TransactionTest
+{
+    @TempDir
+    Path temp;
+
+    @Test
+    void aFailureAfterStagingAndBeforeTheBatchLeavesNoTrace()
+    {
+        StoreUri uri = memoryStore("atomic");
+        try (MoraineCatalog catalog = newCatalog(uri)) {
+            catalog.close();
+        }
+        try (MoraineCatalog catalog = MoraineCatalog.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS, (snapshotId, writes) -> {
+            throw new IllegalStateException("injected failure before the batch of snapshot " + snapshotId);
+        })) {
+            Map<TableKind, List<Row>> before = everything(catalog);
+            Row s1 = nextSnapshot(CatalogTestSupport.head(catalog), 1, 1, 0);
+            StagedTransaction transaction = catalog.begin(0).insert(s1).insert(changes(1, "created_table:\"main\".\"t\""))
+                    .insert(CatalogTestSupport.table(1, 0, "t", 1));
+            assertThatThrownBy(transaction::commit).hasMessageContaining("injected failure");
+            assertThat(everything(catalog)).isEqualTo(before);
+            assertThat(catalog.headSnapshotId()).hasValue(0);
+            assertThatThrownBy(transaction::commit).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("begin a new one");
+        }
+    }
+
+    @Test
+    void twoStructuralTransactionsFromOneSnapshotLandOneAndRefuseTheOther()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("conflict"))) {
+            Row s1 = nextSnapshot(CatalogTestSupport.head(catalog), 1, 1, 0);
+            StagedTransaction first = catalog.begin(0).insert(s1).insert(changes(1, "created_table:\"main\".\"a\""))
+                    .insert(CatalogTestSupport.table(1, 0, "a", 1));
+            StagedTransaction second = catalog.begin(0).insert(s1).insert(changes(1, "created_table:\"main\".\"b\""))
+                    .insert(CatalogTestSupport.table(1, 0, "b", 1));
+            assertThat(first.commit()).isEqualTo(1);
+            assertThatThrownBy(second::commit)
+                    .isInstanceOf(CommitConflictException.class)
+                    .hasMessageContaining("conflict")
+                    .hasMessageContaining("snapshot 0");
+            try (CatalogSnapshot snapshot = catalog.latest()) {
+                assertThat(snapshot.tables()).extracting(row -> row.getString("table_name")).containsExactly("a");
+            }
+        }
+    }
+
+    @Test
+    void twoDataOnlyAppendsFromOneSnapshotBothLandTheSecondRebased()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("rebase"))) {
+            Row s1 = nextSnapshot(CatalogTestSupport.head(catalog), 1, 2, 0);
+            catalog.begin(0).insert(s1).insert(changes(1, "created_table:\"main\".\"a\",created_table:\"main\".\"b\""))
+                    .insert(CatalogTestSupport.table(1, 0, "a", 1)).insert(CatalogTestSupport.table(2, 0, "b", 1))
+                    .insert(tableStats(1, 0, 0, 0)).insert(tableStats(2, 0, 0, 0))
+                    .commit();
+
+            // Two appenders read snapshot 1 and each add one file of 10 rows to table 1 (file id 0, row ids 0..9).
+            Row statsRead = tableStats(1, 0, 0, 0);
+            Row s2 = nextSnapshot(s1, 0, 0, 1);
+            StagedTransaction first = catalog.begin(1).insert(s2).insert(changes(2, "inserted_into_table:1"))
+                    .insert(dataFile(1, 0, 2, 0, 10)).update(statsRead, Map.of("record_count", 10L, "next_row_id", 10L, "file_size_bytes", 1000L));
+            StagedTransaction second = catalog.begin(1).insert(s2).insert(changes(2, "inserted_into_table:1"))
+                    .insert(dataFile(1, 0, 2, 0, 10)).update(statsRead, Map.of("record_count", 10L, "next_row_id", 10L, "file_size_bytes", 1000L));
+            assertThat(first.commit()).isEqualTo(2);
+            assertThat(second.commit()).isEqualTo(3);
+
+            try (CatalogSnapshot snapshot = catalog.latest()) {
+                assertThat(snapshot.id()).isEqualTo(3);
+                assertThat(snapshot.snapshotRow().getLong("next_file_id")).isEqualTo(2);
+                assertThat(snapshot.snapshotRow().getLong("schema_version")).isEqualTo(s1.getLong("schema_version"));
+                List<Row> files = snapshot.dataFiles(1).toList();
+                assertThat(files).extracting(row -> row.getLong("data_file_id")).containsExactly(0L, 1L);
+                assertThat(files).extracting(row -> row.getLong("begin_snapshot")).containsExactly(2L, 3L);
+                assertThat(files).extracting(row -> row.getLong("row_id_start")).containsExactly(0L, 10L);
+                assertThat(snapshot.tableStats(1)).hasValue(Row.of(TableKind.TABLE_STATS, 1L, 20L, 20L, 2000L));
+            }
+            try (CatalogSnapshot snapshot = catalog.at(2)) {
+                assertThat(snapshot.dataFiles(1).toList()).hasSize(1);
+            }
+        }
+    }
+
+    @Test
+    void aDataOnlyCommitIsRefusedWhenTheTableWasDroppedMeanwhile()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("rebase-drop"))) {
+            Row s1 = nextSnapshot(CatalogTestSupport.head(catalog), 1, 1, 0);
+            catalog.begin(0).insert(s1).insert(changes(1, "created_table:\"main\".\"a\"")).insert(CatalogTestSupport.table(1, 0, "a", 1))
+                    .insert(tableStats(1, 0, 0, 0)).commit();
+            Row s2 = nextSnapshot(s1, 0, 0, 1);
+            StagedTransaction append = catalog.begin(1).insert(s2).insert(changes(2, "inserted_into_table:1")).insert(dataFile(1, 0, 2, 0, 10))
+                    .update(tableStats(1, 0, 0, 0), Map.of("record_count", 10L, "next_row_id", 10L));
+            catalog.begin(1).insert(nextSnapshot(s1, 1, 0, 0)).insert(changes(2, "dropped_table:1")).endRow(TableKind.TABLE, 2, 1L, 1L).commit();
+            assertThatThrownBy(append::commit).isInstanceOf(CommitConflictException.class).hasMessageContaining("conflict");
+        }
+    }
+
+    @Test
+    void readersRunningWhileAWriterCommitsNeverSeePartOfACommit()
+            throws Exception
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("readers").toString());
+        int commits = 30;
+        int filesPerCommit = 5;
+        try (MoraineCatalog writer = newCatalog(uri);
+                MoraineCatalog reader = MoraineCatalog.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS.withManifestPollInterval(java.time.Duration.ofMillis(10)))) {
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            List<Long> observed = new ArrayList<>();
+            Thread readerThread = Thread.ofPlatform().start(() -> {
+                try {
+                    while (!done.get()) {
+                        try (CatalogSnapshot snapshot = reader.latest()) {
+                            long files = snapshot.dataFiles(1).toList().size();
+                            long records = snapshot.tableStats(1).map(row -> row.getLong("record_count")).orElse(0L);
+                            // Each commit adds exactly filesPerCommit files and their record count, all or nothing.
+                            if (files != snapshot.id() * filesPerCommit || records < files * 10) {
+                                throw new AssertionError("snapshot " + snapshot.id() + " shows " + files + " files and " + records + " records");
+                            }
+                            observed.add(snapshot.id());
+                        }
+                        catch (io.moraine.core.error.NotFoundException ignored) {
+                            // reader not caught up with the first commit yet
+                        }
+                    }
+                }
+                catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            Row previous = CatalogTestSupport.head(writer);
+            // Re-label: snapshot 0 is DuckLake's bootstrap; our table 1 appears in snapshot 0 for simplicity.
+            writer.begin(0).insert(CatalogTestSupport.table(1, 0, "t", 0)).insert(tableStats(1, 0, 0, 0)).commit();
+            for (int i = 0; i < commits; i++) {
+                Row next = nextSnapshot(previous, 0, 0, filesPerCommit);
+                StagedTransaction transaction = writer.begin(previous.getLong("snapshot_id")).insert(next)
+                        .insert(changes(next.getLong("snapshot_id"), "inserted_into_table:1"));
+                for (int f = 0; f < filesPerCommit; f++) {
+                    long fileId = previous.getLong("next_file_id") + f;
+                    transaction.insert(dataFile(1, fileId, next.getLong("snapshot_id"), fileId * 10, 10));
+                }
+                long records = (long) (i + 1) * filesPerCommit * 10;
+                transaction.update(TableKind.TABLE_STATS, Map.of("record_count", records, "next_row_id", records), 1L);
+                transaction.commit();
+                previous = next;
+            }
+            Thread.sleep(200);
+            done.set(true);
+            readerThread.join();
+            if (failure.get() != null) {
+                throw new AssertionError("a reader saw part of a commit", failure.get());
+            }
+            assertThat(observed).isNotEmpty();
+        }
+    }
+
+    private static Map<TableKind, List<Row>> everything(MoraineCatalog catalog)
+    {
+        Map<TableKind, List<Row>> rows = new java.util.EnumMap<>(TableKind.class);
+        for (TableKind kind : TableKind.values()) {
+            rows.put(kind, scan(catalog, kind, RowScope.ALL));
+        }
+        return rows;
+    }
+}
