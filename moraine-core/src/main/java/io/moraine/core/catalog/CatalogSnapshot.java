@@ -24,15 +24,14 @@ public final class CatalogSnapshot
     private final KeyValueReader reader;
     private final Row snapshot;
     private final boolean isHead;
-    private final StoreFacts facts;
     private final Runnable closer;
+    private StoreFacts facts;
 
-    CatalogSnapshot(KeyValueReader reader, Row snapshot, boolean isHead, StoreFacts facts, Runnable closer)
+    CatalogSnapshot(KeyValueReader reader, Row snapshot, boolean isHead, Runnable closer)
     {
         this.reader = requireNonNull(reader, "reader is null");
         this.snapshot = requireNonNull(snapshot, "snapshot is null");
         this.isHead = isHead;
-        this.facts = requireNonNull(facts, "facts is null");
         this.closer = requireNonNull(closer, "closer is null");
     }
 
@@ -57,8 +56,12 @@ public final class CatalogSnapshot
         return snapshot.getLong("schema_version");
     }
 
+    /** The store facts (data_path, ...), read once on first use. */
     public StoreFacts facts()
     {
+        if (facts == null) {
+            facts = StoreFacts.read(reader);
+        }
         return facts;
     }
 

@@ -174,8 +174,7 @@ public final class MoraineCatalog
     /** The global facts served as ducklake_metadata's first rows. */
     public StoreFacts facts()
     {
-        byte[] value = store.latest().get(SystemKeys.STORE_FACTS);
-        return value == null ? new StoreFacts(Map.of()) : StoreFacts.decode(value);
+        return StoreFacts.read(store.latest());
     }
 
     /** The newest snapshot id, or empty for a catalog that has none yet (an import in progress). */
@@ -241,7 +240,7 @@ public final class MoraineCatalog
                 throw new NotFoundException("catalog " + uri() + " has no snapshot at or before " + instant
                         + "; its snapshots start later (or were expired). Ask for a later time.");
             }
-            return new CatalogSnapshot(view.reader(), best, best.getLong("snapshot_id") == head, facts(view.reader()), view::close);
+            return new CatalogSnapshot(view.reader(), best, best.getLong("snapshot_id") == head, view::close);
         }
         catch (RuntimeException e) {
             view.close();
@@ -271,13 +270,7 @@ public final class MoraineCatalog
                     + "rows reclaimed; read a later snapshot (the newest is " + head + ")");
         }
         Row snapshot = RowValueCodec.decode(TableKind.SNAPSHOT, key, value);
-        return new CatalogSnapshot(view.reader(), snapshot, snapshotId == head, facts(view.reader()), view::close);
-    }
-
-    private static StoreFacts facts(KeyValueReader reader)
-    {
-        byte[] value = reader.get(SystemKeys.STORE_FACTS);
-        return value == null ? new StoreFacts(Map.of()) : StoreFacts.decode(value);
+        return new CatalogSnapshot(view.reader(), snapshot, snapshotId == head, view::close);
     }
 
     /** Begins a transaction at the newest snapshot. */

@@ -83,6 +83,13 @@ public record StoreFacts(Map<String, String> entries)
         return out.toByteArray();
     }
 
+    /** The facts stored in the system subspace; empty before a catalog was created there. */
+    public static StoreFacts read(io.moraine.core.store.KeyValueReader reader)
+    {
+        byte[] value = reader.get(io.moraine.core.keyspace.SystemKeys.STORE_FACTS);
+        return value == null ? new StoreFacts(Map.of()) : decode(value);
+    }
+
     public static StoreFacts decode(byte[] value)
     {
         try {

@@ -47,7 +47,7 @@ public final class TransactionCommitter
                                 + " and the transaction changes the catalog's structure, so it cannot be rebased; "
                                 + "re-read the catalog and retry"));
             }
-            CommitTranslator.Plan plan = new CommitTranslator(reader::get, readFacts(reader)).translate(landing);
+            CommitTranslator.Plan plan = new CommitTranslator(reader::get, StoreFacts.read(reader)).translate(landing);
             if (plan.newHead().isPresent() && head.isPresent() && plan.newHead().getAsLong() <= head.getAsLong()) {
                 throw new CommitConflictException("commit conflict: snapshot " + plan.newHead().getAsLong()
                         + " exists already (head is " + head.getAsLong() + "); re-read the catalog and retry");
@@ -73,9 +73,4 @@ public final class TransactionCommitter
         return value == null ? OptionalLong.empty() : OptionalLong.of(SystemKeys.decodeHead(value));
     }
 
-    static StoreFacts readFacts(KeyValueReader reader)
-    {
-        byte[] value = reader.get(SystemKeys.STORE_FACTS);
-        return value == null ? new StoreFacts(java.util.Map.of()) : StoreFacts.decode(value);
-    }
 }

@@ -1,0 +1,83 @@
+package io.moraine.examples;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** {@code --name value} options and positional arguments of one command, checked against the names it accepts. */
+public final class CommandLine
+{
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private final List<String> positional = new ArrayList<>();
+
+    private CommandLine() {}
+
+    public static CommandLine parse(String[] args, Set<String> accepted)
+    {
+        CommandLine line = new CommandLine();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.startsWith("--")) {
+                String name = arg.substring(2);
+                String value;
+                int equals = name.indexOf('=');
+                if (equals >= 0) {
+                    value = name.substring(equals + 1);
+                    name = name.substring(0, equals);
+                }
+                else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+                    value = args[++i];
+                }
+                else {
+                    value = "true";
+                }
+                if (!accepted.contains(name)) {
+                    throw new IllegalArgumentException("unknown option --" + name + "; this command takes "
+                            + accepted.stream().sorted().map(o -> "--" + o).toList());
+                }
+                line.options.put(name, value);
+            }
+            else {
+                line.positional.add(arg);
+            }
+        }
+        return line;
+    }
+
+    public Optional<String> option(String name)
+    {
+        return Optional.ofNullable(options.get(name));
+    }
+
+    public String required(String name)
+    {
+        return option(name).orElseThrow(() -> new IllegalArgumentException("missing required option --" + name));
+    }
+
+    public int intOption(String name, int defaultValue)
+    {
+        String value = options.get(name);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            return Integer.parseInt(value);
+        }
+        catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + " takes a whole number, not '" + value + "'");
+        }
+    }
+
+    public boolean flag(String name)
+    {
+        return Boolean.parseBoolean(options.getOrDefault(name, "false"));
+    }
+
+    public List<String> positional()
+    {
+        return List.copyOf(positional);
+    }
+}

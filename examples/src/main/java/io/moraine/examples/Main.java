@@ -1,0 +1,72 @@
+package io.moraine.examples;
+
+import io.moraine.core.error.MoraineException;
+import io.moraine.examples.bench.CatalogBenchmark;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The commands of {@code bin/moraine}. */
+public final class Main
+{
+    private interface Command
+    {
+        void run(String[] args)
+                throws Exception;
+    }
+
+    private record Entry(String summary, Command command) {}
+
+    private static final Map<String, Entry> COMMANDS = new LinkedHashMap<>();
+
+    static {
+        COMMANDS.put("help", new Entry("list the commands", args -> help()));
+        COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N]",
+                args -> bench(args)));
+    }
+
+    private Main() {}
+
+    public static void main(String[] args)
+    {
+        String name = args.length == 0 ? "help" : args[0];
+        Entry entry = COMMANDS.get(name);
+        if (entry == null) {
+            System.err.println("unknown command '" + name + "'");
+            help();
+            System.exit(2);
+        }
+        try {
+            entry.command().run(Arrays.copyOfRange(args, Math.min(1, args.length), args.length));
+        }
+        catch (MoraineException e) {
+            System.err.println("moraine " + name + ": " + e.code() + ": " + e.getMessage());
+            System.exit(1);
+        }
+        catch (IllegalArgumentException e) {
+            System.err.println("moraine " + name + ": " + e.getMessage());
+            System.exit(2);
+        }
+        catch (Exception e) {
+            System.err.println("moraine " + name + " failed: " + e);
+            e.printStackTrace(System.err);
+            System.exit(1);
+        }
+    }
+
+    private static void help()
+    {
+        System.out.println("usage: bin/moraine <command> [options]");
+        COMMANDS.forEach((name, entry) -> System.out.printf("  %-10s %s%n", name, entry.summary()));
+    }
+
+    private static void bench(String[] args)
+            throws Exception
+    {
+        if (args.length == 0 || !args[0].equals("catalog")) {
+            throw new IllegalArgumentException("which benchmark? bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N]");
+        }
+        CatalogBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    }
+}
