@@ -22,6 +22,8 @@ public final class Main
 
     static {
         COMMANDS.put("help", new Entry("list the commands", args -> help()));
+        COMMANDS.put("import", new Entry("copy a DuckLake catalog into a new moraine store: " + ImportCommand.USAGE, ImportCommand::run));
+        COMMANDS.put("dump", new Entry("print a catalog table's rows as CSV: " + DumpCommand.USAGE, DumpCommand::run));
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N]",
                 args -> bench(args)));
     }

@@ -8,7 +8,7 @@ import io.moraine.core.catalog.TableKind;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.examples.CommandLine;
-import io.moraine.examples.duckdb.DuckLakeConnections;
+import io.moraine.duckdb.DuckDbConnections;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +69,7 @@ public final class CatalogBenchmark
         writeDuckLakeCatalog(duckdbCatalog, work.resolve("data"), rows);
 
         try (MoraineCatalog catalog = MoraineCatalog.open(moraineStore, io.moraine.core.store.OpenMode.READ_ONLY);
-                Connection duckdb = DuckLakeConnections.open(duckdbCatalog.toString())) {
+                Connection duckdb = DuckDbConnections.open(duckdbCatalog.toString())) {
             for (long snapshot : new long[] {snapshots / 2, snapshots}) {
                 String table = "t" + (TABLES / 2);
                 double moraineMillis = median(repetitions, () -> planWithMoraine(catalog, snapshot, table));
@@ -203,11 +203,11 @@ public final class CatalogBenchmark
     private static void writeDuckLakeCatalog(Path catalogFile, Path dataPath, SyntheticCatalog rows)
             throws SQLException
     {
-        try (Connection connection = DuckLakeConnections.open(""); Statement statement = connection.createStatement()) {
+        try (Connection connection = DuckDbConnections.open(""); Statement statement = connection.createStatement()) {
             statement.execute("ATTACH 'ducklake:" + catalogFile + "' AS lake (DATA_PATH '" + dataPath + "/')");
             statement.execute("DETACH lake");
         }
-        try (Connection connection = DuckLakeConnections.open(catalogFile.toString())) {
+        try (Connection connection = DuckDbConnections.open(catalogFile.toString())) {
             connection.setAutoCommit(false);
             try (Statement statement = connection.createStatement()) {
                 // The synthetic rows carry their own bootstrap snapshot and schema.

@@ -17,6 +17,7 @@ import io.moraine.core.store.SlateStore;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.CommitListener;
+import io.moraine.core.tx.StagedOperation;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.core.tx.TransactionCommitter;
 
@@ -24,7 +25,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,10 +58,16 @@ public final class MoraineCatalog
     /** Creates a catalog in an empty store and returns it open read-write. A store that holds anything is refused. */
     public static MoraineCatalog create(StoreUri uri, NewCatalog options)
     {
-        return create(uri, options, StoreOptions.DEFAULTS);
+        return create(uri, options, StoreOptions.DEFAULTS, List.of(), CommitListener.NONE);
     }
 
-    public static MoraineCatalog create(StoreUri uri, NewCatalog options, StoreOptions storeOptions)
+    /**
+     * Creates a catalog in an empty store holding {@code initialOperations} besides DuckLake's bootstrap rows (when
+     * {@code options.bootstrap()}), all written as one durable batch: a failure leaves no partial catalog. Imports
+     * pass every row of the source catalog here.
+     */
+    public static MoraineCatalog create(StoreUri uri, NewCatalog options, StoreOptions storeOptions, List<StagedOperation> initialOperations,
+            CommitListener listener)
     {
         // Look before opening the writer: opening it would fence a process that is using this store.
         if (SlateStore.holdsData(uri, storeOptions)) {
@@ -70,15 +76,14 @@ public final class MoraineCatalog
         SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, storeOptions);
         try {
             requireEmpty(store);
-            Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>();
-            writes.put(ByteBuffer.wrap(SystemKeys.FORMAT), SystemKeys.encodeFormat(FORMAT_VERSION, NewCatalog.CREATED_BY));
-            writes.put(ByteBuffer.wrap(SystemKeys.STORE_FACTS),
-                    StoreFacts.forNewCatalog(options.dataPath(), options.encrypted(), options.createdBy()).encode());
-            store.write(writes);
-            MoraineCatalog catalog = new MoraineCatalog(store, CommitListener.NONE);
+            MoraineCatalog catalog = new MoraineCatalog(store, listener);
+            List<StagedOperation> operations = new java.util.ArrayList<>();
             if (options.bootstrap()) {
-                catalog.writeDuckLakeBootstrap();
+                operations.addAll(duckLakeBootstrap());
             }
+            operations.addAll(initialOperations);
+            catalog.committer.commitCreation(SystemKeys.encodeFormat(FORMAT_VERSION, NewCatalog.CREATED_BY),
+                    StoreFacts.forNewCatalog(options.dataPath(), options.encrypted(), options.createdBy()), operations);
             return catalog;
         }
         catch (RuntimeException e) {
@@ -103,14 +108,13 @@ public final class MoraineCatalog
     }
 
     /** The rows DuckLake writes when it creates a catalog: snapshot 0 and the schema {@code main}. */
-    private void writeDuckLakeBootstrap()
+    private static List<StagedOperation> duckLakeBootstrap()
     {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        begin(-1)
-                .insert(Row.of(TableKind.SNAPSHOT, 0L, now, 0L, 1L, 0L))
-                .insert(Row.of(TableKind.SNAPSHOT_CHANGES, 0L, "created_schema:\"main\"", null, null, null))
-                .insert(Row.of(TableKind.SCHEMA, 0L, UUID.randomUUID(), 0L, null, "main", "main/", true))
-                .commit();
+        return List.of(
+                new StagedOperation.Insert(Row.of(TableKind.SNAPSHOT, 0L, now, 0L, 1L, 0L)),
+                new StagedOperation.Insert(Row.of(TableKind.SNAPSHOT_CHANGES, 0L, "created_schema:\"main\"", null, null, null)),
+                new StagedOperation.Insert(Row.of(TableKind.SCHEMA, 0L, UUID.randomUUID(), 0L, null, "main", "main/", true)));
     }
 
     public static MoraineCatalog open(StoreUri uri, OpenMode mode)
@@ -132,8 +136,8 @@ public final class MoraineCatalog
         }
         catch (MoraineException e) {
             if (mode != OpenMode.READ_WRITE && SlateStore.isMissingDatabase(e)) {
-                throw new NotFoundException("store " + uri + " holds no catalog yet, and a " + mode + " open cannot create "
-                        + "one (" + e.getMessage() + "). Create or import the catalog with a read-write open first.", e);
+                throw new NotFoundException("store " + uri + " holds no catalog (SlateDB finds no manifest there), and a "
+                        + mode + " open cannot create one. Check the URI, or create or import the catalog first.", e);
             }
             throw e;
         }

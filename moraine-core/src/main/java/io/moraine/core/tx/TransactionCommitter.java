@@ -33,6 +33,26 @@ public final class TransactionCommitter
         return new StagedTransaction(this, readSnapshotId);
     }
 
+    /**
+     * Writes a new catalog: the format record, the store facts and {@code operations} (DuckLake's bootstrap rows, or
+     * every row of an imported catalog) as one durable batch, so that a failure leaves no partial catalog.
+     */
+    public long commitCreation(byte[] formatRecord, StoreFacts facts, List<StagedOperation> operations)
+    {
+        synchronized (commitLock) {
+            KeyValueReader reader = store.latest();
+            CommitTranslator.Plan plan = new CommitTranslator(reader::get, facts).translate(operations);
+            java.util.Map<java.nio.ByteBuffer, byte[]> writes = new java.util.LinkedHashMap<>();
+            writes.put(java.nio.ByteBuffer.wrap(SystemKeys.FORMAT), formatRecord);
+            writes.put(java.nio.ByteBuffer.wrap(SystemKeys.STORE_FACTS), facts.encode());
+            writes.putAll(plan.writes());
+            long landed = plan.newHead().orElse(-1);
+            listener.beforeWrite(landed, writes);
+            store.write(writes);
+            return landed;
+        }
+    }
+
     long commit(long readSnapshotId, List<StagedOperation> operations)
     {
         synchronized (commitLock) {

@@ -1,0 +1,234 @@
+package io.moraine.duckdb;
+
+import io.moraine.core.catalog.Column;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.error.AlreadyExistsException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.MigrationException;
+import io.moraine.core.error.StoreException;
+import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.keyspace.Micros;
+import io.moraine.core.store.SlateStore;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+import io.moraine.core.tx.CommitListener;
+import io.moraine.core.tx.StagedOperation;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Copies a DuckLake 1.0 catalog (in a DuckDB file, SQLite or PostgreSQL) into a new moraine store: every
+ * {@code ducklake_*} row, current and history, verbatim. Data files are not copied; {@code data_path} keeps pointing
+ * where they are, or to the given override. The import is all-or-nothing: the rows are read first, then written as one
+ * durable batch together with the store's format record, so a failure leaves no catalog behind.
+ */
+public final class CatalogImporter
+{
+    private static final String SOURCE_ALIAS = "moraine_import_source";
+
+    /** Observes an import's progress. */
+    public interface Progress
+    {
+        Progress SILENT = (table, rows) -> {};
+
+        void tableRead(String table, long rows);
+    }
+
+    /** What an import copied. */
+    public record Result(StoreUri store, long headSnapshotId, Map<TableKind, Long> rowsPerTable)
+    {
+        public long totalRows()
+        {
+            return rowsPerTable.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    private CatalogImporter() {}
+
+    public static Result importCatalog(DuckLakeSource source, StoreUri target, Optional<String> dataPath, Progress progress)
+    {
+        return importCatalog(source, target, dataPath, progress, CommitListener.NONE);
+    }
+
+    static Result importCatalog(DuckLakeSource source, StoreUri target, Optional<String> dataPath, Progress progress, CommitListener listener)
+    {
+        requireNonNull(source, "source is null");
+        requireNonNull(target, "target is null");
+        if (SlateStore.holdsData(target, StoreOptions.DEFAULTS)) {
+            throw new AlreadyExistsException("target store " + target + " is not empty; import into an empty store (a new "
+                    + "path, bucket prefix or memory name)");
+        }
+        List<StagedOperation> operations = new ArrayList<>();
+        Map<TableKind, Long> counts = new EnumMap<>(TableKind.class);
+        try (Connection connection = openSource(source)) {
+            String schema = metadataSchema(connection, source);
+            requireFormat10(connection, schema, source);
+            refuseInlinedRows(connection, schema, source);
+            for (TableKind kind : TableKind.values()) {
+                long rows = readTable(connection, schema, kind, operations);
+                counts.put(kind, rows);
+                progress.tableRead(kind.tableName(), rows);
+            }
+        }
+        catch (SQLException e) {
+            throw new StoreException("reading source catalog " + source.text() + " failed: " + e.getMessage().strip(), e);
+        }
+        dataPath.ifPresent(path -> operations.add(new StagedOperation.Update(TableKind.METADATA,
+                java.util.Arrays.asList(StoreFacts.DATA_PATH, null, null), Map.of("value", path.endsWith("/") ? path : path + "/"), Optional.empty())));
+        NewCatalog options = new NewCatalog(dataPath.orElse("/"), false, false, NewCatalog.CREATED_BY);
+        try (MoraineCatalog catalog = MoraineCatalog.create(target, options, StoreOptions.DEFAULTS, operations, listener)) {
+            return new Result(target, catalog.headSnapshotId().orElse(-1), counts);
+        }
+    }
+
+    private static Connection openSource(DuckLakeSource source)
+            throws SQLException
+    {
+        Connection connection = source.kind().extension().isEmpty()
+                ? DuckDbConnections.open("", "ducklake")
+                : DuckDbConnections.open("", source.kind().extension());
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(source.attachStatement(SOURCE_ALIAS));
+        }
+        catch (SQLException e) {
+            connection.close();
+            throw new InvalidArgumentException("cannot open source catalog " + source.text() + ": " + e.getMessage().strip()
+                    + ". Check that it exists and is reachable.", e);
+        }
+        return connection;
+    }
+
+    private static String metadataSchema(Connection connection, DuckLakeSource source)
+            throws SQLException
+    {
+        try (Statement statement = connection.createStatement();
+                ResultSet resultSet = statement.executeQuery("SELECT schema_name FROM duckdb_tables() WHERE database_name = '"
+                        + SOURCE_ALIAS + "' AND table_name = 'ducklake_metadata' ORDER BY schema_name = 'main' DESC, schema_name = 'public' DESC")) {
+            if (!resultSet.next()) {
+                throw new InvalidArgumentException("source " + source.text() + " is not a DuckLake catalog: it has no "
+                        + "ducklake_metadata table. Name the catalog database DuckLake attaches (the file or connection "
+                        + "after 'ducklake:').");
+            }
+            return resultSet.getString(1);
+        }
+    }
+
+    private static void requireFormat10(Connection connection, String schema, DuckLakeSource source)
+            throws SQLException
+    {
+        String version = null;
+        try (Statement statement = connection.createStatement();
+                ResultSet resultSet = statement.executeQuery("SELECT CAST(value AS VARCHAR) FROM " + table(schema, "ducklake_metadata")
+                        + " WHERE key = 'version' AND scope IS NULL")) {
+            if (resultSet.next()) {
+                version = resultSet.getString(1);
+            }
+        }
+        if (!StoreFacts.DUCKLAKE_FORMAT.equals(version)) {
+            throw new MigrationException("source catalog " + source.text() + " has DuckLake format " + version + "; moraine "
+                    + "imports format " + StoreFacts.DUCKLAKE_FORMAT + ". Migrate it first with DuckDB 1.5 and DuckLake "
+                    + "(ATTACH it with AUTOMATIC_MIGRATION), then import again.");
+        }
+    }
+
+    private static void refuseInlinedRows(Connection connection, String schema, DuckLakeSource source)
+            throws SQLException
+    {
+        List<String> tables = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet resultSet = statement.executeQuery("SELECT table_name FROM duckdb_tables() WHERE database_name = '"
+                        + SOURCE_ALIAS + "' AND schema_name = '" + schema + "' AND (table_name LIKE 'ducklake_inlined_data_%' "
+                        + "OR table_name LIKE 'ducklake_inlined_delete_%') AND table_name <> 'ducklake_inlined_data_tables'")) {
+            while (resultSet.next()) {
+                tables.add(resultSet.getString(1));
+            }
+        }
+        Map<String, Long> nonEmpty = new LinkedHashMap<>();
+        for (String name : tables) {
+            try (Statement statement = connection.createStatement();
+                    ResultSet resultSet = statement.executeQuery("SELECT count(*) FROM " + table(schema, name))) {
+                resultSet.next();
+                if (resultSet.getLong(1) > 0) {
+                    nonEmpty.put(name, resultSet.getLong(1));
+                }
+            }
+        }
+        if (!nonEmpty.isEmpty()) {
+            throw new UnsupportedFeatureException("source catalog " + source.text() + " holds inlined rows " + nonEmpty
+                    + ", which this version of moraine cannot import yet. Flush them into Parquet first: in DuckDB, "
+                    + "ATTACH the lake and CALL ducklake_flush_inlined_data('<lake>'), then import again.");
+        }
+    }
+
+    private static long readTable(Connection connection, String schema, TableKind kind, List<StagedOperation> operations)
+            throws SQLException
+    {
+        List<Column> columns = kind.columns();
+        List<String> expressions = columns.stream().map(CatalogImporter::canonicalExpression).toList();
+        String sql = "SELECT " + String.join(", ", expressions) + " FROM " + table(schema, kind.tableName());
+        long rows = 0;
+        try (Statement statement = connection.createStatement(); ResultSet resultSet = statement.executeQuery(sql)) {
+            while (resultSet.next()) {
+                Object[] values = new Object[columns.size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = cell(resultSet, i + 1, columns.get(i));
+                }
+                operations.add(new StagedOperation.Insert(Row.of(kind, values)));
+                rows++;
+            }
+        }
+        return rows;
+    }
+
+    /** Reads every column in one canonical form whatever the catalog database stored (SQLite keeps text). */
+    private static String canonicalExpression(Column column)
+    {
+        String name = "\"" + column.name() + "\"";
+        return switch (column.type()) {
+            case BIGINT -> "CAST(" + name + " AS BIGINT)";
+            case VARCHAR -> "CAST(" + name + " AS VARCHAR)";
+            case BOOLEAN -> "CAST(" + name + " AS BOOLEAN)";
+            case TIMESTAMPTZ -> "epoch_us(CAST(" + name + " AS TIMESTAMPTZ))";
+            case UUID -> "CAST(CAST(" + name + " AS UUID) AS VARCHAR)";
+        };
+    }
+
+    private static Object cell(ResultSet resultSet, int index, Column column)
+            throws SQLException
+    {
+        Object value = switch (column.type()) {
+            case BIGINT, TIMESTAMPTZ -> resultSet.getLong(index);
+            case VARCHAR, UUID -> resultSet.getString(index);
+            case BOOLEAN -> resultSet.getBoolean(index);
+        };
+        if (resultSet.wasNull()) {
+            return null;
+        }
+        return switch (column.type()) {
+            case TIMESTAMPTZ -> Micros.toInstant((Long) value);
+            case UUID -> UUID.fromString((String) value);
+            default -> value;
+        };
+    }
+
+    private static String table(String schema, String name)
+    {
+        return SOURCE_ALIAS + ".\"" + schema.replace("\"", "\"\"") + "\".\"" + name + "\"";
+    }
+}

@@ -1,0 +1,37 @@
+package io.moraine.examples;
+
+import io.moraine.core.catalog.CatalogDump;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreUri;
+
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+
+/** {@code bin/moraine dump --store <store uri> --table <ducklake table> [--format csv]}. */
+final class DumpCommand
+{
+    static final String USAGE = "dump --store <store-uri> --table <ducklake_table> [--format csv]";
+
+    private DumpCommand() {}
+
+    static void run(String[] args)
+            throws Exception
+    {
+        CommandLine line = CommandLine.parse(args, Set.of("store", "table", "format"));
+        String format = line.option("format").orElse("csv");
+        if (!format.equals("csv")) {
+            throw new IllegalArgumentException("unsupported --format " + format + "; dump writes csv");
+        }
+        TableKind kind = TableKind.fromTableName(line.required("table"));
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_ONLY)) {
+            Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+            CatalogDump.writeCsv(catalog, kind, out);
+            out.flush();
+        }
+    }
+}
