@@ -22,7 +22,7 @@ import java.util.function.Predicate;
 public final class RowCursor
         implements Iterator<Row>, AutoCloseable
 {
-    public static final int DEFAULT_PAGE_SIZE = 256;
+    public static final int DEFAULT_PAGE_SIZE = 1024;
 
     private final KeyValueReader reader;
     private final TableKind kind;
