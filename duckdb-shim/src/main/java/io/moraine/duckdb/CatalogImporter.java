@@ -10,12 +10,12 @@ import io.moraine.core.error.AlreadyExistsException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.MigrationException;
 import io.moraine.core.error.StoreException;
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.keyspace.Micros;
 import io.moraine.core.store.SlateStore;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.CommitListener;
+import io.moraine.core.tx.InlineOperation;
 import io.moraine.core.tx.StagedOperation;
 
 import java.sql.Connection;
@@ -35,7 +35,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Copies a DuckLake 1.0 catalog (in a DuckDB file, SQLite or PostgreSQL) into a new moraine store: every
  * {@code ducklake_*} row, current and history, verbatim. Data files are not copied; {@code data_path} keeps pointing
- * where they are, or to the given override. The import is all-or-nothing: the rows are read first, then written as one
+ * where they are, or to the given override. Inlined rows (ducklake_inlined_data_* and ducklake_inlined_delete_*) go to
+ * moraine's inline subspace, read through DuckDB's Arrow export. The import is all-or-nothing: the rows are read first, then written as one
  * durable batch together with the store's format record, so a failure leaves no catalog behind.
  */
 public final class CatalogImporter
@@ -79,12 +80,12 @@ public final class CatalogImporter
         try (Connection connection = openSource(source)) {
             String schema = metadataSchema(connection, source);
             requireFormat10(connection, schema, source);
-            refuseInlinedRows(connection, schema, source);
             for (TableKind kind : TableKind.values()) {
                 long rows = readTable(connection, schema, kind, operations);
                 counts.put(kind, rows);
                 progress.tableRead(kind.tableName(), rows);
             }
+            operations.addAll(readInlinedTables(connection, schema, source, operations, progress));
         }
         catch (SQLException e) {
             throw new StoreException("reading source catalog " + source.text() + " failed: " + e.getMessage().strip(), e);
@@ -147,33 +148,95 @@ public final class CatalogImporter
         }
     }
 
-    private static void refuseInlinedRows(Connection connection, String schema, DuckLakeSource source)
+    /**
+     * Every inlined data table registered in ducklake_inlined_data_tables (a registered table that no longer exists
+     * is skipped, as DuckLake does after a concurrent flush) and every ducklake_inlined_delete table.
+     */
+    private static List<StagedOperation> readInlinedTables(Connection connection, String schema, DuckLakeSource source,
+            List<StagedOperation> catalogRows, Progress progress)
             throws SQLException
     {
-        List<String> tables = new ArrayList<>();
+        java.util.Set<String> physical = new java.util.HashSet<>();
         try (Statement statement = connection.createStatement();
                 ResultSet resultSet = statement.executeQuery("SELECT table_name FROM duckdb_tables() WHERE database_name = '"
-                        + SOURCE_ALIAS + "' AND schema_name = '" + schema + "' AND (table_name LIKE 'ducklake_inlined_data_%' "
-                        + "OR table_name LIKE 'ducklake_inlined_delete_%') AND table_name <> 'ducklake_inlined_data_tables'")) {
+                        + SOURCE_ALIAS + "' AND schema_name = '" + schema.replace("'", "''") + "' AND table_name LIKE 'ducklake_inlined_%'")) {
             while (resultSet.next()) {
-                tables.add(resultSet.getString(1));
+                physical.add(resultSet.getString(1));
             }
         }
-        Map<String, Long> nonEmpty = new LinkedHashMap<>();
-        for (String name : tables) {
-            try (Statement statement = connection.createStatement();
-                    ResultSet resultSet = statement.executeQuery("SELECT count(*) FROM " + table(schema, name))) {
-                resultSet.next();
-                if (resultSet.getLong(1) > 0) {
-                    nonEmpty.put(name, resultSet.getLong(1));
+        List<Row> rows = catalogRows.stream()
+                .map(operation -> ((StagedOperation.Insert) operation).row())
+                .toList();
+        InlinedDataImport inlined = new InlinedDataImport(connection);
+        List<StagedOperation> operations = new ArrayList<>();
+        for (Row registration : rows.stream().filter(row -> row.kind() == TableKind.INLINED_DATA_TABLES).toList()) {
+            String name = registration.getString("table_name");
+            if (!physical.contains(name)) {
+                continue;
+            }
+            long tableId = registration.getLong("table_id");
+            long version = registration.getLong("schema_version");
+            List<String> columns = source.kind() == DuckLakeSource.Kind.DUCKDB
+                    ? physicalUserColumns(connection, schema, name)
+                    : castUserColumns(rows, tableId, version, physicalUserColumns(connection, schema, name));
+            List<InlineOperation> tableOperations = inlined.dataTable(tableId, version, table(schema, name), columns);
+            operations.addAll(tableOperations);
+            progress.tableRead(name, tableOperations.stream().filter(op -> op instanceof InlineOperation.InsertChunk)
+                    .mapToLong(op -> ((InlineOperation.InsertChunk) op).rowCount()).sum());
+        }
+        for (String name : physical) {
+            if (name.startsWith("ducklake_inlined_delete_")) {
+                long tableId = Long.parseLong(name.substring("ducklake_inlined_delete_".length()));
+                operations.addAll(inlined.deleteTable(tableId, table(schema, name)));
+                progress.tableRead(name, 0);
+            }
+        }
+        return operations;
+    }
+
+    private static List<String> physicalUserColumns(Connection connection, String schema, String table)
+            throws SQLException
+    {
+        List<String> columns = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet resultSet = statement.executeQuery("SELECT column_name FROM duckdb_columns() WHERE database_name = '"
+                        + SOURCE_ALIAS + "' AND schema_name = '" + schema.replace("'", "''") + "' AND table_name = '" + table
+                        + "' ORDER BY column_index")) {
+            while (resultSet.next()) {
+                String column = resultSet.getString(1);
+                if (!List.of("row_id", "begin_snapshot", "end_snapshot").contains(column)) {
+                    columns.add(DuckDbTypes.quote(column));
                 }
             }
         }
-        if (!nonEmpty.isEmpty()) {
-            throw new UnsupportedFeatureException("source catalog " + source.text() + " holds inlined rows " + nonEmpty
-                    + ", which this version of moraine cannot import yet. Flush them into Parquet first: in DuckDB, "
-                    + "ATTACH the lake and CALL ducklake_flush_inlined_data('<lake>'), then import again.");
+        return columns;
+    }
+
+    /**
+     * SQLite and PostgreSQL catalogs keep non-native values as text: cast each user column back to its type as of the
+     * inlined table's schema version (the columns visible at the first snapshot of that version, reference §3.1).
+     */
+    private static List<String> castUserColumns(List<Row> rows, long tableId, long schemaVersion, List<String> quotedColumns)
+    {
+        long versionSnapshot = rows.stream()
+                .filter(row -> row.kind() == TableKind.SNAPSHOT && row.getLong("schema_version") <= schemaVersion)
+                .mapToLong(row -> row.getLong("schema_version") == schemaVersion ? row.getLong("snapshot_id") : Long.MIN_VALUE)
+                .filter(id -> id != Long.MIN_VALUE)
+                .min()
+                .orElseGet(() -> rows.stream().filter(row -> row.kind() == TableKind.SNAPSHOT && row.getLong("schema_version") <= schemaVersion)
+                        .mapToLong(row -> row.getLong("snapshot_id")).max().orElse(Long.MAX_VALUE));
+        List<Row> columns = rows.stream()
+                .filter(row -> row.kind() == TableKind.COLUMN && row.getLong("table_id") == tableId && row.isVisibleAt(versionSnapshot))
+                .sorted(java.util.Comparator.comparing((Row row) -> row.getLong("parent_column"), java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))
+                        .thenComparing(row -> row.getLong("column_order")))
+                .toList();
+        Map<String, String> types = new java.util.HashMap<>();
+        for (io.moraine.core.catalog.ColumnNode node : io.moraine.core.catalog.ColumnNode.assemble(columns)) {
+            types.put(DuckDbTypes.quote(node.name()), DuckDbTypes.of(node));
         }
+        return quotedColumns.stream()
+                .map(column -> types.containsKey(column) ? "CAST(" + column + " AS " + types.get(column) + ") AS " + column : column)
+                .toList();
     }
 
     private static long readTable(Connection connection, String schema, TableKind kind, List<StagedOperation> operations)

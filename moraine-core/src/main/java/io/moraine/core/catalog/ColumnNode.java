@@ -32,7 +32,7 @@ public record ColumnNode(Row column, List<ColumnNode> children)
     }
 
     /** Builds the forest from rows sorted parents first (as {@link CatalogSnapshot#columns} returns them). */
-    static List<ColumnNode> assemble(List<Row> sortedColumns)
+    public static List<ColumnNode> assemble(List<Row> sortedColumns)
     {
         Map<Long, List<Row>> childrenByParent = new LinkedHashMap<>();
         List<Row> roots = new ArrayList<>();

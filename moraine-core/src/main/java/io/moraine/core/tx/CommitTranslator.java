@@ -10,6 +10,7 @@ import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.SystemKeys;
+import io.moraine.core.store.KeyValueReader;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -26,12 +27,6 @@ import java.util.OptionalLong;
  */
 final class CommitTranslator
 {
-    /** Reads one key as of the state the commit applies to; null when absent. */
-    interface PointReader
-    {
-        byte[] get(byte[] key);
-    }
-
     /** The outcome: every key to put (non-null value) or delete (null value), and the new head if a snapshot was added. */
     record Plan(Map<ByteBuffer, byte[]> writes, OptionalLong newHead)
     {
@@ -41,13 +36,13 @@ final class CommitTranslator
         }
     }
 
-    private final PointReader reader;
+    private final KeyValueReader reader;
     private final Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>();
     private StoreFacts facts;
     private final StoreFacts originalFacts;
     private long newHead = Long.MIN_VALUE;
 
-    CommitTranslator(PointReader reader, StoreFacts facts)
+    CommitTranslator(KeyValueReader reader, StoreFacts facts)
     {
         this.reader = reader;
         this.facts = facts;
@@ -56,12 +51,20 @@ final class CommitTranslator
 
     Plan translate(List<StagedOperation> operations)
     {
+        InlineTranslator inline = new InlineTranslator(this);
         for (StagedOperation operation : operations) {
             switch (operation) {
                 case StagedOperation.Insert insert -> insert(insert.row());
-                case StagedOperation.Delete delete -> delete(delete.kind(), delete.key());
+                case StagedOperation.Delete delete -> {
+                    delete(delete.kind(), delete.key());
+                    if (delete.kind() == TableKind.DATA_FILE) {
+                        // A pruned data file takes the inlined deletions against it along (RFC 0005).
+                        inline.dropFileDeletes((Long) delete.key().get(0), (Long) delete.key().get(1));
+                    }
+                }
                 case StagedOperation.EndRow end -> end(end.kind(), end.key(), end.endSnapshot());
                 case StagedOperation.Update update -> update(update.kind(), update.key(), update.changes());
+                case InlineOperation inlineOperation -> inline.apply(inlineOperation);
             }
         }
         if (!facts.equals(originalFacts)) {
@@ -214,7 +217,42 @@ final class CommitTranslator
         return Arrays.stream(kind.keyColumnIndexes()).mapToObj(i -> kind.columns().get(i).name() + "=" + row.get(i)).toList().toString();
     }
 
-    private byte[] read(byte[] key)
+    /**
+     * The entries with {@code start <= key < end} as this commit sees them: the store's, overlaid with this commit's
+     * own puts and deletes. Used for the inline subspace, whose per-table sets are small.
+     */
+    java.util.NavigableMap<byte[], byte[]> scanMerged(byte[] start, byte[] end)
+    {
+        java.util.TreeMap<byte[], byte[]> entries = new java.util.TreeMap<>(Arrays::compareUnsigned);
+        try (var cursor = reader.scan(start, end, 1024)) {
+            while (cursor.hasNext()) {
+                var entry = cursor.next();
+                entries.put(entry.key(), entry.value());
+            }
+        }
+        for (Map.Entry<ByteBuffer, byte[]> write : writes.entrySet()) {
+            byte[] key = toArray(write.getKey());
+            if (Arrays.compareUnsigned(key, start) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
+                if (write.getValue() == null) {
+                    entries.remove(key);
+                }
+                else {
+                    entries.put(key, write.getValue());
+                }
+            }
+        }
+        return entries;
+    }
+
+    private static byte[] toArray(ByteBuffer buffer)
+    {
+        ByteBuffer duplicate = buffer.duplicate();
+        byte[] bytes = new byte[duplicate.remaining()];
+        duplicate.get(bytes);
+        return bytes;
+    }
+
+    byte[] read(byte[] key)
     {
         ByteBuffer wrapped = ByteBuffer.wrap(key);
         if (writes.containsKey(wrapped)) {
@@ -223,7 +261,7 @@ final class CommitTranslator
         return reader.get(key);
     }
 
-    private void put(byte[] key, byte[] value)
+    void put(byte[] key, byte[] value)
     {
         writes.put(ByteBuffer.wrap(key), value);
     }

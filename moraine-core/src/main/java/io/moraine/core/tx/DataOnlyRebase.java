@@ -60,7 +60,7 @@ final class DataOnlyRebase
 
     static Optional<List<StagedOperation>> rebase(KeyValueReader reader, long baseId, long headId, List<StagedOperation> operations)
     {
-        if (!operations.stream().allMatch(operation -> DATA_KINDS.contains(operation.kind()))) {
+        if (!operations.stream().allMatch(DataOnlyRebase::isDataOperation)) {
             return Optional.empty();
         }
         List<Row> snapshots = insertedRows(operations, TableKind.SNAPSHOT);
@@ -82,6 +82,17 @@ final class DataOnlyRebase
         return rebase.rewrite(operations);
     }
 
+    private static boolean isDataOperation(StagedOperation operation)
+    {
+        return switch (operation) {
+            case StagedOperation.RowOperation row -> DATA_KINDS.contains(row.kind());
+            case InlineOperation.InsertChunk ignored -> true;
+            case InlineOperation.EndRows ignored -> true;
+            case InlineOperation.DeleteFileRows ignored -> true;
+            case InlineOperation ignored -> false;
+        };
+    }
+
     private boolean conflictsWithCommitsSince(long baseId, long headId, List<StagedOperation> operations)
     {
         Set<Long> written = new HashSet<>();
@@ -93,10 +104,11 @@ final class DataOnlyRebase
                 continue;
             }
             written.add(tableId);
-            if (operation instanceof StagedOperation.EndRow || operation instanceof StagedOperation.Delete) {
+            if (operation instanceof StagedOperation.EndRow || operation instanceof StagedOperation.Delete
+                    || operation instanceof InlineOperation.EndRows || operation instanceof InlineOperation.DeleteFileRows) {
                 deletedFrom.add(tableId);
             }
-            if (operation.kind() == TableKind.TABLE_COLUMN_STATS) {
+            if (operation instanceof StagedOperation.RowOperation row && row.kind() == TableKind.TABLE_COLUMN_STATS) {
                 statsTables.add(tableId);
             }
         }
@@ -141,7 +153,24 @@ final class DataOnlyRebase
                 case StagedOperation.Update update when update.kind() == TableKind.TABLE_STATS -> null;
                 case StagedOperation.Update update -> new StagedOperation.Update(update.kind(), rebaseKey(update.kind(), update.key()),
                         update.changes(), update.readImage());
+                case InlineOperation.InsertChunk chunk -> {
+                    if (!readNextRowIds.containsKey(chunk.tableId())) {
+                        yield null; // row ids of inlined rows can only be rebased alongside the table's stats
+                    }
+                    long rowIdStart = chunk.rowIdStart() >= readNextRowIds.get(chunk.tableId())
+                            ? chunk.rowIdStart() + tableStatsDeltas.get(chunk.tableId())[1]
+                            : chunk.rowIdStart();
+                    yield new InlineOperation.InsertChunk(chunk.tableId(), chunk.schemaVersion(), snapshot(chunk.beginSnapshot()), rowIdStart,
+                            chunk.rowCount(), io.moraine.core.inline.InlineArrow.withRowIdStart(chunk.body(), rowIdStart));
+                }
+                case InlineOperation.EndRows end -> new InlineOperation.EndRows(end.tableId(), end.rowIds(), snapshot(end.endSnapshot()));
+                case InlineOperation.DeleteFileRows deletes -> new InlineOperation.DeleteFileRows(deletes.tableId(), file(deletes.dataFileId()),
+                        deletes.positions(), snapshot(deletes.beginSnapshot()));
+                case InlineOperation other -> throw new IllegalStateException("not a data operation: " + other);
             };
+            if (operation instanceof InlineOperation.InsertChunk && next == null) {
+                return Optional.empty();
+            }
             if (next != null) {
                 rebased.add(next);
             }
@@ -233,11 +262,14 @@ final class DataOnlyRebase
 
     private static Long tableIdOf(StagedOperation operation)
     {
-        TableKind kind = operation.kind();
+        if (operation instanceof InlineOperation inline) {
+            return inline.tableId();
+        }
+        TableKind kind = ((StagedOperation.RowOperation) operation).kind();
         if (!kind.hasColumn("table_id")) {
             return null;
         }
-        return switch (operation) {
+        return switch ((StagedOperation.RowOperation) operation) {
             case StagedOperation.Insert insert -> insert.row().getLong("table_id");
             case StagedOperation.Delete delete -> keyCell(kind, delete.key(), "table_id");
             case StagedOperation.EndRow end -> keyCell(kind, end.key(), "table_id");

@@ -9,16 +9,25 @@ import java.util.Map;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One typed row operation staged in a {@link StagedTransaction}: the Java form of {@code moraine_tx_stage}. Rows
- * are addressed by their key cells (the values of {@link TableKind#keyColumnIndexes()} in key order).
+ * One typed operation staged in a {@link StagedTransaction}: the Java form of {@code moraine_tx_stage}. Row operations
+ * act on the {@code ducklake_*} tables, whose rows are addressed by their key cells (the values of
+ * {@link TableKind#keyColumnIndexes()} in key order); inline operations act on DuckLake's inlined-data tables, which
+ * moraine keeps in the inline subspace (RFC 0005).
  */
 public sealed interface StagedOperation
+        permits StagedOperation.RowOperation, InlineOperation
 {
-    TableKind kind();
+    /** An operation on one row of a {@code ducklake_*} table. */
+    sealed interface RowOperation
+            extends StagedOperation
+            permits Insert, Delete, EndRow, Update
+    {
+        TableKind kind();
+    }
 
     /** Inserts a row exactly as authored. A versioned row whose end_snapshot is set goes straight to history. */
     record Insert(Row row)
-            implements StagedOperation
+            implements RowOperation
     {
         public Insert
         {
@@ -34,7 +43,7 @@ public sealed interface StagedOperation
 
     /** Physically deletes a row (current or history). Deleting a row that does not exist changes nothing, as in SQL. */
     record Delete(TableKind kind, List<Object> key)
-            implements StagedOperation
+            implements RowOperation
     {
         public Delete
         {
@@ -49,7 +58,7 @@ public sealed interface StagedOperation
      * {@code ... WHERE end_snapshot IS NULL} would.
      */
     record EndRow(TableKind kind, List<Object> key, long endSnapshot)
-            implements StagedOperation
+            implements RowOperation
     {
         public EndRow
         {
@@ -65,7 +74,7 @@ public sealed interface StagedOperation
      * a data-only commit that lost the race for the head be rebased (counters are re-applied as deltas).
      */
     record Update(TableKind kind, List<Object> key, Map<String, Object> changes, java.util.Optional<Row> readImage)
-            implements StagedOperation
+            implements RowOperation
     {
         public Update
         {

@@ -75,6 +75,65 @@ public final class StagedTransaction
         return stage(new StagedOperation.Update(readImage.kind(), key, new java.util.LinkedHashMap<>(changes), java.util.Optional.of(readImage)));
     }
 
+    /**
+     * CREATE TABLE ducklake_inlined_data_&lt;t&gt;_&lt;v&gt; with its registration: the registry row and the version's
+     * user columns as an Arrow schema.
+     */
+    public StagedTransaction registerInlinedTable(long tableId, long schemaVersion, org.apache.arrow.vector.types.pojo.Schema schema)
+    {
+        insert(Row.of(TableKind.INLINED_DATA_TABLES, tableId, "ducklake_inlined_data_" + tableId + "_" + schemaVersion, schemaVersion));
+        return stage(new InlineOperation.RegisterSchema(tableId, schemaVersion, schema));
+    }
+
+    /**
+     * INSERT INTO ducklake_inlined_data_&lt;t&gt;_&lt;v&gt;: the rows of {@code batch} (the version's user columns) get row
+     * ids {@code rowIdStart, rowIdStart + 1, ...} and begin at {@code beginSnapshot}. The batch is encoded now; the
+     * caller keeps ownership of it.
+     */
+    public StagedTransaction insertInlined(long tableId, long schemaVersion, long beginSnapshot, long rowIdStart,
+            org.apache.arrow.vector.VectorSchemaRoot batch)
+    {
+        byte[] body = io.moraine.core.inline.InlineArrow.encodeChunk(rowIdStart, batch);
+        return stage(new InlineOperation.InsertChunk(tableId, schemaVersion, beginSnapshot, rowIdStart, batch.getRowCount(), body));
+    }
+
+    /** UPDATE ducklake_inlined_data_... SET end_snapshot = endSnapshot WHERE row_id IN rowIds. */
+    public StagedTransaction endInlinedRows(long tableId, List<Long> rowIds, long endSnapshot)
+    {
+        return stage(new InlineOperation.EndRows(tableId, rowIds, endSnapshot));
+    }
+
+    /** INSERT INTO ducklake_inlined_delete_&lt;t&gt;: deletes Parquet rows by position. */
+    public StagedTransaction deleteInlinedFileRows(long tableId, long dataFileId, List<Long> positions, long beginSnapshot)
+    {
+        return stage(new InlineOperation.DeleteFileRows(tableId, dataFileId, positions, beginSnapshot));
+    }
+
+    /** DELETE FROM ducklake_inlined_delete_&lt;t&gt; naming these (file, position) records, which must exist. */
+    public StagedTransaction removeInlinedFileDeletes(long tableId, long dataFileId, List<Long> positions)
+    {
+        return stage(new InlineOperation.RemoveFileRowDeletes(tableId, dataFileId, positions));
+    }
+
+    /** The flush clean-up of one inlined table: DELETE ... WHERE begin_snapshot &lt;= flushSnapshot. */
+    public StagedTransaction drainInlined(long tableId, long schemaVersion, long flushSnapshot)
+    {
+        return stage(new InlineOperation.Drain(tableId, schemaVersion, flushSnapshot));
+    }
+
+    /** DROP of a superseded, emptied inlined table, with the removal of its registry row. */
+    public StagedTransaction deregisterInlinedTable(long tableId, long schemaVersion)
+    {
+        delete(TableKind.INLINED_DATA_TABLES, tableId, schemaVersion);
+        return stage(new InlineOperation.Deregister(tableId, schemaVersion));
+    }
+
+    /** The DROP TABLE cascade over the inline subspace. */
+    public StagedTransaction dropInlined(long tableId)
+    {
+        return stage(new InlineOperation.DropTable(tableId));
+    }
+
     public StagedTransaction stage(StagedOperation operation)
     {
         requireOpen("stage");

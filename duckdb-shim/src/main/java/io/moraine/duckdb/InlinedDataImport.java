@@ -1,0 +1,133 @@
+package io.moraine.duckdb;
+
+import io.moraine.core.tx.InlineOperation;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.duckdb.DuckDBResultSet;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads DuckLake's inlined tables from a source catalog through DuckDB's Arrow export and turns them into inline
+ * operations: per {@code ducklake_inlined_data_<t>_<v>} a schema registration, insert chunks (runs of consecutive row
+ * ids inserted at the same snapshot) and deletion events; per {@code ducklake_inlined_delete_<t>} inlined file deletes.
+ */
+final class InlinedDataImport
+{
+    private static final int ARROW_BATCH_ROWS = 4096;
+
+    private final Connection connection;
+    private final BufferAllocator allocator = new RootAllocator();
+
+    InlinedDataImport(Connection connection)
+    {
+        this.connection = connection;
+    }
+
+    /**
+     * The operations that recreate {@code qualifiedTable} (a ducklake_inlined_data table of {@code tableId}, version
+     * {@code schemaVersion}); {@code userColumnTypes} casts the user columns to their DuckDB types (SQLite and
+     * PostgreSQL catalogs store some as text), or is empty to take them as stored.
+     */
+    List<InlineOperation> dataTable(long tableId, long schemaVersion, String qualifiedTable, List<String> userColumnCasts)
+            throws SQLException
+    {
+        List<InlineOperation> operations = new ArrayList<>();
+        String userColumns = String.join(", ", userColumnCasts);
+        String select = "SELECT row_id, begin_snapshot, end_snapshot" + (userColumns.isEmpty() ? "" : ", " + userColumns)
+                + " FROM " + qualifiedTable + " ORDER BY begin_snapshot, row_id";
+        List<long[]> ends = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet resultSet = statement.executeQuery(select);
+                ArrowReader reader = (ArrowReader) resultSet.unwrap(DuckDBResultSet.class).arrowExportStream(allocator, ARROW_BATCH_ROWS)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            Schema userSchema = new Schema(root.getSchema().getFields().subList(3, root.getSchema().getFields().size()));
+            operations.add(new InlineOperation.RegisterSchema(tableId, schemaVersion, userSchema));
+            while (reader.loadNextBatch()) {
+                chunkRuns(tableId, schemaVersion, root, userSchema, operations, ends);
+            }
+        }
+        catch (IOException e) {
+            throw new SQLException("reading " + qualifiedTable + " as Arrow failed: " + e.getMessage(), e);
+        }
+        for (long[] end : ends) {
+            operations.add(new InlineOperation.EndRows(tableId, List.of(end[0]), end[1]));
+        }
+        return operations;
+    }
+
+    /** Splits one Arrow batch into chunks of consecutive row ids sharing a begin_snapshot. */
+    private void chunkRuns(long tableId, long schemaVersion, VectorSchemaRoot root, Schema userSchema, List<InlineOperation> operations, List<long[]> ends)
+    {
+        BigIntVector rowIds = (BigIntVector) root.getVector(0);
+        BigIntVector begins = (BigIntVector) root.getVector(1);
+        BigIntVector endSnapshots = (BigIntVector) root.getVector(2);
+        int rows = root.getRowCount();
+        int runStart = 0;
+        for (int row = 0; row <= rows; row++) {
+            boolean runEnds = row == rows || begins.get(row) != begins.get(runStart) || rowIds.get(row) != rowIds.get(runStart) + (row - runStart);
+            if (row < rows && !endSnapshots.isNull(row)) {
+                ends.add(new long[] {rowIds.get(row), endSnapshots.get(row)});
+            }
+            if (runEnds && row > runStart) {
+                operations.add(chunk(tableId, schemaVersion, root, userSchema, runStart, row - runStart, rowIds.get(runStart), begins.get(runStart)));
+                runStart = row;
+            }
+        }
+    }
+
+    private InlineOperation.InsertChunk chunk(long tableId, long schemaVersion, VectorSchemaRoot root, Schema userSchema, int from, int count,
+            long rowIdStart, long beginSnapshot)
+    {
+        List<FieldVector> userVectors = new ArrayList<>();
+        for (int i = 3; i < root.getFieldVectors().size(); i++) {
+            userVectors.add(root.getFieldVectors().get(i));
+        }
+        // `all` only borrows the reader's vectors: closing it would free them under the reader, so only the slice is closed.
+        VectorSchemaRoot all = new VectorSchemaRoot(userSchema.getFields(), userVectors, root.getRowCount());
+        try (VectorSchemaRoot run = all.slice(from, count)) {
+            byte[] body = io.moraine.core.inline.InlineArrow.encodeChunk(rowIdStart, run);
+            return new InlineOperation.InsertChunk(tableId, schemaVersion, beginSnapshot, rowIdStart, count, body);
+        }
+    }
+
+    /** The operations that recreate {@code ducklake_inlined_delete_<t>}: one group per (file, begin_snapshot). */
+    List<InlineOperation> deleteTable(long tableId, String qualifiedTable)
+            throws SQLException
+    {
+        List<InlineOperation> operations = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet resultSet = statement.executeQuery("SELECT CAST(file_id AS BIGINT), CAST(begin_snapshot AS BIGINT), "
+                        + "list(CAST(row_id AS BIGINT) ORDER BY row_id) FROM " + qualifiedTable + " GROUP BY ALL ORDER BY ALL")) {
+            while (resultSet.next()) {
+                List<Long> positions = new ArrayList<>();
+                for (Object position : (Object[]) resultSet.getArray(3).getArray()) {
+                    positions.add(((Number) position).longValue());
+                }
+                operations.add(new InlineOperation.DeleteFileRows(tableId, resultSet.getLong(1), positions, resultSet.getLong(2)));
+            }
+        }
+        if (operations.isEmpty()) {
+            // The table exists (DuckLake probes it), even when empty: keep its marker.
+            operations.add(new InlineOperation.DeleteFileRows(tableId, -1, List.of(), 0));
+        }
+        return operations;
+    }
+
+    static List<Field> userFields(Schema schema)
+    {
+        return schema.getFields().subList(3, schema.getFields().size());
+    }
+}

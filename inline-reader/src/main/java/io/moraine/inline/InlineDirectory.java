@@ -1,0 +1,134 @@
+package io.moraine.inline;
+
+import io.moraine.core.inline.ChunkId;
+import io.moraine.core.inline.InlineArrow;
+import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.KeyWriter;
+import io.moraine.core.store.KeyValueCursor;
+import io.moraine.core.store.KeyValueReader;
+import io.slatedb.uniffi.KeyValue;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+
+/**
+ * What a scan needs to select inlined rows without reading any chunk body: the table's schemas per version, its chunk
+ * locators (row spans) and its deletion events. Loaded once per scan from one view of the store.
+ */
+final class InlineDirectory
+{
+    /** One live chunk: its identity and the inclusive row-id span it holds. */
+    record Chunk(ChunkId id, long rowIdStart, long rowIdEnd)
+    {
+        int rowCount()
+        {
+            return (int) (rowIdEnd - rowIdStart + 1);
+        }
+    }
+
+    private final KeyValueReader reader;
+    private final long tableId;
+    private final Map<Long, Schema> schemas = new HashMap<>();
+    private final List<Chunk> chunks = new ArrayList<>();
+    private final Map<Long, NavigableSet<Long>> deletionEvents = new HashMap<>();
+
+    private InlineDirectory(KeyValueReader reader, long tableId)
+    {
+        this.reader = reader;
+        this.tableId = tableId;
+    }
+
+    static InlineDirectory load(KeyValueReader reader, long tableId, boolean withDeletionEvents)
+    {
+        InlineDirectory directory = new InlineDirectory(reader, tableId);
+        directory.loadChunks();
+        if (withDeletionEvents) {
+            directory.loadDeletionEvents();
+        }
+        return directory;
+    }
+
+    private void loadChunks()
+    {
+        scan(InlineKeys.CHUNK_LOCATOR, entry -> {
+            long rowIdEnd = InlineKeys.component(entry.key(), 1);
+            chunks.add(new Chunk(InlineKeys.chunkOfLocator(entry.key()), InlineKeys.longOf(entry.value()), rowIdEnd));
+        });
+        chunks.sort(Comparator.comparingLong((Chunk chunk) -> chunk.id().schemaVersion())
+                .thenComparingLong(Chunk::rowIdStart)
+                .thenComparingLong(chunk -> chunk.id().beginSnapshot())
+                .thenComparingLong(chunk -> chunk.id().chunkSeq()));
+    }
+
+    private void loadDeletionEvents()
+    {
+        scan(InlineKeys.ROW_TOMBSTONE, entry -> deletionEvents
+                .computeIfAbsent(InlineKeys.component(entry.key(), 1), ignored -> new TreeSet<>())
+                .add(InlineKeys.component(entry.key(), 2)));
+    }
+
+    private void scan(byte kind, java.util.function.Consumer<KeyValue> consumer)
+    {
+        byte[] prefix = InlineKeys.prefix(kind, tableId);
+        try (KeyValueCursor cursor = reader.scan(prefix, KeyWriter.prefixEnd(prefix), 1024)) {
+            cursor.forEachRemaining(consumer);
+        }
+    }
+
+    List<Chunk> chunks()
+    {
+        return chunks;
+    }
+
+    /** A version's end: the earliest deletion event of its row strictly after the version began. */
+    OptionalLong endOf(long rowId, long beginSnapshot)
+    {
+        NavigableSet<Long> events = deletionEvents.get(rowId);
+        Long end = events == null ? null : events.higher(beginSnapshot);
+        return end == null ? OptionalLong.empty() : OptionalLong.of(end);
+    }
+
+    /** The user columns of a schema version, following a same-as-version reference one hop. */
+    Schema schema(long schemaVersion)
+    {
+        return schemas.computeIfAbsent(schemaVersion, version -> {
+            byte[] key = InlineKeys.schema(tableId, version);
+            byte[] value = reader.get(key);
+            if (value == null) {
+                throw new io.moraine.core.error.CorruptionException("inline chunks of table " + tableId + " schema version " + version
+                        + " have no schema record (key " + java.util.HexFormat.of().formatHex(key) + "); the store is damaged. "
+                        + "Restore it from a checkpoint or backup.");
+            }
+            OptionalLong reference = InlineArrow.sameAsVersion(key, value);
+            if (reference.isPresent()) {
+                byte[] targetKey = InlineKeys.schema(tableId, reference.getAsLong());
+                byte[] target = reader.get(targetKey);
+                if (target == null || InlineArrow.sameAsVersion(targetKey, target).isPresent()) {
+                    throw new io.moraine.core.error.CorruptionException("inline schema of table " + tableId + " version " + version
+                            + " refers to version " + reference.getAsLong() + ", which carries no schema bytes (key "
+                            + java.util.HexFormat.of().formatHex(targetKey) + "). Restore the store from a checkpoint or backup.");
+                }
+                return InlineArrow.decodeSchema(targetKey, target);
+            }
+            return InlineArrow.decodeSchema(key, value);
+        });
+    }
+
+    byte[] body(ChunkId chunk)
+    {
+        byte[] key = InlineKeys.insert(chunk);
+        byte[] value = reader.get(key);
+        if (value == null) {
+            throw new io.moraine.core.error.CorruptionException("inline chunk locator names chunk " + chunk + " but its body is "
+                    + "missing (key " + java.util.HexFormat.of().formatHex(key) + "). Restore the store from a checkpoint or backup.");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,225 @@
+package io.moraine.inline;
+
+import io.moraine.core.inline.InlineArrow;
+import io.moraine.core.inline.InlineKeys;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Streams the selected inlined rows of one table. Rows are selected once, from the chunk locators and deletion events
+ * alone; then each window point-reads only the chunk bodies its rows live in, decodes them, copies the selected rows
+ * of the projected columns, and releases them before the next window. A scan that projects no user column reads no
+ * body at all. The payload it holds is one window's: {@link #residentBytes()} and {@link #peakResidentBytes()}.
+ */
+public final class InlineScan
+        implements Iterator<InlineBatch>, AutoCloseable
+{
+    public static final Field ROW_ID = Field.notNullable("row_id", new ArrowType.Int(64, true));
+    public static final Field BEGIN_SNAPSHOT = Field.notNullable("begin_snapshot", new ArrowType.Int(64, true));
+    public static final Field END_SNAPSHOT = new Field("end_snapshot", FieldType.nullable(new ArrowType.Int(64, true)), null);
+
+    private record Selected(InlineDirectory.Chunk chunk, BitSet offsets) {}
+
+    private final InlineDirectory directory;
+    private final InlineSelection selection;
+    private final Optional<List<String>> projection;
+    private final int windowRows;
+    private final BufferAllocator allocator;
+    private final List<Selected> selected = new ArrayList<>();
+    private final long selectedRows;
+    private int nextChunk;
+    private int nextOffset;
+    private VectorSchemaRoot current;
+    private long residentBytes;
+    private long peakResidentBytes;
+    private long bodiesRead;
+
+    InlineScan(InlineDirectory directory, InlineSelection selection, Optional<List<String>> projection, int windowRows, BufferAllocator allocator)
+    {
+        this.directory = directory;
+        this.selection = selection;
+        this.projection = projection.map(List::copyOf);
+        this.windowRows = windowRows;
+        this.allocator = allocator;
+        long rows = 0;
+        for (InlineDirectory.Chunk chunk : directory.chunks()) {
+            long begin = chunk.id().beginSnapshot();
+            if (!selection.mayHoldSelected(begin)) {
+                continue;
+            }
+            BitSet offsets = new BitSet(chunk.rowCount());
+            for (int offset = 0; offset < chunk.rowCount(); offset++) {
+                long rowId = chunk.rowIdStart() + offset;
+                OptionalLong end = selection.needsEnds() ? directory.endOf(rowId, begin) : OptionalLong.empty();
+                if (selection.selects(begin, end)) {
+                    offsets.set(offset);
+                }
+            }
+            if (!offsets.isEmpty()) {
+                selected.add(new Selected(chunk, offsets));
+                rows += offsets.cardinality();
+            }
+        }
+        this.selectedRows = rows;
+    }
+
+    /** How many rows the scan selects, known before any body is read. */
+    public long selectedRows()
+    {
+        return selectedRows;
+    }
+
+    @Override
+    public boolean hasNext()
+    {
+        return nextChunk < selected.size();
+    }
+
+    /** The next window; the previous one is released. */
+    @Override
+    public InlineBatch next()
+    {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        releaseCurrent();
+        long version = selected.get(nextChunk).chunk().id().schemaVersion();
+        Schema versionSchema = directory.schema(version);
+        List<Field> userFields = projectedFields(versionSchema);
+        List<Field> outputFields = new ArrayList<>(userFields);
+        outputFields.add(ROW_ID);
+        outputFields.add(BEGIN_SNAPSHOT);
+        outputFields.add(END_SNAPSHOT);
+        VectorSchemaRoot output = VectorSchemaRoot.create(new Schema(outputFields), allocator);
+        output.allocateNew();
+        int rows = 0;
+        while (rows < windowRows && nextChunk < selected.size() && selected.get(nextChunk).chunk().id().schemaVersion() == version) {
+            Selected chunk = selected.get(nextChunk);
+            int taken = copyChunk(chunk, userFields, output, rows, windowRows - rows);
+            rows += taken;
+            if (nextOffset < 0) {
+                nextChunk++;
+                nextOffset = 0;
+            }
+        }
+        output.setRowCount(rows);
+        current = output;
+        account(output.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum());
+        return new InlineBatch(version, output);
+    }
+
+    /** Copies up to {@code limit} selected rows of one chunk from {@link #nextOffset}; sets nextOffset to -1 when done. */
+    private int copyChunk(Selected chunk, List<Field> userFields, VectorSchemaRoot output, int outputRow, int limit)
+    {
+        VectorSchemaRoot decoded = null;
+        long bodyBytes = 0;
+        try {
+            if (!userFields.isEmpty()) {
+                byte[] body = directory.body(chunk.chunk().id());
+                bodyBytes = body.length;
+                bodiesRead++;
+                decoded = InlineArrow.decodeChunk(InlineKeys.insert(chunk.chunk().id()), body, directory.schema(chunk.chunk().id().schemaVersion()), allocator);
+                account(bodyBytes + decoded.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum());
+            }
+            BigIntVector rowIds = (BigIntVector) output.getVector(ROW_ID.getName());
+            BigIntVector begins = (BigIntVector) output.getVector(BEGIN_SNAPSHOT.getName());
+            BigIntVector ends = (BigIntVector) output.getVector(END_SNAPSHOT.getName());
+            long begin = chunk.chunk().id().beginSnapshot();
+            int taken = 0;
+            int offset = chunk.offsets().nextSetBit(nextOffset);
+            while (offset >= 0 && taken < limit) {
+                int row = outputRow + taken;
+                long rowId = chunk.chunk().rowIdStart() + offset;
+                if (decoded != null) {
+                    for (Field field : userFields) {
+                        output.getVector(field.getName()).copyFromSafe(offset, row, decoded.getVector(field.getName()));
+                    }
+                }
+                rowIds.setSafe(row, rowId);
+                begins.setSafe(row, begin);
+                OptionalLong end = directory.endOf(rowId, begin);
+                if (end.isPresent()) {
+                    ends.setSafe(row, end.getAsLong());
+                }
+                else {
+                    ends.setNull(row);
+                }
+                taken++;
+                offset = chunk.offsets().nextSetBit(offset + 1);
+            }
+            nextOffset = offset < 0 ? -1 : offset;
+            return taken;
+        }
+        finally {
+            if (decoded != null) {
+                residentBytes -= bodyBytes + decoded.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
+                decoded.close();
+            }
+        }
+    }
+
+    private List<Field> projectedFields(Schema versionSchema)
+    {
+        if (projection.isEmpty()) {
+            return versionSchema.getFields();
+        }
+        List<Field> fields = new ArrayList<>();
+        for (String name : projection.get()) {
+            versionSchema.getFields().stream().filter(field -> field.getName().equals(name)).findFirst().ifPresent(fields::add);
+        }
+        return fields;
+    }
+
+    private void account(long bytes)
+    {
+        residentBytes += bytes;
+        peakResidentBytes = Math.max(peakResidentBytes, residentBytes);
+    }
+
+    private void releaseCurrent()
+    {
+        if (current != null) {
+            residentBytes -= current.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
+            current.close();
+            current = null;
+        }
+    }
+
+    /** Payload bytes (chunk bodies, decoded chunks, the current window) held right now. */
+    public long residentBytes()
+    {
+        return residentBytes;
+    }
+
+    /** The most payload bytes held at any moment of this scan. */
+    public long peakResidentBytes()
+    {
+        return peakResidentBytes;
+    }
+
+    /** How many chunk bodies this scan has read from the store. */
+    public long bodiesRead()
+    {
+        return bodiesRead;
+    }
+
+    @Override
+    public void close()
+    {
+        releaseCurrent();
+    }
+}

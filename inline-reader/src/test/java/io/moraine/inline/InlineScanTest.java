@@ -1,0 +1,96 @@
+package io.moraine.inline;
+
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.inline.InlineTestData;
+import io.moraine.core.store.StoreUri;
+import io.moraine.core.tx.StagedTransaction;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Windows, projection and memory bounds of inline scans. */
+class InlineScanTest
+{
+    private static final int CHUNKS = 10_000;
+    private static final int ROWS_PER_CHUNK = 100;
+
+    private final BufferAllocator allocator = new RootAllocator();
+
+    @AfterEach
+    void closeAllocator()
+    {
+        allocator.close();
+    }
+
+    @Test
+    void aMillionRowsInTenThousandChunksScanWithBoundedResidentPayload()
+    {
+        try (MoraineCatalog catalog = MoraineCatalog.create(StoreUri.parse("memory://large-" + UUID.randomUUID()), NewCatalog.bootstrapped("/d"))) {
+            long payloadBytes = 0;
+            StagedTransaction transaction = catalog.begin(0).registerInlinedTable(1, 1, InlineTestData.SCHEMA);
+            for (int chunk = 0; chunk < CHUNKS; chunk++) {
+                try (VectorSchemaRoot rows = InlineTestData.rows(allocator, (long) chunk * ROWS_PER_CHUNK, ROWS_PER_CHUNK, "row")) {
+                    transaction.insertInlined(1, 1, 1 + chunk / 1000, (long) chunk * ROWS_PER_CHUNK, rows);
+                    payloadBytes += rows.getFieldVectors().stream().mapToLong(vector -> vector.getBufferSize()).sum();
+                }
+            }
+            transaction.commit();
+
+            long rows = 0;
+            long idSum = 0;
+            long windows = 0;
+            try (InlineScan scan = InlineReader.scan(catalog.store().latest(), 1, new InlineSelection.AtSnapshot(100), Optional.empty(), 8192, allocator)) {
+                assertThat(scan.selectedRows()).isEqualTo((long) CHUNKS * ROWS_PER_CHUNK);
+                while (scan.hasNext()) {
+                    InlineBatch batch = scan.next();
+                    BigIntVector ids = (BigIntVector) batch.root().getVector("id");
+                    BigIntVector rowIds = (BigIntVector) batch.root().getVector("row_id");
+                    for (int i = 0; i < batch.root().getRowCount(); i++) {
+                        idSum += ids.get(i);
+                        assertThat(rowIds.get(i)).isEqualTo(ids.get(i));
+                    }
+                    rows += batch.root().getRowCount();
+                    windows++;
+                }
+                assertThat(rows).isEqualTo((long) CHUNKS * ROWS_PER_CHUNK);
+                assertThat(idSum).isEqualTo(rows * (rows - 1) / 2);
+                // Each chunk is read once, plus once more where a window boundary splits it.
+                assertThat(scan.bodiesRead()).isBetween((long) CHUNKS, CHUNKS + windows);
+                // One window's payload, not the table's: far below the whole table's bytes.
+                assertThat(scan.peakResidentBytes()).as("peak resident payload").isLessThan(2L << 20).isLessThan(payloadBytes / 10);
+                System.out.printf("inline scan: %,d rows in %,d chunks, table payload %,d bytes, peak resident %,d bytes%n",
+                        rows, CHUNKS, payloadBytes, scan.peakResidentBytes());
+            }
+
+            // COUNT(*): no user column projected, no body read.
+            try (InlineScan count = InlineReader.scan(catalog.store().latest(), 1, new InlineSelection.AtSnapshot(100), Optional.of(List.of()), 8192, allocator)) {
+                long counted = 0;
+                while (count.hasNext()) {
+                    counted += count.next().root().getRowCount();
+                }
+                assertThat(counted).isEqualTo((long) CHUNKS * ROWS_PER_CHUNK);
+                assertThat(count.bodiesRead()).isZero();
+            }
+
+            // An insertion window reads only the chunks inserted in it (1,000 chunks were inserted at snapshot 4).
+            try (InlineScan window = InlineReader.scan(catalog.store().latest(), 1, new InlineSelection.InsertedBetween(4, 4), Optional.of(List.of("id")), 8192, allocator)) {
+                long inWindow = 0;
+                while (window.hasNext()) {
+                    inWindow += window.next().root().getRowCount();
+                }
+                assertThat(inWindow).isEqualTo(1000L * ROWS_PER_CHUNK);
+                assertThat(window.bodiesRead()).isBetween(1000L, 1000L + 1000L * ROWS_PER_CHUNK / 8192 + 1);
+            }
+        }
+    }
+}
