@@ -60,6 +60,7 @@ public final class DuckLakeOracle
             "DELETE FROM lake.main.events WHERE v % 10 = 0",
             "CALL ducklake_flush_inlined_data('lake')",
             "CALL ducklake_merge_adjacent_files('lake')",
+            "CALL ducklake_rewrite_data_files('lake', delete_threshold => 0.0)",
             "CALL ducklake_expire_snapshots('lake', versions => [3])",
             "CREATE TABLE lake.main.dropped (a INTEGER)",
             "INSERT INTO lake.main.dropped SELECT range FROM range(3000)",
