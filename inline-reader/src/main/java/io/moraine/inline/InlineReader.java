@@ -26,6 +26,22 @@ public final class InlineReader
     public static InlineScan scan(KeyValueReader reader, long tableId, InlineSelection selection, Optional<List<String>> projection,
             int windowRows, BufferAllocator allocator)
     {
+        return open(reader, tableId, java.util.OptionalLong.empty(), selection, projection, windowRows, allocator);
+    }
+
+    /**
+     * Opens a scan of one inlined table, {@code ducklake_inlined_data_<tableId>_<schemaVersion>}: only the chunks
+     * of that version (deletion events still resolve across versions).
+     */
+    public static InlineScan scanVersion(KeyValueReader reader, long tableId, long schemaVersion, InlineSelection selection,
+            Optional<List<String>> projection, int windowRows, BufferAllocator allocator)
+    {
+        return open(reader, tableId, java.util.OptionalLong.of(schemaVersion), selection, projection, windowRows, allocator);
+    }
+
+    private static InlineScan open(KeyValueReader reader, long tableId, java.util.OptionalLong schemaVersion, InlineSelection selection,
+            Optional<List<String>> projection, int windowRows, BufferAllocator allocator)
+    {
         requireNonNull(reader, "reader is null");
         requireNonNull(selection, "selection is null");
         requireNonNull(allocator, "allocator is null");
@@ -33,6 +49,6 @@ public final class InlineReader
             throw new io.moraine.core.error.InvalidArgumentException("windowRows must be positive, was " + windowRows);
         }
         InlineDirectory directory = InlineDirectory.load(reader, tableId, selection.needsEnds());
-        return new InlineScan(directory, selection, projection, windowRows, allocator);
+        return new InlineScan(directory, selection, schemaVersion, projection, windowRows, allocator);
     }
 }

@@ -48,7 +48,8 @@ public final class InlineScan
     private long peakResidentBytes;
     private long bodiesRead;
 
-    InlineScan(InlineDirectory directory, InlineSelection selection, Optional<List<String>> projection, int windowRows, BufferAllocator allocator)
+    InlineScan(InlineDirectory directory, InlineSelection selection, java.util.OptionalLong schemaVersion, Optional<List<String>> projection,
+            int windowRows, BufferAllocator allocator)
     {
         this.directory = directory;
         this.selection = selection;
@@ -58,7 +59,7 @@ public final class InlineScan
         long rows = 0;
         for (InlineDirectory.Chunk chunk : directory.chunks()) {
             long begin = chunk.id().beginSnapshot();
-            if (!selection.mayHoldSelected(begin)) {
+            if (!selection.mayHoldSelected(begin) || (schemaVersion.isPresent() && chunk.id().schemaVersion() != schemaVersion.getAsLong())) {
                 continue;
             }
             BitSet offsets = new BitSet(chunk.rowCount());

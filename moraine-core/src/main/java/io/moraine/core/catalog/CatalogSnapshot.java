@@ -65,6 +65,12 @@ public final class CatalogSnapshot
         return facts;
     }
 
+    /** The consistent view this snapshot reads through; inline reads beside the file list must use it. */
+    public KeyValueReader reader()
+    {
+        return reader;
+    }
+
     /** The rows of a versioned kind visible at S, optionally under leading key cells (e.g. a table id). */
     public RowCursor visible(TableKind kind, Object... leadingKeyCells)
     {

@@ -1,0 +1,136 @@
+package io.moraine.inline.flush;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreUri;
+import io.moraine.duckdb.CatalogImporter;
+import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.inline.InlineReader;
+import io.moraine.inline.InlineScan;
+import io.moraine.inline.InlineSelection;
+import io.moraine.testing.DuckLakeOracle;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Java flush writes the rows, hidden columns and field ids DuckLake's own flush writes, and drains the chunks. */
+class InlineFlushTest
+{
+    private static final List<String> WORKLOAD = List.of(
+            "CREATE TABLE lake.t (id INTEGER, name VARCHAR, amount DECIMAL(10, 2), ts TIMESTAMPTZ, tags VARCHAR[], "
+                    + "point STRUCT(x DOUBLE, y DOUBLE), attrs MAP(VARCHAR, BIGINT), uid UUID, data BLOB, d DATE, big HUGEINT)",
+            "INSERT INTO lake.t VALUES (1, 'one', 1.50, TIMESTAMPTZ '2026-03-01 12:00:00+00', ['a', NULL, 'b'], {'x': 1, 'y': 2}, "
+                    + "MAP {'k': 1, 'l': NULL}, '11111111-1111-1111-1111-111111111111', '\\x01\\x02'::BLOB, DATE '2026-01-02', 12345678901234567890), "
+                    + "(2, 'two', NULL, NULL, [], NULL, MAP {}, NULL, NULL, NULL, NULL), (3, NULL, 3.00, NULL, NULL, {'x': 3, 'y': NULL}, NULL, NULL, NULL, NULL, -1)",
+            "INSERT INTO lake.t (id, name) VALUES (4, 'four'), (5, 'five')",
+            "DELETE FROM lake.t WHERE id = 2",
+            "UPDATE lake.t SET name = 'THREE' WHERE id = 3",
+            "ALTER TABLE lake.t ADD COLUMN extra INTEGER",
+            "INSERT INTO lake.t (id, name, extra) VALUES (6, 'six', 60), (7, 'seven', 70)",
+            "DELETE FROM lake.t WHERE id = 6");
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void flushedFilesMatchDuckLakesOwnFlush()
+            throws Exception
+    {
+        StoreUri store = StoreUri.parse(temp.resolve("store").toString());
+        try (DuckLakeOracle oracle = DuckLakeOracle.create(temp.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB)) {
+            for (String step : WORKLOAD) {
+                oracle.execute(step);
+            }
+            Path copy = temp.resolve("copy.ducklake");
+            oracle.execute("ATTACH '" + copy + "' AS copy_db");
+            oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
+            oracle.execute("DETACH copy_db");
+            CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+
+            long flushSnapshot;
+            List<InlineFlusher.FlushedFile> ours;
+            List<String> ourDeletions = new java.util.ArrayList<>();
+            try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
+                flushSnapshot = catalog.headSnapshotId().orElseThrow();
+                ours = InlineFlusher.flush(catalog, Optional.empty());
+                assertThat(ours).hasSize(2);
+                assertThat(catalog.headSnapshotId()).hasValue(flushSnapshot + 1);
+                try (CatalogSnapshot after = catalog.latest(); RootAllocator allocator = new RootAllocator();
+                        InlineScan scan = InlineReader.scan(after.reader(), 1, new InlineSelection.ForFlush(Long.MAX_VALUE), Optional.empty(), 100, allocator)) {
+                    assertThat(scan.selectedRows()).as("inline rows left after the flush").isZero();
+                    List<Row> files = after.dataFiles(1).toList();
+                    assertThat(files).hasSize(2);
+                    assertThat(files).allSatisfy(file -> {
+                        assertThat(file.getLong("begin_snapshot")).isLessThan(flushSnapshot);
+                        assertThat(file.getLong("partial_max")).isNotNull();
+                    });
+                    for (Row deleteFile : after.deleteFiles(1).toList()) {
+                        Row dataFile = files.stream().filter(f -> f.getLong("data_file_id").equals(deleteFile.getLong("data_file_id"))).findFirst().orElseThrow();
+                        ourDeletions.addAll(deletedVersions(oracle, oracle.dataPath().resolve("main/t/" + dataFile.getString("path")).toString(),
+                                oracle.dataPath().resolve("main/t/" + deleteFile.getString("path")).toString()));
+                    }
+                    assertThat(ourDeletions).isNotEmpty();
+                    assertThat(after.inlinedDataTables(1)).extracting(row -> row.getLong("schema_version")).containsExactly(2L);
+                }
+            }
+
+            oracle.execute("CALL ducklake_flush_inlined_data('lake')");
+            List<String> theirs = oracle.query("SELECT path FROM __ducklake_metadata_lake.ducklake_data_file WHERE table_id = 1 "
+                    + "AND partial_max IS NOT NULL").stream().map(List::getFirst).toList();
+            assertThat(theirs).hasSize(2);
+            List<String> theirDeletions = new java.util.ArrayList<>();
+            for (List<String> pair : oracle.query("SELECT data.path, del.path FROM __ducklake_metadata_lake.ducklake_delete_file del "
+                    + "JOIN __ducklake_metadata_lake.ducklake_data_file data USING (data_file_id) WHERE data.partial_max IS NOT NULL AND data.table_id = 1")) {
+                theirDeletions.addAll(deletedVersions(oracle, oracle.dataPath().resolve("main/t/" + pair.get(0)).toString(),
+                        oracle.dataPath().resolve("main/t/" + pair.get(1)).toString()));
+            }
+            assertThat(ourDeletions).as("(row id, begin, end) of the rows the delete files delete").containsExactlyInAnyOrderElementsOf(theirDeletions);
+            for (InlineFlusher.FlushedFile file : ours) {
+                String ourFile = file.dataFile().toString();
+                String columns = oracle.query("SELECT string_agg(name || ':' || coalesce(field_id::VARCHAR, '-'), ',' ORDER BY name) "
+                        + "FROM parquet_schema('" + ourFile + "')").getFirst().getFirst();
+                String match = theirs.stream().map(path -> oracle.dataPath().resolve("main/t/" + path).toString())
+                        .filter(path -> columnsOf(oracle, path).equals(columns))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no DuckLake flush output has our schema and field ids " + columns));
+                assertThat(count(oracle, "SELECT * FROM read_parquet('" + ourFile + "') EXCEPT ALL SELECT * FROM read_parquet('" + match + "')")).isZero();
+                assertThat(count(oracle, "SELECT * FROM read_parquet('" + match + "') EXCEPT ALL SELECT * FROM read_parquet('" + ourFile + "')")).isZero();
+                assertThat(count(oracle, "SELECT * FROM read_parquet('" + ourFile + "')")).isEqualTo(file.rows());
+            }
+        }
+    }
+
+    /** The versions a delete file deletes from its data file, as "row_id/begin/end". */
+    private static List<String> deletedVersions(DuckLakeOracle oracle, String dataFile, String deleteFile)
+            throws java.sql.SQLException
+    {
+        return oracle.query("SELECT f._ducklake_internal_row_id || '/' || f._ducklake_internal_snapshot_id || '/' || d._ducklake_internal_snapshot_id "
+                + "FROM read_parquet('" + dataFile + "', file_row_number = true) f JOIN read_parquet('" + deleteFile + "') d ON d.pos = f.file_row_number")
+                .stream().map(List::getFirst).toList();
+    }
+
+    private static String columnsOf(DuckLakeOracle oracle, String path)
+    {
+        try {
+            return oracle.query("SELECT string_agg(name || ':' || coalesce(field_id::VARCHAR, '-'), ',' ORDER BY name) FROM parquet_schema('"
+                    + path + "')").getFirst().getFirst();
+        }
+        catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long count(DuckLakeOracle oracle, String sql)
+            throws Exception
+    {
+        return Long.parseLong(oracle.query("SELECT count(*) FROM (" + sql + ")").getFirst().getFirst());
+    }
+}
