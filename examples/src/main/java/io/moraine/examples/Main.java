@@ -24,7 +24,9 @@ public final class Main
         COMMANDS.put("help", new Entry("list the commands", args -> help()));
         COMMANDS.put("import", new Entry("copy a DuckLake catalog into a new moraine store: " + ImportCommand.USAGE, ImportCommand::run));
         COMMANDS.put("dump", new Entry("print a catalog table's rows as CSV: " + DumpCommand.USAGE, DumpCommand::run));
-        COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N]",
+        COMMANDS.put("flush", new Entry("write inlined rows to Parquet and drain them, like ducklake_flush_inlined_data: " + FlushCommand.USAGE,
+                FlushCommand::run));
+        COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N]",
                 args -> bench(args)));
     }
 
@@ -66,9 +68,12 @@ public final class Main
     private static void bench(String[] args)
             throws Exception
     {
-        if (args.length == 0 || !args[0].equals("catalog")) {
-            throw new IllegalArgumentException("which benchmark? bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N]");
+        String which = args.length == 0 ? "" : args[0];
+        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+        switch (which) {
+            case "catalog" -> CatalogBenchmark.main(rest);
+            case "inline" -> io.moraine.examples.bench.InlineBenchmark.main(rest);
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...] or bench inline [...]");
         }
-        CatalogBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     }
 }

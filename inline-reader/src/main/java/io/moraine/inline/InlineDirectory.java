@@ -87,9 +87,18 @@ final class InlineDirectory
         return chunks;
     }
 
+    /** Whether any row of the table has a deletion event (when none does, every version is live). */
+    boolean hasDeletionEvents()
+    {
+        return !deletionEvents.isEmpty();
+    }
+
     /** A version's end: the earliest deletion event of its row strictly after the version began. */
     OptionalLong endOf(long rowId, long beginSnapshot)
     {
+        if (deletionEvents.isEmpty()) {
+            return OptionalLong.empty();
+        }
         NavigableSet<Long> events = deletionEvents.get(rowId);
         Long end = events == null ? null : events.higher(beginSnapshot);
         return end == null ? OptionalLong.empty() : OptionalLong.of(end);
@@ -121,10 +130,26 @@ final class InlineDirectory
         });
     }
 
+    /** The bodies of several chunks, read concurrently. */
+    java.util.Map<ChunkId, byte[]> bodies(List<ChunkId> chunks)
+    {
+        List<byte[]> keys = chunks.stream().map(InlineKeys::insert).toList();
+        List<byte[]> values = reader.getAll(keys);
+        java.util.Map<ChunkId, byte[]> bodies = new HashMap<>();
+        for (int i = 0; i < chunks.size(); i++) {
+            bodies.put(chunks.get(i), requireBody(chunks.get(i), keys.get(i), values.get(i)));
+        }
+        return bodies;
+    }
+
     byte[] body(ChunkId chunk)
     {
         byte[] key = InlineKeys.insert(chunk);
-        byte[] value = reader.get(key);
+        return requireBody(chunk, key, reader.get(key));
+    }
+
+    private static byte[] requireBody(ChunkId chunk, byte[] key, byte[] value)
+    {
         if (value == null) {
             throw new io.moraine.core.error.CorruptionException("inline chunk locator names chunk " + chunk + " but its body is "
                     + "missing (key " + java.util.HexFormat.of().formatHex(key) + "). Restore the store from a checkpoint or backup.");

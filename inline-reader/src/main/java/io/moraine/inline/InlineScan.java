@@ -44,6 +44,7 @@ public final class InlineScan
     private int nextChunk;
     private int nextOffset;
     private VectorSchemaRoot current;
+    private final java.util.Map<io.moraine.core.inline.ChunkId, byte[]> prefetched = new java.util.HashMap<>();
     private long residentBytes;
     private long peakResidentBytes;
     private long bodiesRead;
@@ -62,20 +63,31 @@ public final class InlineScan
             if (!selection.mayHoldSelected(begin) || (schemaVersion.isPresent() && chunk.id().schemaVersion() != schemaVersion.getAsLong())) {
                 continue;
             }
-            BitSet offsets = new BitSet(chunk.rowCount());
-            for (int offset = 0; offset < chunk.rowCount(); offset++) {
-                long rowId = chunk.rowIdStart() + offset;
-                OptionalLong end = selection.needsEnds() ? directory.endOf(rowId, begin) : OptionalLong.empty();
-                if (selection.selects(begin, end)) {
-                    offsets.set(offset);
-                }
-            }
+            BitSet offsets = select(chunk, begin);
             if (!offsets.isEmpty()) {
                 selected.add(new Selected(chunk, offsets));
                 rows += offsets.cardinality();
             }
         }
         this.selectedRows = rows;
+    }
+
+    private BitSet select(InlineDirectory.Chunk chunk, long begin)
+    {
+        BitSet offsets = new BitSet(chunk.rowCount());
+        if (!directory.hasDeletionEvents() || !selection.needsEnds()) {
+            // Without deletion events every row of a chunk gets the same verdict: decide it once.
+            if (selection.selects(begin, OptionalLong.empty())) {
+                offsets.set(0, chunk.rowCount());
+            }
+            return offsets;
+        }
+        for (int offset = 0; offset < chunk.rowCount(); offset++) {
+            if (selection.selects(begin, directory.endOf(chunk.rowIdStart() + offset, begin))) {
+                offsets.set(offset);
+            }
+        }
+        return offsets;
     }
 
     /** How many rows the scan selects, known before any body is read. */
@@ -106,7 +118,10 @@ public final class InlineScan
         outputFields.add(BEGIN_SNAPSHOT);
         outputFields.add(END_SNAPSHOT);
         VectorSchemaRoot output = VectorSchemaRoot.create(new Schema(outputFields), allocator);
+        int capacity = (int) Math.min(windowRows, remainingRowsOfVersion(version));
+        output.getFieldVectors().forEach(vector -> vector.setInitialCapacity(capacity));
         output.allocateNew();
+        prefetchWindow(version, userFields.isEmpty());
         int rows = 0;
         while (rows < windowRows && nextChunk < selected.size() && selected.get(nextChunk).chunk().id().schemaVersion() == version) {
             Selected chunk = selected.get(nextChunk);
@@ -118,9 +133,34 @@ public final class InlineScan
             }
         }
         output.setRowCount(rows);
+        prefetched.clear();
         current = output;
         account(output.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum());
         return new InlineBatch(version, output);
+    }
+
+    /** Reads the bodies of every chunk the next window draws from, concurrently. */
+    private void prefetchWindow(long version, boolean noBodies)
+    {
+        if (noBodies) {
+            return;
+        }
+        List<io.moraine.core.inline.ChunkId> chunks = new ArrayList<>();
+        long rows = 0;
+        for (int i = nextChunk; i < selected.size() && selected.get(i).chunk().id().schemaVersion() == version && rows < windowRows; i++) {
+            chunks.add(selected.get(i).chunk().id());
+            rows += selected.get(i).offsets().cardinality();
+        }
+        prefetched.putAll(directory.bodies(chunks));
+    }
+
+    private long remainingRowsOfVersion(long version)
+    {
+        long rows = 0;
+        for (int i = nextChunk; i < selected.size() && selected.get(i).chunk().id().schemaVersion() == version && rows < windowRows; i++) {
+            rows += selected.get(i).offsets().cardinality();
+        }
+        return Math.max(1, rows);
     }
 
     /** Copies up to {@code limit} selected rows of one chunk from {@link #nextOffset}; sets nextOffset to -1 when done. */
@@ -130,7 +170,7 @@ public final class InlineScan
         long bodyBytes = 0;
         try {
             if (!userFields.isEmpty()) {
-                byte[] body = directory.body(chunk.chunk().id());
+                byte[] body = prefetched.containsKey(chunk.chunk().id()) ? prefetched.get(chunk.chunk().id()) : directory.body(chunk.chunk().id());
                 bodyBytes = body.length;
                 bodiesRead++;
                 decoded = InlineArrow.decodeChunk(InlineKeys.insert(chunk.chunk().id()), body, directory.schema(chunk.chunk().id().schemaVersion()), allocator);
@@ -142,10 +182,19 @@ public final class InlineScan
             long begin = chunk.chunk().id().beginSnapshot();
             int taken = 0;
             int offset = chunk.offsets().nextSetBit(nextOffset);
+            boolean wholeChunk = nextOffset == 0 && chunk.offsets().cardinality() == chunk.chunk().rowCount() && chunk.chunk().rowCount() <= limit;
+            if (wholeChunk && decoded != null) {
+                // Every row of the chunk is selected and fits: append its buffers in bulk instead of row by row.
+                for (Field field : userFields) {
+                    FieldVector target = output.getVector(field.getName());
+                    target.setValueCount(outputRow);
+                    decoded.getVector(field.getName()).accept(new org.apache.arrow.vector.util.VectorAppender(target), null);
+                }
+            }
             while (offset >= 0 && taken < limit) {
                 int row = outputRow + taken;
                 long rowId = chunk.chunk().rowIdStart() + offset;
-                if (decoded != null) {
+                if (decoded != null && !wholeChunk) {
                     for (Field field : userFields) {
                         output.getVector(field.getName()).copyFromSafe(offset, row, decoded.getVector(field.getName()));
                     }

@@ -6,6 +6,16 @@ public interface KeyValueReader
     /** The value under {@code key}, or null. */
     byte[] get(byte[] key);
 
+    /** The values under {@code keys} (null where absent), fetched concurrently where the store allows. */
+    default java.util.List<byte[]> getAll(java.util.List<byte[]> keys)
+    {
+        java.util.List<byte[]> values = new java.util.ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            values.add(get(key));
+        }
+        return values;
+    }
+
     /** The entries with {@code start <= key < end}, in key order, fetched {@code pageSize} at a time. */
     KeyValueCursor scan(byte[] start, byte[] end, int pageSize);
 }

@@ -1,0 +1,34 @@
+package io.moraine.examples;
+
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreUri;
+import io.moraine.inline.flush.InlineFlusher;
+
+import java.util.List;
+import java.util.Set;
+
+/** {@code bin/moraine flush --store <store uri> [--table schema.table]}. */
+final class FlushCommand
+{
+    static final String USAGE = "flush --store <store-uri> [--table <schema>.<table>]";
+
+    private FlushCommand() {}
+
+    static void run(String[] args)
+    {
+        CommandLine line = CommandLine.parse(args, Set.of("store", "table"));
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_WRITE)) {
+            List<InlineFlusher.FlushedFile> files = InlineFlusher.flush(catalog, line.option("table"));
+            if (files.isEmpty()) {
+                System.err.println("nothing to flush: no inlined rows");
+                return;
+            }
+            for (InlineFlusher.FlushedFile file : files) {
+                System.err.printf("table %d, schema version %d: %,d rows (%,d ended) -> %s%n", file.tableId(), file.schemaVersion(),
+                        file.rows(), file.endedRows(), file.dataFile());
+            }
+            System.err.println("flushed at snapshot " + catalog.headSnapshotId().orElseThrow());
+        }
+    }
+}

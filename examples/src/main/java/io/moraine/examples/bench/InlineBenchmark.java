@@ -1,0 +1,259 @@
+package io.moraine.examples.bench;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.inline.InlineArrow;
+import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.store.StoreUri;
+import io.moraine.core.tx.StagedTransaction;
+import io.moraine.duckdb.DuckDbConnections;
+import io.moraine.examples.CommandLine;
+import io.moraine.inline.InlineBatch;
+import io.moraine.inline.InlineReader;
+import io.moraine.inline.InlineScan;
+import io.moraine.inline.InlineSelection;
+import io.moraine.inline.flush.InlineFlusher;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * {@code bin/moraine bench inline}: (a) scanning N inlined rows ÷ scanning the same rows flushed to one Parquet file
+ * (DuckDB's Parquet reader on one thread), (b) small inlined commits per second ÷ small commits that each write a
+ * Parquet file (DuckDB's COPY) on the same store, (c) chunk decoding in rows per second on one core.
+ */
+public final class InlineBenchmark
+{
+    private static final Schema SCHEMA = new Schema(List.of(
+            new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
+            new Field("name", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+            new Field("amount", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null)));
+
+    private InlineBenchmark() {}
+
+    public static void main(String[] args)
+            throws Exception
+    {
+        CommandLine line = CommandLine.parse(args, Set.of("rows", "chunk-rows", "commits", "repetitions"));
+        int rows = line.intOption("rows", 1_000_000);
+        int chunkRows = line.intOption("chunk-rows", 1000);
+        int commits = line.intOption("commits", 200);
+        int repetitions = line.intOption("repetitions", 5);
+        Path work = Files.createTempDirectory("moraine-bench-inline-");
+        try (BufferAllocator allocator = new RootAllocator()) {
+            scanVersusParquet(work, allocator, rows, chunkRows, repetitions);
+            commitsVersusParquetFiles(work, allocator, commits);
+            decodeRate(allocator, chunkRows);
+        }
+    }
+
+    private static void scanVersusParquet(Path work, BufferAllocator allocator, int rows, int chunkRows, int repetitions)
+            throws Exception
+    {
+        StoreUri uri = StoreUri.parse(work.resolve("scan").toString());
+        try (MoraineCatalog catalog = createTable(uri, work.resolve("scan-data"))) {
+            StagedTransaction load = catalog.begin(1).insert(snapshot(2, 0)).insert(changes(2, "inlined_insert:1"));
+            for (int start = 0; start < rows; start += chunkRows) {
+                try (VectorSchemaRoot chunk = batch(allocator, start, Math.min(chunkRows, rows - start))) {
+                    load.insertInlined(1, 1, 2, start, chunk);
+                }
+            }
+            load.commit();
+            double inline = median(repetitions, () -> inlineScanChecksum(catalog, allocator));
+            List<InlineFlusher.FlushedFile> flushed = InlineFlusher.flush(catalog, Optional.empty());
+            String parquet = flushed.getFirst().dataFile().toString();
+            try (Connection duckdb = DuckDbConnections.open("", "ducklake"); Statement statement = duckdb.createStatement()) {
+                statement.execute("SET threads = 1");
+                double parquetMillis = median(repetitions, () -> {
+                    try (ResultSet result = statement.executeQuery("SELECT sum(id) + sum(length(name)) + sum(amount)::BIGINT FROM read_parquet('" + parquet + "')")) {
+                        result.next();
+                        return result.getLong(1);
+                    }
+                });
+                System.out.printf("== (a) scan %,d rows (id, name, amount): inline (%,d chunks) %8.1f ms   Parquet file via DuckDB (1 thread) %8.1f ms"
+                        + "   ratio inline/Parquet %.2fx (goal <= 1.5x)%n", rows, (rows + chunkRows - 1) / chunkRows, inline, parquetMillis, inline / parquetMillis);
+            }
+        }
+    }
+
+    private static long inlineScanChecksum(MoraineCatalog catalog, BufferAllocator allocator)
+    {
+        long checksum = 0;
+        try (CatalogSnapshot snapshot = catalog.latest();
+                InlineScan scan = InlineReader.scan(snapshot.reader(), 1, new InlineSelection.AtSnapshot(snapshot.id()), Optional.empty(), 65536, allocator)) {
+            while (scan.hasNext()) {
+                InlineBatch batch = scan.next();
+                BigIntVector ids = (BigIntVector) batch.root().getVector("id");
+                VarCharVector names = (VarCharVector) batch.root().getVector("name");
+                Float8Vector amounts = (Float8Vector) batch.root().getVector("amount");
+                double amount = 0;
+                for (int i = 0; i < batch.root().getRowCount(); i++) {
+                    checksum += ids.get(i) + names.getValueLength(i);
+                    amount += amounts.get(i);
+                }
+                checksum += (long) amount;
+            }
+        }
+        return checksum;
+    }
+
+    private static void commitsVersusParquetFiles(Path work, BufferAllocator allocator, int commits)
+            throws Exception
+    {
+        StoreUri uri = StoreUri.parse(work.resolve("commits").toString());
+        Path data = work.resolve("commit-data");
+        try (MoraineCatalog catalog = createTable(uri, data); Connection duckdb = DuckDbConnections.open("", "ducklake");
+                Statement statement = duckdb.createStatement()) {
+            long snapshot = 1;
+            long nextRowId = 0;
+            long started = System.nanoTime();
+            for (int i = 0; i < commits; i++) {
+                try (VectorSchemaRoot rows = batch(allocator, nextRowId, 10)) {
+                    catalog.begin(snapshot).insert(snapshot(snapshot + 1, 0)).insert(changes(snapshot + 1, "inlined_insert:1"))
+                            .insertInlined(1, 1, snapshot + 1, nextRowId, rows)
+                            .update(TableKind.TABLE_STATS, Map.of("record_count", nextRowId + 10, "next_row_id", nextRowId + 10), 1L)
+                            .commit();
+                }
+                snapshot++;
+                nextRowId += 10;
+            }
+            double inlinePerSecond = commits / ((System.nanoTime() - started) / 1e9);
+
+            Files.createDirectories(data.resolve("main/t"));
+            long fileId = 0;
+            started = System.nanoTime();
+            for (int i = 0; i < commits; i++) {
+                String name = "ducklake-" + UUID.randomUUID() + ".parquet";
+                Path file = data.resolve("main/t").resolve(name);
+                statement.execute("COPY (SELECT i AS id, 'name-' || i AS name, i * 0.5 AS amount FROM range(" + nextRowId + ", " + (nextRowId + 10)
+                        + ") t(i)) TO '" + file + "' (FORMAT parquet)");
+                catalog.begin(snapshot).insert(snapshot(snapshot + 1, fileId + 1)).insert(changes(snapshot + 1, "inserted_into_table:1"))
+                        .insert(Row.of(TableKind.DATA_FILE, fileId, 1L, snapshot + 1, null, null, name, true, "parquet", 10L, Files.size(file), null,
+                                nextRowId, null, null, null, null))
+                        .update(TableKind.TABLE_STATS, Map.of("record_count", nextRowId + 10, "next_row_id", nextRowId + 10), 1L)
+                        .commit();
+                snapshot++;
+                fileId++;
+                nextRowId += 10;
+            }
+            double parquetPerSecond = commits / ((System.nanoTime() - started) / 1e9);
+            System.out.printf("== (b) %d commits of 10 rows on file://: inlined %8.1f commits/s   each writing a Parquet file %8.1f commits/s"
+                    + "   ratio %.2fx (goal >= 5x)%n", commits, inlinePerSecond, parquetPerSecond, inlinePerSecond / parquetPerSecond);
+        }
+    }
+
+    private static void decodeRate(BufferAllocator allocator, int chunkRows)
+    {
+        byte[] body;
+        try (VectorSchemaRoot rows = batch(allocator, 0, chunkRows)) {
+            body = InlineArrow.encodeChunk(0, rows);
+        }
+        byte[] key = InlineKeys.insert(new io.moraine.core.inline.ChunkId(1, 1, 1, 0));
+        long decoded = 0;
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        long started = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            try (VectorSchemaRoot root = InlineArrow.decodeChunk(key, body, SCHEMA, allocator)) {
+                decoded += root.getRowCount();
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf("== (c) decode: %,.0f rows/s on one core (chunks of %,d rows, %,d bytes each)%n", decoded / seconds, chunkRows, body.length);
+    }
+
+    private static MoraineCatalog createTable(StoreUri uri, Path dataPath)
+    {
+        MoraineCatalog catalog = MoraineCatalog.create(uri, NewCatalog.bootstrapped(dataPath.toString()));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        catalog.begin(0)
+                .insert(Row.of(TableKind.SNAPSHOT, 1L, now, 1L, 2L, 0L))
+                .insert(changes(1, "created_table:\"main\".\"t\""))
+                .insert(Row.of(TableKind.TABLE, 1L, UUID.randomUUID(), 1L, null, 0L, "t", "t/", true))
+                .insert(column(1, "id", "int64"))
+                .insert(column(2, "name", "varchar"))
+                .insert(column(3, "amount", "float64"))
+                .insert(Row.of(TableKind.TABLE_STATS, 1L, 0L, 0L, 0L))
+                .insert(Row.of(TableKind.SCHEMA_VERSIONS, 1L, 1L, 1L))
+                .registerInlinedTable(1, 1, SCHEMA)
+                .commit();
+        return catalog;
+    }
+
+    private static Row column(long id, String name, String type)
+    {
+        return Row.of(TableKind.COLUMN, id, 1L, null, 1L, id, name, type, null, "NULL", true, null, "literal", "duckdb");
+    }
+
+    private static Row snapshot(long id, long nextFileId)
+    {
+        return Row.of(TableKind.SNAPSHOT, id, Instant.now().truncatedTo(ChronoUnit.MICROS), 1L, 2L, nextFileId);
+    }
+
+    private static Row changes(long id, String changes)
+    {
+        return Row.of(TableKind.SNAPSHOT_CHANGES, id, changes, null, null, null);
+    }
+
+    private static VectorSchemaRoot batch(BufferAllocator allocator, long firstId, int count)
+    {
+        VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
+        root.allocateNew();
+        BigIntVector ids = (BigIntVector) root.getVector("id");
+        VarCharVector names = (VarCharVector) root.getVector("name");
+        Float8Vector amounts = (Float8Vector) root.getVector("amount");
+        for (int i = 0; i < count; i++) {
+            ids.setSafe(i, firstId + i);
+            names.setSafe(i, ("name-" + (firstId + i)).getBytes(StandardCharsets.UTF_8));
+            amounts.setSafe(i, (firstId + i) * 0.5);
+        }
+        root.setRowCount(count);
+        return root;
+    }
+
+    @FunctionalInterface
+    private interface Measured
+    {
+        long run()
+                throws Exception;
+    }
+
+    private static double median(int repetitions, Measured measured)
+            throws Exception
+    {
+        measured.run();
+        long[] nanos = new long[repetitions];
+        for (int i = 0; i < repetitions; i++) {
+            long start = System.nanoTime();
+            measured.run();
+            nanos[i] = System.nanoTime() - start;
+        }
+        Arrays.sort(nanos);
+        return nanos[repetitions / 2] / 1e6;
+    }
+}
