@@ -4,6 +4,7 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.SnapshotRows;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.StagedTransaction;
@@ -120,14 +121,12 @@ public final class CatalogBenchmark
 
     private static Row next(Row previous, long schemaVersionDelta, long catalogIds, long fileIds)
     {
-        return Row.of(TableKind.SNAPSHOT, previous.getLong("snapshot_id") + 1, Instant.now().truncatedTo(ChronoUnit.MICROS),
-                previous.getLong("schema_version") + schemaVersionDelta, previous.getLong("next_catalog_id") + catalogIds,
-                previous.getLong("next_file_id") + fileIds);
+        return SnapshotRows.next(previous, schemaVersionDelta, catalogIds, fileIds);
     }
 
     private static Row changes(long snapshotId, String changes)
     {
-        return Row.of(TableKind.SNAPSHOT_CHANGES, snapshotId, changes, null, null, null);
+        return SnapshotRows.changes(snapshotId, changes);
     }
 
     /** moraine: one consistent view; schema and table by name at S; the table's visible data and delete files. */
@@ -240,24 +239,9 @@ public final class CatalogBenchmark
         }
     }
 
-    @FunctionalInterface
-    private interface Measured
+    private static double median(int repetitions, Timing.Measured measured)
+            throws Exception
     {
-        int run();
-    }
-
-    private static double median(int repetitions, Measured measured)
-    {
-        for (int i = 0; i < Math.max(3, repetitions / 5); i++) {
-            measured.run();
-        }
-        long[] nanos = new long[repetitions];
-        for (int i = 0; i < repetitions; i++) {
-            long start = System.nanoTime();
-            measured.run();
-            nanos[i] = System.nanoTime() - start;
-        }
-        Arrays.sort(nanos);
-        return nanos[repetitions / 2] / 1e6;
+        return Timing.medianMillis(Math.max(3, repetitions / 5), repetitions, measured);
     }
 }

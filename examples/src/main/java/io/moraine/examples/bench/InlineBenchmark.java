@@ -4,6 +4,7 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.SnapshotRows;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.inline.InlineArrow;
 import io.moraine.core.inline.InlineKeys;
@@ -217,7 +218,7 @@ public final class InlineBenchmark
 
     private static Row changes(long id, String changes)
     {
-        return Row.of(TableKind.SNAPSHOT_CHANGES, id, changes, null, null, null);
+        return SnapshotRows.changes(id, changes);
     }
 
     private static VectorSchemaRoot batch(BufferAllocator allocator, long firstId, int count)
@@ -236,24 +237,9 @@ public final class InlineBenchmark
         return root;
     }
 
-    @FunctionalInterface
-    private interface Measured
-    {
-        long run()
-                throws Exception;
-    }
-
-    private static double median(int repetitions, Measured measured)
+    private static double median(int repetitions, Timing.Measured measured)
             throws Exception
     {
-        measured.run();
-        long[] nanos = new long[repetitions];
-        for (int i = 0; i < repetitions; i++) {
-            long start = System.nanoTime();
-            measured.run();
-            nanos[i] = System.nanoTime() - start;
-        }
-        Arrays.sort(nanos);
-        return nanos[repetitions / 2] / 1e6;
+        return Timing.medianMillis(1, repetitions, measured);
     }
 }

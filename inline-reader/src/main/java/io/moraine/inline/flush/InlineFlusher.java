@@ -217,7 +217,7 @@ public final class InlineFlusher
         plans.stream().map(StagedPlan::tableId).distinct().forEach(tableId -> changes.append(changes.isEmpty() ? "" : ",").append("inline_flush:").append(tableId));
         StagedTransaction transaction = catalog.begin(flushSnapshot)
                 .insert(snapshot)
-                .insert(Row.of(TableKind.SNAPSHOT_CHANGES, flushSnapshot + 1, changes.toString(), null, null, null));
+                .insert(io.moraine.core.catalog.SnapshotRows.changes(flushSnapshot + 1, changes.toString()));
         Map<Long, Long> newestVersion = new HashMap<>();
         for (StagedPlan plan : plans) {
             transaction.insert(plan.dataFile());

@@ -191,33 +191,16 @@ public final class MoraineCatalog
     /** The catalog at its newest snapshot. */
     public CatalogSnapshot latest()
     {
-        SlateStore.SnapshotView view = store.snapshot();
-        try {
-            byte[] headValue = view.reader().get(SystemKeys.HEAD);
-            if (headValue == null) {
-                throw new NotFoundException("catalog " + uri() + " has no snapshot yet");
-            }
-            long head = SystemKeys.decodeHead(headValue);
+        return onView(view -> {
+            long head = SystemKeys.decodeHead(requireHead(view.reader()));
             return snapshotOn(view, head, head);
-        }
-        catch (RuntimeException e) {
-            view.close();
-            throw e;
-        }
+        });
     }
 
     /** The catalog at snapshot {@code snapshotId}; an expired or unknown id is refused, never replaced by another. */
     public CatalogSnapshot at(long snapshotId)
     {
-        SlateStore.SnapshotView view = store.snapshot();
-        try {
-            long head = SystemKeys.decodeHead(requireHead(view.reader()));
-            return snapshotOn(view, snapshotId, head);
-        }
-        catch (RuntimeException e) {
-            view.close();
-            throw e;
-        }
+        return onView(view -> snapshotOn(view, snapshotId, SystemKeys.decodeHead(requireHead(view.reader()))));
     }
 
     /**
@@ -245,6 +228,19 @@ public final class MoraineCatalog
                         + "; its snapshots start later (or were expired). Ask for a later time.");
             }
             return new CatalogSnapshot(view.reader(), best, best.getLong("snapshot_id") == head, view::close);
+        }
+        catch (RuntimeException e) {
+            view.close();
+            throw e;
+        }
+    }
+
+    /** Opens a consistent view and hands it to {@code open}; the view is closed if opening the snapshot fails. */
+    private CatalogSnapshot onView(java.util.function.Function<SlateStore.SnapshotView, CatalogSnapshot> open)
+    {
+        SlateStore.SnapshotView view = store.snapshot();
+        try {
+            return open.apply(view);
         }
         catch (RuntimeException e) {
             view.close();

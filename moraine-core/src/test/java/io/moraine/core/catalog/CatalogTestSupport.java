@@ -2,8 +2,6 @@ package io.moraine.core.catalog;
 
 import io.moraine.core.store.StoreUri;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 
@@ -30,15 +28,12 @@ final class CatalogTestSupport
     /** The snapshot row DuckLake would add on top of {@code previous}. */
     static Row nextSnapshot(Row previous, long schemaVersionDelta, long catalogIdsUsed, long fileIdsUsed)
     {
-        return Row.of(TableKind.SNAPSHOT, previous.getLong("snapshot_id") + 1, Instant.now().truncatedTo(ChronoUnit.MICROS),
-                previous.getLong("schema_version") + schemaVersionDelta,
-                previous.getLong("next_catalog_id") + catalogIdsUsed,
-                previous.getLong("next_file_id") + fileIdsUsed);
+        return SnapshotRows.next(previous, schemaVersionDelta, catalogIdsUsed, fileIdsUsed);
     }
 
     static Row changes(long snapshotId, String changesMade)
     {
-        return Row.of(TableKind.SNAPSHOT_CHANGES, snapshotId, changesMade, null, null, null);
+        return SnapshotRows.changes(snapshotId, changesMade);
     }
 
     static Row table(long tableId, long schemaId, String name, long begin)
