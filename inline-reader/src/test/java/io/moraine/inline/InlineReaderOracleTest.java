@@ -18,6 +18,7 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,6 +116,59 @@ class InlineReaderOracleTest
         }
     }
 
+    @Test
+    void expiringInlinedVersionsSplitsChunksAndLeavesWhatDuckLakeLeaves()
+            throws Exception
+    {
+        StoreUri store = StoreUri.parse(temp.resolve("expiry-store").toString());
+        try (DuckLakeOracle oracle = DuckLakeOracle.create(temp.resolve("expiry-lake"), DuckLakeOracle.CatalogDatabase.DUCKDB)) {
+            for (String step : INLINING_WORKLOAD) {
+                oracle.execute(step);
+            }
+            Path copy = temp.resolve("before-expiry.ducklake");
+            oracle.execute("ATTACH '" + copy + "' AS copy_db");
+            oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
+            oracle.execute("DETACH copy_db");
+            CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+
+            List<Row> registrations;
+            try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {
+                registrations = catalog.scan(TableKind.INLINED_DATA_TABLES, RowScope.ALL).toList();
+            }
+            // Expiry deletes the versions no surviving snapshot can see: here, every ended version plus one live row
+            // in the middle of a chunk (which splits that chunk). DuckLake issues it as a selective DELETE on the
+            // inlined table; run the same DELETE on DuckLake's own table as the oracle.
+            Map<String, List<List<String>>> expired = new java.util.HashMap<>();
+            for (Row registration : registrations) {
+                String table = registration.getString("table_name");
+                expired.put(table, oracle.query("SELECT row_id, begin_snapshot FROM __ducklake_metadata_lake." + table
+                        + " WHERE end_snapshot IS NOT NULL OR row_id = 1"));
+                oracle.execute("DELETE FROM __ducklake_metadata_lake." + table + " WHERE end_snapshot IS NOT NULL OR row_id = 1");
+            }
+            int removed = 0;
+            try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
+                var expiry = catalog.begin();
+                for (Row registration : registrations) {
+                    String table = registration.getString("table_name");
+                    List<io.moraine.core.tx.InlineOperation.RowVersion> gone = expired.get(table).stream()
+                            .map(version -> new io.moraine.core.tx.InlineOperation.RowVersion(Long.parseLong(version.get(0)), Long.parseLong(version.get(1))))
+                            .toList();
+                    removed += gone.size();
+                    if (!gone.isEmpty()) {
+                        expiry.expireInlinedVersions(registration.getLong("table_id"), registration.getLong("schema_version"), gone);
+                    }
+                }
+                expiry.commit();
+                assertThat(removed).as("versions expired").isGreaterThan(2);
+                for (Row registration : registrations) {
+                    assertThat(compareRows(oracle, catalog, registration, new InlineSelection.ForFlush(Long.MAX_VALUE), "TRUE"))
+                            .isEqualTo(Long.parseLong(oracle.query("SELECT count(*) FROM __ducklake_metadata_lake."
+                                    + registration.getString("table_name")).getFirst().getFirst()));
+                }
+            }
+        }
+    }
+
     private int compareAtSnapshot(DuckLakeOracle oracle, MoraineCatalog catalog, Row registration, long snapshot)
             throws Exception
     {
@@ -132,7 +186,7 @@ class InlineReaderOracleTest
         List<VectorSchemaRoot> ours = new ArrayList<>();
         ByteArrayOutputStream ipc = new ByteArrayOutputStream();
         long rows = 0;
-        try (InlineScan scan = InlineReader.scan(catalog.store().latest(), tableId, selection, Optional.empty(), 2, allocator)) {
+        try (InlineScan scan = InlineReader.scanVersion(catalog.store().latest(), tableId, version, selection, Optional.empty(), 2, allocator)) {
             ArrowStreamWriter writer = null;
             VectorSchemaRoot sink = null;
             while (scan.hasNext()) {

@@ -81,6 +81,22 @@ public sealed interface InlineOperation
     record Drain(long tableId, long schemaVersion, long flushSnapshot)
             implements InlineOperation {}
 
+    /**
+     * Selective DELETE FROM ducklake_inlined_data_&lt;t&gt;_&lt;v&gt; (snapshot expiry): removes exactly these row
+     * versions, each named by (row_id, begin_snapshot); chunks keep their surviving rows as dense runs.
+     */
+    record ExpireVersions(long tableId, long schemaVersion, List<RowVersion> versions)
+            implements InlineOperation
+    {
+        public ExpireVersions
+        {
+            versions = List.copyOf(versions);
+        }
+    }
+
+    /** One version of an inlined row. */
+    record RowVersion(long rowId, long beginSnapshot) {}
+
     /** DROP TABLE ducklake_inlined_data_&lt;t&gt;_&lt;v&gt; after a flush: keeps the schema, marks the version deregistered. */
     record Deregister(long tableId, long schemaVersion)
             implements InlineOperation {}

@@ -43,6 +43,7 @@ final class InlineTranslator
             case InlineOperation.Drain drain -> drain(drain);
             case InlineOperation.Deregister deregister -> deregister(deregister);
             case InlineOperation.DropTable drop -> dropTable(drop.tableId());
+            case InlineOperation.ExpireVersions expire -> expire(expire);
         }
     }
 
@@ -65,7 +66,11 @@ final class InlineTranslator
         }
         byte[] versionPrefix = new KeyWriter().tag(io.moraine.core.keyspace.Subspace.INLINE.tag()).tag(InlineKeys.INSERT)
                 .int64(chunk.tableId()).int64(chunk.schemaVersion()).int64(chunk.beginSnapshot()).toBytes();
-        long sequence = commit.scanMerged(versionPrefix, KeyWriter.prefixEnd(versionPrefix)).size();
+        // One past the highest sequence in use (not the count: an expiry may have removed a lower one).
+        long sequence = commit.scanMerged(versionPrefix, KeyWriter.prefixEnd(versionPrefix)).keySet().stream()
+                .mapToLong(key -> InlineKeys.component(key, 3) + 1)
+                .max()
+                .orElse(0);
         ChunkId id = new ChunkId(chunk.tableId(), chunk.schemaVersion(), chunk.beginSnapshot(), sequence);
         long rowIdEnd = chunk.rowIdStart() + chunk.rowCount() - 1;
         commit.put(InlineKeys.insert(id), chunk.body());
@@ -192,6 +197,66 @@ final class InlineTranslator
             boolean needed = surviving.stream().anyMatch(span -> span.start() <= rowId && rowId <= span.end() && span.begin() < endSnapshot);
             if (!needed) {
                 commit.put(key, null);
+            }
+        }
+    }
+
+    /**
+     * Removes the named versions and rewrites each touched chunk into its surviving dense runs (same version, same
+     * begin, fresh chunk sequence numbers); deletion events no surviving version needs go with them.
+     */
+    private void expire(InlineOperation.ExpireVersions expire)
+    {
+        long tableId = expire.tableId();
+        java.util.Map<ChunkId, java.util.Set<Long>> removals = new java.util.LinkedHashMap<>();
+        for (InlineOperation.RowVersion version : expire.versions()) {
+            ChunkId owner = coveringChunks(tableId, version.rowId()).stream()
+                    .filter(chunk -> chunk.schemaVersion() == expire.schemaVersion() && chunk.beginSnapshot() == version.beginSnapshot())
+                    .findFirst()
+                    .orElseThrow(() -> new NotFoundException("ducklake_inlined_data_" + tableId + "_" + expire.schemaVersion() + " has no row "
+                            + "version (row_id " + version.rowId() + ", begin_snapshot " + version.beginSnapshot() + ") to delete. Nothing was written."));
+            removals.computeIfAbsent(owner, ignored -> new java.util.HashSet<>()).add(version.rowId());
+        }
+        for (Map.Entry<ChunkId, java.util.Set<Long>> entry : removals.entrySet()) {
+            rewriteWithout(entry.getKey(), entry.getValue());
+        }
+        dropUnneededTombstones(tableId);
+    }
+
+    private void rewriteWithout(ChunkId chunk, java.util.Set<Long> removedRowIds)
+    {
+        byte[] key = InlineKeys.insert(chunk);
+        byte[] body = commit.read(key);
+        long start = InlineArrow.rowIdStart(key, body);
+        int count = InlineArrow.rowCount(key, body);
+        commit.put(key, null);
+        commit.put(InlineKeys.locator(chunk, start + count - 1), null);
+        if (removedRowIds.size() == count) {
+            return;
+        }
+        byte[] schemaKey = InlineKeys.schema(chunk.tableId(), chunk.schemaVersion());
+        byte[] schemaValue = commit.read(schemaKey);
+        OptionalLong reference = InlineArrow.sameAsVersion(schemaKey, schemaValue);
+        if (reference.isPresent()) {
+            schemaKey = InlineKeys.schema(chunk.tableId(), reference.getAsLong());
+            schemaValue = commit.read(schemaKey);
+        }
+        var schema = InlineArrow.decodeSchema(schemaKey, schemaValue);
+        try (var allocator = new org.apache.arrow.memory.RootAllocator();
+                var rows = InlineArrow.decodeChunk(key, body, schema, allocator)) {
+            int runStart = -1;
+            for (int offset = 0; offset <= count; offset++) {
+                boolean survives = offset < count && !removedRowIds.contains(start + offset);
+                if (survives && runStart < 0) {
+                    runStart = offset;
+                }
+                if (!survives && runStart >= 0) {
+                    try (var run = rows.slice(runStart, offset - runStart)) {
+                        insert(new InlineOperation.InsertChunk(chunk.tableId(), chunk.schemaVersion(), chunk.beginSnapshot(), start + runStart,
+                                offset - runStart, InlineArrow.encodeChunk(start + runStart, run)));
+                    }
+                    runStart = -1;
+                }
             }
         }
     }

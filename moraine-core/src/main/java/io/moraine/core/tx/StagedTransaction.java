@@ -121,6 +121,12 @@ public final class StagedTransaction
         return stage(new InlineOperation.Drain(tableId, schemaVersion, flushSnapshot));
     }
 
+    /** Snapshot expiry's selective DELETE of inlined row versions, each named by (row_id, begin_snapshot). */
+    public StagedTransaction expireInlinedVersions(long tableId, long schemaVersion, List<InlineOperation.RowVersion> versions)
+    {
+        return stage(new InlineOperation.ExpireVersions(tableId, schemaVersion, versions));
+    }
+
     /** DROP of a superseded, emptied inlined table, with the removal of its registry row. */
     public StagedTransaction deregisterInlinedTable(long tableId, long schemaVersion)
     {
