@@ -17,6 +17,24 @@ public final class InlineFileDeletes
 {
     private InlineFileDeletes() {}
 
+    /** Data file id to its deleted positions (sorted) with the snapshot that deleted each, at {@code snapshotId}. */
+    public static Map<Long, java.util.TreeMap<Long, Long>> entriesAt(KeyValueReader reader, long tableId, long snapshotId)
+    {
+        Map<Long, java.util.TreeMap<Long, Long>> entries = new HashMap<>();
+        byte[] prefix = InlineKeys.prefix(InlineKeys.FILE_DELETE, tableId);
+        try (KeyValueCursor cursor = reader.scan(prefix, KeyWriter.prefixEnd(prefix), 1024)) {
+            while (cursor.hasNext()) {
+                var entry = cursor.next();
+                long begin = InlineKeys.longOf(entry.value());
+                if (begin <= snapshotId) {
+                    entries.computeIfAbsent(InlineKeys.component(entry.key(), 1), ignored -> new java.util.TreeMap<>())
+                            .put(InlineKeys.component(entry.key(), 2), begin);
+                }
+            }
+        }
+        return entries;
+    }
+
     /** Data file id to its sorted, distinct deleted positions at {@code snapshotId}. */
     public static Map<Long, long[]> positionsAt(KeyValueReader reader, long tableId, long snapshotId)
     {

@@ -63,6 +63,7 @@ public final class InlineFlusher
         List<FlushedFile> flushed = new ArrayList<>();
         Row headRow;
         List<StagedPlan> plans = new ArrayList<>();
+        List<DeleteFileFlush.Plan> deletePlans = new ArrayList<>();
         try (CatalogSnapshot snapshot = catalog.at(head); BufferAllocator allocator = new RootAllocator()) {
             headRow = snapshot.snapshotRow();
             String dataPath = snapshot.facts().get(StoreFacts.DATA_PATH);
@@ -70,15 +71,13 @@ public final class InlineFlusher
             for (Row table : tablesToFlush(snapshot, qualifiedTable)) {
                 long tableId = table.getLong("table_id");
                 List<Row> registrations = snapshot.inlinedDataTables(tableId);
-                if (registrations.isEmpty()) {
-                    continue;
-                }
                 if (snapshot.partitionInfo(tableId).map(info -> !snapshot.partitionColumns(tableId, info.getLong("partition_id")).isEmpty()).orElse(false)) {
                     throw new UnsupportedFeatureException("table " + table.getString("table_name") + " is partitioned; flushing "
                             + "partitioned tables in Java is not supported yet. Flush it with DuckDB: CALL ducklake_flush_inlined_data(...)");
                 }
                 Row schema = snapshot.visible(TableKind.SCHEMA, table.getLong("schema_id")).toList().getFirst();
-                Path tableDirectory = localDirectory(CatalogPaths.tablePath(dataPath, schema, table));
+                String tablePath = CatalogPaths.tablePath(dataPath, schema, table);
+                Path tableDirectory = localDirectory(tablePath);
                 for (Row registration : registrations) {
                     long version = registration.getLong("schema_version");
                     List<ColumnNode> columns = columnsOfVersion(catalog, snapshot, tableId, version);
@@ -89,12 +88,20 @@ public final class InlineFlusher
                         flushed.add(plan.flushed());
                     }
                 }
+                try {
+                    List<DeleteFileFlush.Plan> tableDeletes = DeleteFileFlush.plan(snapshot, tableId, dataPath, tablePath, tableDirectory, nextFileId);
+                    nextFileId += tableDeletes.size();
+                    deletePlans.addAll(tableDeletes);
+                }
+                catch (IOException e) {
+                    throw new StoreException("flushing inlined deletes of table " + tableId + " failed: " + e.getMessage(), e);
+                }
             }
+            if (plans.isEmpty() && deletePlans.isEmpty()) {
+                return flushed;
+            }
+            commit(catalog, headRow, plans, deletePlans, nextFileId);
         }
-        if (plans.isEmpty()) {
-            return flushed;
-        }
-        commit(catalog, headRow, plans);
         return flushed;
     }
 
@@ -207,17 +214,21 @@ public final class InlineFlusher
         }
     }
 
-    private static void commit(MoraineCatalog catalog, Row head, List<StagedPlan> plans)
+    private static void commit(MoraineCatalog catalog, Row head, List<StagedPlan> plans, List<DeleteFileFlush.Plan> deletePlans, long nextFileId)
     {
         long flushSnapshot = head.getLong("snapshot_id");
-        long nextFileId = plans.getLast().nextFileId();
         Row snapshot = Row.of(TableKind.SNAPSHOT, flushSnapshot + 1, Instant.now().truncatedTo(ChronoUnit.MICROS),
                 head.getLong("schema_version"), head.getLong("next_catalog_id"), nextFileId);
-        StringBuilder changes = new StringBuilder();
-        plans.stream().map(StagedPlan::tableId).distinct().forEach(tableId -> changes.append(changes.isEmpty() ? "" : ",").append("inline_flush:").append(tableId));
+        // DuckLake's order: deleted_from_table entries before inline_flush entries.
+        List<String> entries = new ArrayList<>();
+        deletePlans.stream().map(DeleteFileFlush.Plan::tableId).distinct().forEach(tableId -> entries.add("deleted_from_table:" + tableId));
+        java.util.stream.Stream.concat(plans.stream().map(StagedPlan::tableId), deletePlans.stream().map(DeleteFileFlush.Plan::tableId))
+                .distinct().forEach(tableId -> entries.add("inline_flush:" + tableId));
+        String changes = String.join(",", entries);
         StagedTransaction transaction = catalog.begin(flushSnapshot)
                 .insert(snapshot)
-                .insert(io.moraine.core.catalog.SnapshotRows.changes(flushSnapshot + 1, changes.toString()));
+                .insert(io.moraine.core.catalog.SnapshotRows.changes(flushSnapshot + 1, changes));
+        deletePlans.forEach(plan -> DeleteFileFlush.stage(transaction, plan));
         Map<Long, Long> newestVersion = new HashMap<>();
         for (StagedPlan plan : plans) {
             transaction.insert(plan.dataFile());
@@ -245,7 +256,7 @@ public final class InlineFlusher
     }
 
     /** A time-ordered UUID (version 7), as DuckLake names its files. */
-    private static UUID uuidV7()
+    static UUID uuidV7()
     {
         long millis = System.currentTimeMillis();
         java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();

@@ -108,6 +108,61 @@ class InlineFlushTest
         }
     }
 
+    @Test
+    void inlinedFileDeletesBecomeTheCumulativeDeleteFilesDuckLakeWrites()
+            throws Exception
+    {
+        StoreUri store = StoreUri.parse(temp.resolve("deletes-store").toString());
+        try (DuckLakeOracle oracle = DuckLakeOracle.create(temp.resolve("deletes-lake"), DuckLakeOracle.CatalogDatabase.DUCKDB)) {
+            oracle.execute("CREATE TABLE lake.p (a INTEGER, b VARCHAR)");
+            oracle.execute("INSERT INTO lake.p SELECT i, 'b' || i FROM range(2000) t(i)");
+            oracle.execute("DELETE FROM lake.p WHERE a < 100");
+            oracle.execute("DELETE FROM lake.p WHERE a IN (500, 501)");
+            oracle.execute("DELETE FROM lake.p WHERE a = 1999");
+            oracle.execute("CREATE TABLE lake.q (a INTEGER)");
+            oracle.execute("INSERT INTO lake.q SELECT range FROM range(1000)");
+            oracle.execute("DELETE FROM lake.q WHERE a IN (7, 8)");
+            Path copy = temp.resolve("deletes-copy.ducklake");
+            oracle.execute("ATTACH '" + copy + "' AS copy_db");
+            oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
+            oracle.execute("DETACH copy_db");
+            CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+
+            java.util.Set<String> ours = new java.util.TreeSet<>();
+            try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
+                InlineFlusher.flush(catalog, Optional.empty());
+                try (CatalogSnapshot after = catalog.latest()) {
+                    assertThat(after.snapshotRow().getLong("snapshot_id")).isEqualTo(catalog.headSnapshotId().orElseThrow());
+                    for (long table : List.of(1L, 2L)) {
+                        String directory = table == 1 ? "main/p/" : "main/q/";
+                        for (Row deleteFile : after.deleteFiles(table).toList()) {
+                            ours.addAll(deletions(oracle, deleteFile.getLong("data_file_id"), oracle.dataPath().resolve(directory + deleteFile.getString("path")).toString()));
+                        }
+                    }
+                    assertThat(io.moraine.inline.InlineFileDeletes.positionsAt(after.reader(), 1, Long.MAX_VALUE)).isEmpty();
+                    assertThat(io.moraine.inline.InlineFileDeletes.positionsAt(after.reader(), 2, Long.MAX_VALUE)).isEmpty();
+                    assertThat(catalog.scan(io.moraine.core.catalog.TableKind.FILES_SCHEDULED_FOR_DELETION, io.moraine.core.catalog.RowScope.ALL).toList())
+                            .as("the replaced delete file is scheduled for deletion").hasSize(1);
+                }
+            }
+
+            oracle.execute("CALL ducklake_flush_inlined_data('lake')");
+            java.util.Set<String> theirs = new java.util.TreeSet<>();
+            for (List<String> file : oracle.query("SELECT del.data_file_id, CASE WHEN del.table_id = 1 THEN 'main/p/' ELSE 'main/q/' END || del.path "
+                    + "FROM __ducklake_metadata_lake.ducklake_delete_file del WHERE del.end_snapshot IS NULL")) {
+                theirs.addAll(deletions(oracle, Long.parseLong(file.get(0)), oracle.dataPath().resolve(file.get(1)).toString()));
+            }
+            assertThat(ours).as("file:position@snapshot of every deleted row").isEqualTo(theirs).hasSize(105);
+        }
+    }
+
+    private static List<String> deletions(DuckLakeOracle oracle, long dataFileId, String deleteFile)
+            throws java.sql.SQLException
+    {
+        return oracle.query("SELECT '" + dataFileId + ":' || pos || '@' || _ducklake_internal_snapshot_id FROM read_parquet('" + deleteFile + "')")
+                .stream().map(List::getFirst).toList();
+    }
+
     /** The versions a delete file deletes from its data file, as "row_id/begin/end". */
     private static List<String> deletedVersions(DuckLakeOracle oracle, String dataFile, String deleteFile)
             throws java.sql.SQLException

@@ -1,0 +1,123 @@
+package io.moraine.inline.flush;
+
+import io.moraine.core.catalog.CatalogPaths;
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.error.StoreException;
+import io.moraine.core.tx.StagedTransaction;
+import io.moraine.inline.InlineFileDeletes;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.schema.MessageType;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The second half of a flush (reference §3.4 b): a table's inlined deletes of Parquet rows become, per data file, one
+ * cumulative partial delete file holding the file's existing deleted positions and the inlined ones, each with the
+ * snapshot that deleted it. The replaced delete file's row is deleted physically and its file scheduled for deletion.
+ */
+final class DeleteFileFlush
+{
+    /** One data file's new cumulative delete file and what it replaces. */
+    record Plan(long tableId, Row deleteFile, Optional<Row> replaced, Optional<Row> scheduled, long dataFileId, List<Long> inlinedPositions) {}
+
+    private DeleteFileFlush() {}
+
+    static List<Plan> plan(CatalogSnapshot snapshot, long tableId, String dataPath, String tablePath, Path tableDirectory, long nextFileId)
+            throws IOException
+    {
+        Map<Long, TreeMap<Long, Long>> inlined = InlineFileDeletes.entriesAt(snapshot.reader(), tableId, snapshot.id());
+        List<Plan> plans = new ArrayList<>();
+        if (inlined.isEmpty()) {
+            return plans;
+        }
+        List<Row> dataFiles = snapshot.dataFiles(tableId).toList();
+        List<Row> deleteFiles = snapshot.deleteFiles(tableId).toList();
+        for (Map.Entry<Long, TreeMap<Long, Long>> entry : inlined.entrySet()) {
+            long dataFileId = entry.getKey();
+            Optional<Row> dataFile = dataFiles.stream().filter(row -> row.getLong("data_file_id") == dataFileId).findFirst();
+            if (dataFile.isEmpty()) {
+                continue; // retired files keep their inlined deletes until expiry prunes them
+            }
+            TreeMap<Long, Long> positions = new TreeMap<>();
+            Optional<Row> existing = deleteFiles.stream().filter(row -> row.getLong("data_file_id") == dataFileId).findFirst();
+            if (existing.isPresent()) {
+                readPositions(Path.of(local(CatalogPaths.filePath(tablePath, existing.get()))), existing.get().getLong("begin_snapshot"), positions);
+            }
+            entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
+            String dataFilePath = local(CatalogPaths.filePath(tablePath, dataFile.get()));
+            String name = "ducklake-" + InlineFlusher.uuidV7() + "-delete.parquet";
+            Path file = tableDirectory.resolve(name);
+            Files.createDirectories(tableDirectory);
+            try (ParquetWriter<DeleteRowWriteSupport.Deletion> writer = ParquetFiles.writer(file, new DeleteRowWriteSupport(dataFilePath))) {
+                for (Map.Entry<Long, Long> position : positions.entrySet()) {
+                    writer.write(new DeleteRowWriteSupport.Deletion(position.getKey(), position.getValue()));
+                }
+            }
+            long min = positions.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+            long max = positions.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+            Row deleteRow = Row.of(TableKind.DELETE_FILE, nextFileId++, tableId, min, null, dataFileId, name, true, "parquet",
+                    (long) positions.size(), Files.size(file), ParquetFiles.footerSize(file), null, max);
+            Optional<Row> scheduled = existing.map(old -> Row.of(TableKind.FILES_SCHEDULED_FOR_DELETION, old.getLong("delete_file_id"),
+                    relativeTo(dataPath, CatalogPaths.filePath(tablePath, old)), true, Instant.now().truncatedTo(ChronoUnit.MICROS)));
+            plans.add(new Plan(tableId, deleteRow, existing, scheduled, dataFileId, List.copyOf(entry.getValue().keySet())));
+        }
+        return plans;
+    }
+
+    static void stage(StagedTransaction transaction, Plan plan)
+    {
+        transaction.insert(plan.deleteFile());
+        plan.replaced().ifPresent(old -> transaction.delete(TableKind.DELETE_FILE, old.getLong("table_id"), old.getLong("delete_file_id")));
+        plan.scheduled().ifPresent(transaction::insert);
+        transaction.removeInlinedFileDeletes(plan.tableId(), plan.dataFileId(), plan.inlinedPositions());
+    }
+
+    /** Positions of an existing positional delete file; without a snapshot column, every position has the file's begin. */
+    private static void readPositions(Path file, long fileBegin, TreeMap<Long, Long> positions)
+            throws IOException
+    {
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+            boolean partial = schema.getFieldCount() >= 3 && schema.getFieldName(2).equals(ParquetSchemas.SNAPSHOT_ID);
+            PageReadStore pages;
+            while ((pages = reader.readNextRowGroup()) != null) {
+                RecordReader<Group> records = new ColumnIOFactory().getColumnIO(schema).getRecordReader(pages, new GroupRecordConverter(schema));
+                for (long i = 0; i < pages.getRowCount(); i++) {
+                    Group row = records.read();
+                    positions.put(row.getLong(1, 0), partial ? row.getLong(2, 0) : fileBegin);
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new StoreException("reading delete file " + file + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static String relativeTo(String dataPath, String path)
+    {
+        return path.startsWith(dataPath) ? path.substring(dataPath.length()) : path;
+    }
+
+    private static String local(String path)
+    {
+        return path.startsWith("file://") ? path.substring("file://".length()) : path;
+    }
+}
