@@ -35,6 +35,7 @@ final class InlineDirectory
 
     private final KeyValueReader reader;
     private final long tableId;
+    private ChunkBodyCache cache;
     private final Map<Long, Schema> schemas = new HashMap<>();
     private final List<Chunk> chunks = new ArrayList<>();
     private final Map<Long, NavigableSet<Long>> deletionEvents = new HashMap<>();
@@ -80,6 +81,12 @@ final class InlineDirectory
         try (KeyValueCursor cursor = reader.scan(prefix, KeyWriter.prefixEnd(prefix), 1024)) {
             cursor.forEachRemaining(consumer);
         }
+    }
+
+    InlineDirectory withCache(ChunkBodyCache cache)
+    {
+        this.cache = cache;
+        return this;
     }
 
     List<Chunk> chunks()
@@ -133,11 +140,25 @@ final class InlineDirectory
     /** The bodies of several chunks, read concurrently. */
     java.util.Map<ChunkId, byte[]> bodies(List<ChunkId> chunks)
     {
-        List<byte[]> keys = chunks.stream().map(InlineKeys::insert).toList();
-        List<byte[]> values = reader.getAll(keys);
         java.util.Map<ChunkId, byte[]> bodies = new HashMap<>();
-        for (int i = 0; i < chunks.size(); i++) {
-            bodies.put(chunks.get(i), requireBody(chunks.get(i), keys.get(i), values.get(i)));
+        List<ChunkId> missing = new ArrayList<>();
+        for (ChunkId chunk : chunks) {
+            byte[] cached = cache == null ? null : cache.get(InlineKeys.insert(chunk));
+            if (cached != null) {
+                bodies.put(chunk, cached);
+            }
+            else {
+                missing.add(chunk);
+            }
+        }
+        List<byte[]> keys = missing.stream().map(InlineKeys::insert).toList();
+        List<byte[]> values = reader.getAll(keys);
+        for (int i = 0; i < missing.size(); i++) {
+            byte[] body = requireBody(missing.get(i), keys.get(i), values.get(i));
+            bodies.put(missing.get(i), body);
+            if (cache != null) {
+                cache.put(keys.get(i), body);
+            }
         }
         return bodies;
     }

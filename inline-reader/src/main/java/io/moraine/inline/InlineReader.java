@@ -39,6 +39,15 @@ public final class InlineReader
         return open(reader, tableId, java.util.OptionalLong.of(schemaVersion), selection, projection, windowRows, allocator);
     }
 
+    /** {@link #scan}, reading chunk bodies through {@code cache} (shared by the scans of one store). */
+    public static InlineScan scan(KeyValueReader reader, long tableId, InlineSelection selection, Optional<List<String>> projection,
+            int windowRows, BufferAllocator allocator, ChunkBodyCache cache)
+    {
+        requireNonNull(cache, "cache is null");
+        InlineDirectory directory = InlineDirectory.load(reader, tableId, selection.needsEnds()).withCache(cache);
+        return new InlineScan(directory, selection, java.util.OptionalLong.empty(), projection, windowRows, allocator);
+    }
+
     private static InlineScan open(KeyValueReader reader, long tableId, java.util.OptionalLong schemaVersion, InlineSelection selection,
             Optional<List<String>> projection, int windowRows, BufferAllocator allocator)
     {

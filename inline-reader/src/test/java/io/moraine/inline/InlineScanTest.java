@@ -72,6 +72,21 @@ class InlineScanTest
                         rows, CHUNKS, payloadBytes, scan.peakResidentBytes());
             }
 
+            // A chunk-body cache serves a second scan without store reads; chunks are immutable, so it cannot go stale.
+            ChunkBodyCache cache = new ChunkBodyCache(64L << 20);
+            for (int pass = 0; pass < 2; pass++) {
+                try (InlineScan cached = InlineReader.scan(catalog.store().latest(), 1, new InlineSelection.AtSnapshot(100), Optional.of(List.of("id")),
+                        8192, allocator, cache)) {
+                    long counted = 0;
+                    while (cached.hasNext()) {
+                        counted += cached.next().root().getRowCount();
+                    }
+                    assertThat(counted).isEqualTo((long) CHUNKS * ROWS_PER_CHUNK);
+                }
+            }
+            assertThat(cache.misses()).isEqualTo(CHUNKS);
+            assertThat(cache.hits()).isGreaterThanOrEqualTo(CHUNKS);
+
             // COUNT(*): no user column projected, no body read.
             try (InlineScan count = InlineReader.scan(catalog.store().latest(), 1, new InlineSelection.AtSnapshot(100), Optional.of(List.of()), 8192, allocator)) {
                 long counted = 0;
