@@ -33,6 +33,24 @@ class InlineScanTest
     }
 
     @Test
+    void aChunkWhoseSchemaRecordIsMissingIsReportedAsCorruptionNamingTheKey()
+    {
+        try (MoraineCatalog catalog = MoraineCatalog.create(StoreUri.parse("memory://no-schema-" + UUID.randomUUID()), NewCatalog.bootstrapped("/d"));
+                VectorSchemaRoot rows = InlineTestData.rows(allocator, 0, 3, "x")) {
+            catalog.begin(0).registerInlinedTable(1, 1, InlineTestData.SCHEMA).insertInlined(1, 1, 1, 0, rows).commit();
+            byte[] schemaKey = io.moraine.core.inline.InlineKeys.schema(1, 1);
+            java.util.Map<java.nio.ByteBuffer, byte[]> damage = new java.util.HashMap<>();
+            damage.put(java.nio.ByteBuffer.wrap(schemaKey), null);
+            catalog.store().write(damage);
+            try (InlineScan scan = InlineReader.scan(catalog.store().latest(), 1, new InlineSelection.AtSnapshot(5), Optional.empty(), 10, allocator)) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(scan::next)
+                        .isInstanceOf(io.moraine.core.error.CorruptionException.class)
+                        .hasMessageContaining(java.util.HexFormat.of().formatHex(schemaKey));
+            }
+        }
+    }
+
+    @Test
     void aMillionRowsInTenThousandChunksScanWithBoundedResidentPayload()
     {
         try (MoraineCatalog catalog = MoraineCatalog.create(StoreUri.parse("memory://large-" + UUID.randomUUID()), NewCatalog.bootstrapped("/d"))) {

@@ -1,0 +1,55 @@
+package io.moraine.trino;
+
+import io.airlift.configuration.Config;
+import io.airlift.configuration.ConfigDescription;
+import jakarta.validation.constraints.NotNull;
+
+import java.util.Optional;
+
+/** Catalog properties of a moraine catalog. */
+public class MoraineConfig
+{
+    private String storeUri;
+    private String checkpointId;
+    private Long defaultSnapshotId;
+
+    @NotNull
+    public String getStoreUri()
+    {
+        return storeUri;
+    }
+
+    @Config("moraine.store-uri")
+    @ConfigDescription("Where the moraine catalog lives: a local path, file:///..., or s3://bucket[/prefix] (S3 settings from the environment)")
+    public MoraineConfig setStoreUri(String storeUri)
+    {
+        this.storeUri = storeUri;
+        return this;
+    }
+
+    public Optional<String> getCheckpointId()
+    {
+        return Optional.ofNullable(checkpointId);
+    }
+
+    @Config("moraine.checkpoint-id")
+    @ConfigDescription("Pin every read to this checkpoint of the store (a reader that writes nothing); unset follows the writer")
+    public MoraineConfig setCheckpointId(String checkpointId)
+    {
+        this.checkpointId = checkpointId;
+        return this;
+    }
+
+    public Optional<Long> getDefaultSnapshotId()
+    {
+        return Optional.ofNullable(defaultSnapshotId);
+    }
+
+    @Config("moraine.default-snapshot-id")
+    @ConfigDescription("Read this snapshot when a query names none (FOR VERSION AS OF overrides it); unset reads the newest")
+    public MoraineConfig setDefaultSnapshotId(Long defaultSnapshotId)
+    {
+        this.defaultSnapshotId = defaultSnapshotId;
+        return this;
+    }
+}

@@ -1,0 +1,62 @@
+package io.moraine.trino;
+
+import com.google.inject.Inject;
+import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.transaction.IsolationLevel;
+
+/** A read-only Trino connector over a moraine catalog. */
+public class MoraineConnector
+        implements Connector
+{
+    private final MoraineCatalogHolder catalog;
+    private final MoraineTypes types;
+    private final MoraineConfig config;
+    private final MoraineSplitManager splitManager;
+    private final MorainePageSourceProvider pageSourceProvider;
+
+    @Inject
+    public MoraineConnector(MoraineCatalogHolder catalog, MoraineTypes types, MoraineConfig config, MoraineSplitManager splitManager,
+            MorainePageSourceProvider pageSourceProvider)
+    {
+        this.catalog = catalog;
+        this.types = types;
+        this.config = config;
+        this.splitManager = splitManager;
+        this.pageSourceProvider = pageSourceProvider;
+    }
+
+    @Override
+    public ConnectorTransactionHandle beginTransaction(IsolationLevel isolationLevel, boolean readOnly, boolean autoCommit)
+    {
+        return MoraineTransactionHandle.INSTANCE;
+    }
+
+    @Override
+    public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
+    {
+        return new MoraineMetadata(catalog.catalog(), types, config.getDefaultSnapshotId());
+    }
+
+    @Override
+    public ConnectorSplitManager getSplitManager()
+    {
+        return splitManager;
+    }
+
+    @Override
+    public void shutdown()
+    {
+        catalog.close();
+    }
+
+    @Override
+    public ConnectorPageSourceProvider getPageSourceProvider()
+    {
+        return pageSourceProvider;
+    }
+}

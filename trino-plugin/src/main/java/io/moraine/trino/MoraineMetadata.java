@@ -1,0 +1,154 @@
+package io.moraine.trino;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.ColumnNode;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.error.NotFoundException;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTableVersion;
+import io.trino.spi.connector.PointerType;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.type.LongTimestampWithTimeZone;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.trino.spi.StandardErrorCode.INVALID_ARGUMENTS;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
+
+/**
+ * Schemas, tables and columns of the lake as of a snapshot: the newest, the catalog's default, or the one a query
+ * names with {@code FOR VERSION AS OF <snapshot id>} / {@code FOR TIMESTAMP AS OF <timestamp>}.
+ */
+public class MoraineMetadata
+        implements ConnectorMetadata
+{
+    private final MoraineCatalog catalog;
+    private final MoraineTypes types;
+    private final Optional<Long> defaultSnapshotId;
+
+    public MoraineMetadata(MoraineCatalog catalog, MoraineTypes types, Optional<Long> defaultSnapshotId)
+    {
+        this.catalog = catalog;
+        this.types = types;
+        this.defaultSnapshotId = defaultSnapshotId;
+    }
+
+    @Override
+    public List<String> listSchemaNames(ConnectorSession session)
+    {
+        try (CatalogSnapshot snapshot = defaultSnapshot()) {
+            return snapshot.schemas().stream().map(row -> row.getString("schema_name")).toList();
+        }
+    }
+
+    @Override
+    public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schemaName)
+    {
+        try (CatalogSnapshot snapshot = defaultSnapshot()) {
+            Map<Long, String> schemas = new LinkedHashMap<>();
+            snapshot.schemas().forEach(row -> schemas.put(row.getLong("schema_id"), row.getString("schema_name")));
+            List<SchemaTableName> tables = new ArrayList<>();
+            for (Row table : snapshot.tables()) {
+                String schema = schemas.get(table.getLong("schema_id"));
+                if (schema != null && schemaName.map(schema::equals).orElse(true)) {
+                    tables.add(new SchemaTableName(schema, table.getString("table_name")));
+                }
+            }
+            return tables;
+        }
+    }
+
+    @Override
+    public ConnectorTableHandle getTableHandle(ConnectorSession session, SchemaTableName name, Optional<ConnectorTableVersion> startVersion,
+            Optional<ConnectorTableVersion> endVersion)
+    {
+        if (startVersion.isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine tables support FOR VERSION AS OF and FOR TIMESTAMP AS OF, not version ranges");
+        }
+        try (CatalogSnapshot snapshot = endVersion.map(this::snapshotOf).orElseGet(this::defaultSnapshot)) {
+            return snapshot.table(name.getSchemaName(), name.getTableName())
+                    .map(table -> new MoraineTableHandle(name, table.getLong("table_id"), snapshot.id()))
+                    .orElse(null);
+        }
+    }
+
+    @Override
+    public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        return new ConnectorTableMetadata(table.name(), columns(table).stream()
+                .map(column -> new ColumnMetadata(column.name(), column.type()))
+                .toList());
+    }
+
+    @Override
+    public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        Map<String, ColumnHandle> handles = new LinkedHashMap<>();
+        columns((MoraineTableHandle) tableHandle).forEach(column -> handles.put(column.name(), column));
+        return handles;
+    }
+
+    @Override
+    public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
+    {
+        MoraineColumnHandle column = (MoraineColumnHandle) columnHandle;
+        return new ColumnMetadata(column.name(), column.type());
+    }
+
+    /** The table's top-level columns at the handle's snapshot, in column order. */
+    List<MoraineColumnHandle> columns(MoraineTableHandle table)
+    {
+        try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
+            List<MoraineColumnHandle> columns = new ArrayList<>();
+            for (ColumnNode column : snapshot.columnTree(table.tableId())) {
+                columns.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column)));
+            }
+            return columns;
+        }
+    }
+
+    private CatalogSnapshot defaultSnapshot()
+    {
+        return defaultSnapshotId.map(catalog::at).orElseGet(catalog::latest);
+    }
+
+    private CatalogSnapshot snapshotOf(ConnectorTableVersion version)
+    {
+        try {
+            if (version.getPointerType() == PointerType.TARGET_ID) {
+                if (!(version.getVersion() instanceof Long id)) {
+                    throw new TrinoException(INVALID_ARGUMENTS, "FOR VERSION AS OF takes a snapshot id (a BIGINT), not " + version.getVersion());
+                }
+                return catalog.at(id);
+            }
+            Object value = version.getVersion();
+            long millis = switch (value) {
+                case Long packed -> unpackMillisUtc(packed);
+                case LongTimestampWithTimeZone timestamp -> timestamp.getEpochMillis();
+                default -> throw new TrinoException(INVALID_ARGUMENTS, "FOR TIMESTAMP AS OF takes a timestamp with time zone");
+            };
+            return catalog.asOf(Instant.ofEpochMilli(millis).plusNanos(999_999));
+        }
+        catch (NotFoundException e) {
+            throw new TrinoException(INVALID_ARGUMENTS, e.getMessage(), e);
+        }
+        catch (MoraineException e) {
+            throw new TrinoException(INVALID_ARGUMENTS, e.code() + ": " + e.getMessage(), e);
+        }
+    }
+}

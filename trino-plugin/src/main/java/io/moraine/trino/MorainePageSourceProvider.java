@@ -1,0 +1,81 @@
+package io.moraine.trino;
+
+import com.google.inject.Inject;
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.inline.InlineBatch;
+import io.moraine.inline.InlineReader;
+import io.moraine.inline.InlineScan;
+import io.moraine.inline.InlineSelection;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorTableCredentials;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.FixedPageSource;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+
+/**
+ * Pages of a split. Inlined rows come from the inline reader at the handle's snapshot, matched to the table's
+ * columns by name (a column a schema version lacks reads as NULL). Data files are not read yet.
+ */
+public class MorainePageSourceProvider
+        implements ConnectorPageSourceProvider
+{
+    private static final int WINDOW_ROWS = 8192;
+
+    private final MoraineCatalogHolder catalog;
+
+    @Inject
+    public MorainePageSourceProvider(MoraineCatalogHolder catalog)
+    {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public ConnectorPageSource createPageSource(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorSplit split,
+            ConnectorTableHandle tableHandle, Optional<ConnectorTableCredentials> credentials, List<ColumnHandle> columns, DynamicFilter dynamicFilter)
+    {
+        MoraineSplit moraineSplit = (MoraineSplit) split;
+        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        if (moraineSplit.dataFileId().isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "reading Parquet data files of " + table.name() + " is not implemented yet in the "
+                    + "moraine connector (data file " + moraineSplit.dataFileId().getAsLong() + "); only inlined rows can be read so far");
+        }
+        List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
+        List<Page> pages = new ArrayList<>();
+        try (BufferAllocator allocator = new RootAllocator();
+                CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId());
+                InlineScan scan = InlineReader.scan(snapshot.reader(), table.tableId(), new InlineSelection.AtSnapshot(table.snapshotId()),
+                        Optional.of(projected.stream().map(MoraineColumnHandle::name).toList()), WINDOW_ROWS, allocator)) {
+            while (scan.hasNext()) {
+                InlineBatch batch = scan.next();
+                int rows = batch.root().getRowCount();
+                Block[] blocks = new Block[projected.size()];
+                for (int i = 0; i < projected.size(); i++) {
+                    MoraineColumnHandle column = projected.get(i);
+                    FieldVector vector = batch.root().getSchema().getFields().stream().anyMatch(field -> field.getName().equals(column.name()))
+                            ? batch.root().getVector(column.name())
+                            : null;
+                    blocks[i] = vector == null ? ArrowToTrino.nulls(column.type(), rows) : ArrowToTrino.block(column.type(), vector, rows);
+                }
+                pages.add(new Page(rows, blocks));
+            }
+        }
+        return new FixedPageSource(pages);
+    }
+}

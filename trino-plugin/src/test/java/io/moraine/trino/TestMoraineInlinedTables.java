@@ -1,0 +1,123 @@
+package io.moraine.trino;
+
+import io.moraine.core.store.StoreUri;
+import io.moraine.duckdb.CatalogImporter;
+import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.testing.DuckLakeOracle;
+import io.trino.Session;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import static io.trino.testing.TestingSession.testSession;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The first slice of the Trino connector, on a real Trino (DistributedQueryRunner) over a lake written by real
+ * DuckLake and imported into moraine: metadata at any snapshot, and inlined rows equal to DuckDB's answers.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestMoraineInlinedTables
+{
+    private static final List<String> WORKLOAD = List.of(
+            "CREATE SCHEMA lake.sales",
+            "CREATE TABLE lake.sales.orders (id INTEGER, customer VARCHAR, amount DECIMAL(10, 2), placed DATE, paid BOOLEAN, score DOUBLE)",
+            "INSERT INTO lake.sales.orders VALUES (1, 'ann', 10.50, DATE '2026-01-01', true, 0.5), (2, 'bob', NULL, NULL, false, NULL)",
+            "INSERT INTO lake.sales.orders VALUES (3, 'cid', 3.25, DATE '2026-02-03', NULL, 2.25)",
+            "UPDATE lake.sales.orders SET amount = 99.99 WHERE id = 2",
+            "DELETE FROM lake.sales.orders WHERE id = 1",
+            "ALTER TABLE lake.sales.orders ADD COLUMN note VARCHAR",
+            "INSERT INTO lake.sales.orders (id, customer, note) VALUES (4, 'dee', 'late')");
+
+    private Path directory;
+    private DuckLakeOracle oracle;
+    private QueryRunner trino;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        directory = Files.createTempDirectory("moraine-trino-test");
+        oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
+        for (String step : WORKLOAD) {
+            oracle.execute(step);
+        }
+        Path copy = directory.resolve("copy.ducklake");
+        oracle.execute("ATTACH '" + copy + "' AS copy_db");
+        oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
+        oracle.execute("DETACH copy_db");
+        StoreUri store = StoreUri.parse(directory.resolve("store").toString());
+        CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+
+        Session session = Session.builder(testSession()).setCatalog("lake").setSchema("sales").build();
+        trino = DistributedQueryRunner.builder(session).setWorkerCount(0).build();
+        trino.installPlugin(new MorainePlugin());
+        trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
+    }
+
+    @AfterAll
+    void tearDown()
+            throws Exception
+    {
+        if (trino != null) {
+            trino.close();
+        }
+        if (oracle != null) {
+            oracle.close();
+        }
+    }
+
+    @Test
+    void schemasTablesAndColumns()
+    {
+        assertThat(column(trino.execute("SHOW SCHEMAS FROM lake"))).contains("main", "sales");
+        assertThat(column(trino.execute("SHOW TABLES FROM lake.sales"))).containsExactly("orders");
+        MaterializedResult describe = trino.execute("DESCRIBE lake.sales.orders");
+        assertThat(describe.getMaterializedRows().stream().map(row -> row.getField(0) + " " + row.getField(1)).toList())
+                .containsExactly("id integer", "customer varchar", "amount decimal(10,2)", "placed date", "paid boolean", "score double", "note varchar");
+    }
+
+    @Test
+    void inlinedRowsAtEverySnapshotEqualDuckLakes()
+            throws Exception
+    {
+        long head = Long.parseLong(oracle.query("SELECT max(snapshot_id) FROM ducklake_snapshots('lake')").getFirst().getFirst());
+        long tableCreated = 2;
+        for (long snapshot = tableCreated; snapshot <= head; snapshot++) {
+            List<String> expected = oracle.query("SELECT id, customer, amount, placed, paid, score FROM lake.sales.orders AT (VERSION => " + snapshot + ") ORDER BY id")
+                    .stream().map(row -> String.join("|", row.stream().map(String::valueOf).toList())).toList();
+            List<String> actual = trino.execute("SELECT id, customer, CAST(amount AS varchar), CAST(placed AS varchar), CAST(paid AS varchar), score "
+                            + "FROM lake.sales.orders FOR VERSION AS OF " + snapshot + " ORDER BY id")
+                    .getMaterializedRows().stream()
+                    .map(row -> row.getFields().stream().map(String::valueOf).collect(Collectors.joining("|")))
+                    .toList();
+            assertThat(actual).as("snapshot %d", snapshot).isEqualTo(expected);
+        }
+        assertThat(column(trino.execute("SELECT note FROM lake.sales.orders WHERE id = 4"))).containsExactly("late");
+    }
+
+    @Test
+    void unknownSnapshotsAreRefusedWithAClearMessage()
+    {
+        assertThatThrownBy(() -> trino.execute("SELECT * FROM lake.sales.orders FOR VERSION AS OF 999"))
+                .hasMessageContaining("snapshot 999 does not exist");
+    }
+
+    private static List<String> column(MaterializedResult result)
+    {
+        return result.getMaterializedRows().stream().map(MaterializedRow::getFields).map(fields -> String.valueOf(fields.getFirst())).toList();
+    }
+}
