@@ -7,16 +7,28 @@ import io.trino.spi.type.Type;
 
 import static java.util.Objects.requireNonNull;
 
-/** A top-level column: its DuckLake column id (the Parquet field id), name and Trino type. */
-public record MoraineColumnHandle(long columnId, String name, Type type)
+/**
+ * A top-level column: its DuckLake column id (the Parquet field id), name, Trino type, and initial_default, the value
+ * rows written before the column existed read as (reference §4.7).
+ */
+public record MoraineColumnHandle(long columnId, String name, Type type, java.util.Optional<String> initialDefault)
         implements ColumnHandle
 {
     @JsonCreator
-    public MoraineColumnHandle(@JsonProperty("columnId") long columnId, @JsonProperty("name") String name, @JsonProperty("type") Type type)
+    public MoraineColumnHandle(@JsonProperty("columnId") long columnId, @JsonProperty("name") String name, @JsonProperty("type") Type type,
+            @JsonProperty("initialDefault") java.util.Optional<String> initialDefault)
     {
         this.columnId = columnId;
         this.name = requireNonNull(name, "name is null");
         this.type = requireNonNull(type, "type is null");
+        this.initialDefault = requireNonNull(initialDefault, "initialDefault is null");
+    }
+
+    @Override
+    @JsonProperty
+    public java.util.Optional<String> initialDefault()
+    {
+        return initialDefault;
     }
 
     @Override

@@ -116,7 +116,8 @@ public class MoraineMetadata
         try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
             List<MoraineColumnHandle> columns = new ArrayList<>();
             for (ColumnNode column : snapshot.columnTree(table.tableId())) {
-                columns.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column)));
+                columns.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column),
+                        Optional.ofNullable(column.column().getString("initial_default"))));
             }
             return columns;
         }

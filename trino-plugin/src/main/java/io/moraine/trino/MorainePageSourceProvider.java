@@ -7,7 +7,6 @@ import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
 import io.trino.spi.Page;
-import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -27,11 +26,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
-
 /**
  * Pages of a split. Inlined rows come from the inline reader at the handle's snapshot, matched to the table's
- * columns by name (a column a schema version lacks reads as NULL). Data files are not read yet.
+ * columns by name (a column a schema version lacks reads as NULL); data files through Trino's Parquet reader.
  */
 public class MorainePageSourceProvider
         implements ConnectorPageSourceProvider
@@ -52,11 +49,12 @@ public class MorainePageSourceProvider
     {
         MoraineSplit moraineSplit = (MoraineSplit) split;
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
-        if (moraineSplit.dataFileId().isPresent()) {
-            throw new TrinoException(NOT_SUPPORTED, "reading Parquet data files of " + table.name() + " is not implemented yet in the "
-                    + "moraine connector (data file " + moraineSplit.dataFileId().getAsLong() + "); only inlined rows can be read so far");
-        }
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
+        if (moraineSplit.dataFileId().isPresent()) {
+            try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
+                return new FixedPageSource(ParquetFilePages.read(snapshot, table, moraineSplit.dataFileId().getAsLong(), projected));
+            }
+        }
         List<Page> pages = new ArrayList<>();
         try (BufferAllocator allocator = new RootAllocator();
                 CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId());
@@ -71,7 +69,7 @@ public class MorainePageSourceProvider
                     FieldVector vector = batch.root().getSchema().getFields().stream().anyMatch(field -> field.getName().equals(column.name()))
                             ? batch.root().getVector(column.name())
                             : null;
-                    blocks[i] = vector == null ? ArrowToTrino.nulls(column.type(), rows) : ArrowToTrino.block(column.type(), vector, rows);
+                    blocks[i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), vector, rows);
                 }
                 pages.add(new Page(rows, blocks));
             }

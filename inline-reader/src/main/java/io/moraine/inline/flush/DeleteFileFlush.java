@@ -59,10 +59,11 @@ final class DeleteFileFlush
             TreeMap<Long, Long> positions = new TreeMap<>();
             Optional<Row> existing = deleteFiles.stream().filter(row -> row.getLong("data_file_id") == dataFileId).findFirst();
             if (existing.isPresent()) {
-                readPositions(Path.of(local(CatalogPaths.filePath(tablePath, existing.get()))), existing.get().getLong("begin_snapshot"), positions);
+                positions.putAll(io.moraine.inline.DeletedPositions.read(io.moraine.inline.DeletedPositions.localPath(
+                        CatalogPaths.filePath(tablePath, existing.get())), existing.get().getLong("begin_snapshot")));
             }
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
-            String dataFilePath = local(CatalogPaths.filePath(tablePath, dataFile.get()));
+            String dataFilePath = io.moraine.inline.DeletedPositions.localPath(CatalogPaths.filePath(tablePath, dataFile.get())).toString();
             String name = "ducklake-" + InlineFlusher.uuidV7() + "-delete.parquet";
             Path file = tableDirectory.resolve(name);
             Files.createDirectories(tableDirectory);
@@ -90,34 +91,8 @@ final class DeleteFileFlush
         transaction.removeInlinedFileDeletes(plan.tableId(), plan.dataFileId(), plan.inlinedPositions());
     }
 
-    /** Positions of an existing positional delete file; without a snapshot column, every position has the file's begin. */
-    private static void readPositions(Path file, long fileBegin, TreeMap<Long, Long> positions)
-            throws IOException
-    {
-        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-            boolean partial = schema.getFieldCount() >= 3 && schema.getFieldName(2).equals(ParquetSchemas.SNAPSHOT_ID);
-            PageReadStore pages;
-            while ((pages = reader.readNextRowGroup()) != null) {
-                RecordReader<Group> records = new ColumnIOFactory().getColumnIO(schema).getRecordReader(pages, new GroupRecordConverter(schema));
-                for (long i = 0; i < pages.getRowCount(); i++) {
-                    Group row = records.read();
-                    positions.put(row.getLong(1, 0), partial ? row.getLong(2, 0) : fileBegin);
-                }
-            }
-        }
-        catch (IOException e) {
-            throw new StoreException("reading delete file " + file + " failed: " + e.getMessage(), e);
-        }
-    }
-
     private static String relativeTo(String dataPath, String path)
     {
         return path.startsWith(dataPath) ? path.substring(dataPath.length()) : path;
-    }
-
-    private static String local(String path)
-    {
-        return path.startsWith("file://") ? path.substring("file://".length()) : path;
     }
 }

@@ -77,7 +77,7 @@ public final class InlineFlusher
                 }
                 Row schema = snapshot.visible(TableKind.SCHEMA, table.getLong("schema_id")).toList().getFirst();
                 String tablePath = CatalogPaths.tablePath(dataPath, schema, table);
-                Path tableDirectory = localDirectory(tablePath);
+                Path tableDirectory = io.moraine.inline.DeletedPositions.localPath(tablePath);
                 for (Row registration : registrations) {
                     long version = registration.getLong("schema_version");
                     List<ColumnNode> columns = columnsOfVersion(catalog, snapshot, tableId, version);
@@ -243,16 +243,6 @@ public final class InlineFlusher
             }
         }
         transaction.commit();
-    }
-
-    private static Path localDirectory(String path)
-    {
-        String local = path.startsWith("file://") ? path.substring("file://".length()) : path;
-        if (local.contains("://")) {
-            throw new UnsupportedFeatureException("the table's data lives at " + path + "; the Java flush writes local files "
-                    + "only so far. Flush this lake with DuckDB (CALL ducklake_flush_inlined_data) instead.");
-        }
-        return Path.of(local);
     }
 
     /** A time-ordered UUID (version 7), as DuckLake names its files. */

@@ -1,0 +1,157 @@
+package io.moraine.trino;
+
+import io.moraine.core.catalog.CatalogPaths;
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.inline.DeletedPositions;
+import io.trino.parquet.Column;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.metadata.BlockMetadata;
+import io.trino.parquet.metadata.ParquetMetadata;
+import io.trino.parquet.reader.MetadataReader;
+import io.trino.parquet.reader.ParquetReader;
+import io.trino.parquet.reader.RowGroupInfo;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.SourcePage;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.io.ColumnIO;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+import org.joda.time.DateTimeZone;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
+import static io.trino.parquet.ParquetTypeUtils.constructField;
+import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
+import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
+import static io.trino.parquet.ParquetTypeUtils.lookupColumnById;
+import static io.trino.parquet.metadata.PrunedBlockMetadata.createPrunedColumnsMetadata;
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.spi.type.BigintType.BIGINT;
+
+/**
+ * Reads one DuckLake data file at a snapshot with Trino's Parquet reader (reference §4): columns matched by field id
+ * (a column the file lacks reads as NULL), deleted positions removed, and, for a partial file whose rows span
+ * snapshots after S, rows whose embedded snapshot is after S removed.
+ */
+final class ParquetFilePages
+{
+    private static final int SNAPSHOT_FIELD_ID = 2147483539;
+
+    private ParquetFilePages() {}
+
+    static List<Page> read(CatalogSnapshot snapshot, MoraineTableHandle table, long dataFileId, List<MoraineColumnHandle> columns)
+    {
+        Row dataFile = find(snapshot, table.tableId(), dataFileId);
+        String tablePath = tablePath(snapshot, table.tableId());
+        Path path = DeletedPositions.localPath(CatalogPaths.filePath(tablePath, dataFile));
+        TreeSet<Long> deleted = DeletedPositions.at(snapshot, table.tableId(), dataFile, tablePath);
+        Long partialMax = dataFile.getLong("partial_max");
+        boolean filterBySnapshot = partialMax != null && partialMax > snapshot.id();
+        ParquetReaderOptions options = ParquetReaderOptions.defaultOptions();
+        try (LocalParquetDataSource source = new LocalParquetDataSource(path, options)) {
+            ParquetMetadata metadata = MetadataReader.readFooter(source, Optional.empty());
+            MessageType fileSchema = metadata.getFileMetaData().getSchema();
+            MessageColumnIO columnIO = getColumnIO(fileSchema, fileSchema);
+            List<Column> fields = new ArrayList<>();
+            int[] fieldOfColumn = new int[columns.size()];
+            for (int i = 0; i < columns.size(); i++) {
+                MoraineColumnHandle column = columns.get(i);
+                fieldOfColumn[i] = -1;
+                Optional<ColumnIO> io = fieldId(fileSchema, column.columnId()).map(id -> lookupColumnById(columnIO, id));
+                if (io.isPresent()) {
+                    fieldOfColumn[i] = fields.size();
+                    fields.add(new Column(column.name(), constructField(column.type(), io.get()).orElseThrow()));
+                }
+            }
+            int snapshotField = -1;
+            if (filterBySnapshot) {
+                snapshotField = fields.size();
+                fields.add(new Column("_ducklake_internal_snapshot_id",
+                        constructField(BIGINT, lookupColumnById(columnIO, SNAPSHOT_FIELD_ID)).orElseThrow()));
+            }
+            Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileSchema, fileSchema);
+            List<RowGroupInfo> rowGroups = new ArrayList<>();
+            long start = 0;
+            for (BlockMetadata block : metadata.getBlocks()) {
+                rowGroups.add(new RowGroupInfo(createPrunedColumnsMetadata(block, source.getId(), descriptors), start, Optional.empty()));
+                start += block.rowCount();
+            }
+            List<Page> pages = new ArrayList<>();
+            try (ParquetReader reader = new ParquetReader(Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()), fields, false, rowGroups,
+                    source, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
+                    e -> new TrinoException(GENERIC_INTERNAL_ERROR, "reading " + path + " failed: " + e.getMessage(), e),
+                    Optional.empty(), Optional.empty(), Optional.empty())) {
+                long position = 0;
+                SourcePage page;
+                while ((page = reader.nextPage()) != null) {
+                    int rows = page.getPositionCount();
+                    int[] keep = new int[rows];
+                    int kept = 0;
+                    Block snapshots = snapshotField >= 0 ? page.getBlock(snapshotField) : null;
+                    for (int row = 0; row < rows; row++) {
+                        boolean visible = !deleted.contains(position + row)
+                                && (snapshots == null || BIGINT.getLong(snapshots, row) <= snapshot.id());
+                        if (visible) {
+                            keep[kept++] = row;
+                        }
+                    }
+                    Block[] blocks = new Block[columns.size()];
+                    for (int i = 0; i < columns.size(); i++) {
+                        blocks[i] = fieldOfColumn[i] >= 0
+                                ? page.getBlock(fieldOfColumn[i]).getPositions(keep, 0, kept)
+                                : ArrowToTrino.missing(columns.get(i), kept);
+                    }
+                    pages.add(new Page(kept, blocks));
+                    position += rows;
+                }
+            }
+            return pages;
+        }
+        catch (IOException e) {
+            throw new TrinoException(GENERIC_INTERNAL_ERROR, "reading data file " + path + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<Integer> fieldId(MessageType schema, long columnId)
+    {
+        for (Type field : schema.getFields()) {
+            if (field.getId() != null && field.getId().intValue() == columnId) {
+                return Optional.of((int) columnId);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Row find(CatalogSnapshot snapshot, long tableId, long dataFileId)
+    {
+        try (var files = snapshot.dataFiles(tableId)) {
+            while (files.hasNext()) {
+                Row file = files.next();
+                if (file.getLong("data_file_id") == dataFileId) {
+                    return file;
+                }
+            }
+        }
+        throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " is not visible at snapshot " + snapshot.id());
+    }
+
+    private static String tablePath(CatalogSnapshot snapshot, long tableId)
+    {
+        Row table = snapshot.table(tableId).orElseThrow();
+        Row schema = snapshot.visible(TableKind.SCHEMA, table.getLong("schema_id")).toList().getFirst();
+        return CatalogPaths.tablePath(snapshot.facts().get(StoreFacts.DATA_PATH), schema, table);
+    }
+}
