@@ -9,10 +9,13 @@ export MAVEN_OPTS ?= --sun-misc-unsafe-memory-access=allow
 MVN := mvn -B -ntp
 MVN_FLAGS ?=
 
-.PHONY: help bootstrap build test clean
+.PHONY: help bootstrap build test demo clean
+
+ARGS ?=
 
 help:
 	@echo "make test       prepare native dependencies (cached under ~/.cache/moraine), build, run every test"
+	@echo "make demo       build, write a demo lake, serve it with a local Trino (ARGS=--once: run the queries and stop)"
 	@echo "make build      build all modules without running tests"
 	@echo "make bootstrap  only prepare SlateDB's Java binding and the DuckLake extension"
 	@echo "make clean      remove build output (keeps ~/.cache/moraine)"
@@ -25,6 +28,9 @@ build: bootstrap
 
 test: bootstrap
 	$(MVN) $(MVN_FLAGS) install
+
+demo: build
+	MORAINE_REBUILD= bin/moraine demo $(ARGS)
 
 clean:
 	$(MVN) -q clean

@@ -26,6 +26,12 @@ public final class Main
         COMMANDS.put("dump", new Entry("print a catalog table's rows as CSV: " + DumpCommand.USAGE, DumpCommand::run));
         COMMANDS.put("flush", new Entry("write inlined rows to Parquet and drain them, like ducklake_flush_inlined_data: " + FlushCommand.USAGE,
                 FlushCommand::run));
+        COMMANDS.put("demo", new Entry("the demo: a DuckLake-written lake on a local moraine store, served by a local Trino: "
+                + io.moraine.examples.trino.DemoCommand.USAGE, io.moraine.examples.trino.DemoCommand::run));
+        COMMANDS.put("trino", new Entry("start a local Trino with catalog 'lake' on a store: " + io.moraine.examples.trino.TrinoCommands.SERVE_USAGE,
+                io.moraine.examples.trino.TrinoCommands::serve));
+        COMMANDS.put("trino-query", new Entry("run one statement in an embedded Trino and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
+                io.moraine.examples.trino.TrinoCommands::query));
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N]",
                 args -> bench(args)));
     }

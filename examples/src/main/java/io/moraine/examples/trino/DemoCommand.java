@@ -1,0 +1,106 @@
+package io.moraine.examples.trino;
+
+import io.moraine.core.store.StoreUri;
+import io.moraine.duckdb.CatalogImporter;
+import io.moraine.duckdb.DuckDbConnections;
+import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.examples.CommandLine;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * {@code make demo}: writes a small lake with real DuckLake (Parquet files, a delete file, inlined rows, several
+ * snapshots), imports its catalog into a moraine store on the local file system, starts a local Trino over it, runs a
+ * few queries, prints how to connect, and keeps serving (unless {@code --once}).
+ */
+public final class DemoCommand
+{
+    public static final String USAGE = "demo [--once] [--port 8080] [--dir <directory>]";
+
+    private static final List<String> LAKE = List.of(
+            "CREATE SCHEMA lake.shop",
+            "CREATE TABLE lake.shop.orders (id INTEGER, customer VARCHAR, amount DECIMAL(10, 2), placed DATE)",
+            "INSERT INTO lake.shop.orders SELECT i, 'customer-' || (i % 50), (i % 997) * 1.25, DATE '2026-01-01' + (i % 300)::INTEGER FROM range(1, 20001) t(i)",
+            "DELETE FROM lake.shop.orders WHERE id % 10 = 0",
+            "UPDATE lake.shop.orders SET amount = amount * 2 WHERE id < 100",
+            "INSERT INTO lake.shop.orders VALUES (30001, 'walk-in', 12.50, DATE '2026-11-29'), (30002, 'walk-in', 7.25, DATE '2026-11-29')",
+            "DELETE FROM lake.shop.orders WHERE id IN (5, 7)");
+
+    private static final List<String[]> SHOWCASE = List.of(
+            new String[] {"A scan over Parquet files with deletes applied", "SELECT count(*) AS orders, sum(amount) AS revenue FROM lake.shop.orders"},
+            new String[] {"Time travel: the table right after the first insert (snapshot 3)",
+                    "SELECT count(*) AS orders, sum(amount) AS revenue FROM lake.shop.orders FOR VERSION AS OF 3"},
+            new String[] {"Inlined rows: tiny inserts that live in the catalog, not in Parquet",
+                    "SELECT id, customer, amount, placed FROM lake.shop.orders WHERE id > 30000 ORDER BY id"},
+            new String[] {"Top customers", "SELECT customer, count(*) AS orders, sum(amount) AS total FROM lake.shop.orders GROUP BY customer ORDER BY total DESC LIMIT 5"});
+
+    private DemoCommand() {}
+
+    public static void run(String[] args)
+            throws Exception
+    {
+        CommandLine line = CommandLine.parse(args, Set.of("once", "port", "dir"));
+        Path directory = Path.of(line.option("dir").orElse(Path.of(System.getProperty("java.io.tmpdir"), "moraine-demo").toString()));
+        deleteRecursively(directory);
+        Files.createDirectories(directory);
+        Path catalogFile = directory.resolve("duckdb-catalog.ducklake");
+        Path dataPath = directory.resolve("data");
+        System.out.println("1. Writing a demo lake with DuckDB + DuckLake into " + dataPath);
+        try (Connection connection = DuckDbConnections.open("", "ducklake"); Statement statement = connection.createStatement()) {
+            statement.execute("ATTACH 'ducklake:" + catalogFile + "' AS lake (DATA_PATH '" + dataPath + "/')");
+            for (String step : LAKE) {
+                statement.execute(step);
+            }
+        }
+        StoreUri store = StoreUri.parse("file://" + directory.resolve("moraine-store"));
+        System.out.println("2. Importing its catalog into the moraine store " + store);
+        CatalogImporter.Result imported = CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + catalogFile), store, Optional.empty(),
+                CatalogImporter.Progress.SILENT);
+        System.out.printf("   %,d catalog rows, head snapshot %d%n", imported.totalRows(), imported.headSnapshotId());
+        System.out.println("3. Starting a local Trino with catalog 'lake' (connector.name=moraine)");
+        LocalTrino trino = LocalTrino.start(store, line.intOption("port", line.flag("once") ? 0 : 8080));
+        try {
+            for (String[] query : SHOWCASE) {
+                System.out.println();
+                System.out.println("-- " + query[0]);
+                System.out.println(query[1] + ";");
+                System.out.print(trino.queryCsv(query[1]));
+            }
+            System.out.println();
+            System.out.println("Trino is serving the demo lake: " + trino.jdbcUrl());
+            if (line.flag("once")) {
+                return;
+            }
+            System.out.println("Connect with any Trino client (user: any name), e.g. trino --server " + trino.jdbcUrl().replace("jdbc:trino://", "http://")
+                    .replace("/lake", "") + " --catalog lake. Ctrl-C stops it.");
+            Runtime.getRuntime().addShutdownHook(new Thread(trino::close));
+            Thread.currentThread().join();
+        }
+        finally {
+            if (line.flag("once")) {
+                trino.close();
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path directory)
+            throws java.io.IOException
+    {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.moraine.examples.trino;
+
+import io.moraine.core.store.StoreUri;
+import io.moraine.examples.CommandLine;
+
+import java.util.Set;
+
+/** {@code bin/moraine trino} and {@code bin/moraine trino-query}. */
+public final class TrinoCommands
+{
+    public static final String SERVE_USAGE = "trino --store <store-uri> [--port 8080]";
+    public static final String QUERY_USAGE = "trino-query --store <store-uri> \"<sql>\"";
+
+    private TrinoCommands() {}
+
+    public static void serve(String[] args)
+            throws Exception
+    {
+        CommandLine line = CommandLine.parse(args, Set.of("store", "port"));
+        StoreUri store = StoreUri.parse(line.required("store"));
+        LocalTrino trino = LocalTrino.start(store, line.intOption("port", 8080));
+        System.out.println("Trino is serving catalog 'lake' on " + store);
+        System.out.println("connect: " + trino.jdbcUrl() + "   (user: any name; Ctrl-C stops the server)");
+        Runtime.getRuntime().addShutdownHook(new Thread(trino::close));
+        Thread.currentThread().join();
+    }
+
+    public static void query(String[] args)
+            throws Exception
+    {
+        CommandLine line = CommandLine.parse(args, Set.of("store"));
+        if (line.positional().size() != 1) {
+            throw new IllegalArgumentException("give exactly one SQL statement, quoted: " + QUERY_USAGE);
+        }
+        try (LocalTrino trino = LocalTrino.start(StoreUri.parse(line.required("store")), 0)) {
+            System.out.print(trino.queryCsv(line.positional().getFirst()));
+        }
+    }
+}
