@@ -84,11 +84,8 @@ class InlineReaderOracleTest
             String source = oracle.catalogSpec();
             if (database == DuckLakeOracle.CatalogDatabase.DUCKDB) {
                 // A DuckDB file is locked by the oracle, which keeps the lake attached to answer queries: import a copy.
-                Path copy = temp.resolve("copy.ducklake");
-                oracle.execute("ATTACH '" + copy + "' AS copy_db");
-                oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
-                oracle.execute("DETACH copy_db");
-                source = "ducklake:" + copy;
+                String copySpec = oracle.catalogCopy(temp.resolve("copy.ducklake"));
+                source = copySpec;
             }
             CatalogImporter.importCatalog(DuckLakeSource.parse(source), store, Optional.empty(), CatalogImporter.Progress.SILENT);
 
@@ -125,11 +122,8 @@ class InlineReaderOracleTest
             for (String step : INLINING_WORKLOAD) {
                 oracle.execute(step);
             }
-            Path copy = temp.resolve("before-expiry.ducklake");
-            oracle.execute("ATTACH '" + copy + "' AS copy_db");
-            oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
-            oracle.execute("DETACH copy_db");
-            CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+            String copySpec = oracle.catalogCopy(temp.resolve("before-expiry.ducklake"));
+            CatalogImporter.importCatalog(DuckLakeSource.parse(copySpec), store, Optional.empty(), CatalogImporter.Progress.SILENT);
 
             List<Row> registrations;
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {

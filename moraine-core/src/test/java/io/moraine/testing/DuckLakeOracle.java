@@ -178,6 +178,19 @@ public final class DuckLakeOracle
         return query("SELECT " + String.join(", ", expressions) + " FROM __ducklake_metadata_lake." + kind.tableName());
     }
 
+    /**
+     * Copies the lake's catalog database (as it is now) to {@code file} and returns that copy in DuckLake's ATTACH
+     * syntax. A DuckDB catalog file is locked while the oracle keeps the lake attached, so importers read a copy.
+     */
+    public String catalogCopy(Path file)
+            throws SQLException
+    {
+        execute("ATTACH '" + file + "' AS oracle_catalog_copy");
+        execute("COPY FROM DATABASE __ducklake_metadata_lake TO oracle_catalog_copy");
+        execute("DETACH oracle_catalog_copy");
+        return "ducklake:" + file;
+    }
+
     public void detach()
             throws SQLException
     {

@@ -1,11 +1,6 @@
 package io.moraine.trino;
 
-import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.testing.DuckLakeOracle;
-import io.trino.Session;
-import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -16,11 +11,8 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
-import static io.trino.testing.TestingSession.testSession;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,16 +32,7 @@ class TestMoraineOracleWorkload
         Path directory = Files.createTempDirectory("moraine-trino-workload");
         oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
         oracle.runWorkload();
-        Path copy = directory.resolve("copy.ducklake");
-        oracle.execute("ATTACH '" + copy + "' AS copy_db");
-        oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
-        oracle.execute("DETACH copy_db");
-        StoreUri store = StoreUri.parse(directory.resolve("store").toString());
-        CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
-        Session session = Session.builder(testSession()).setCatalog("lake").setSchema("main").build();
-        trino = DistributedQueryRunner.builder(session).setWorkerCount(0).build();
-        trino.installPlugin(new MorainePlugin());
-        trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
+        trino = MoraineQueryRunner.create(oracle, directory, "main");
     }
 
     @AfterAll

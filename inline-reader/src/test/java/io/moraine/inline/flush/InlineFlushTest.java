@@ -49,11 +49,8 @@ class InlineFlushTest
             for (String step : WORKLOAD) {
                 oracle.execute(step);
             }
-            Path copy = temp.resolve("copy.ducklake");
-            oracle.execute("ATTACH '" + copy + "' AS copy_db");
-            oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
-            oracle.execute("DETACH copy_db");
-            CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+            String copySpec = oracle.catalogCopy(temp.resolve("copy.ducklake"));
+            CatalogImporter.importCatalog(DuckLakeSource.parse(copySpec), store, Optional.empty(), CatalogImporter.Progress.SILENT);
 
             long flushSnapshot;
             List<InlineFlusher.FlushedFile> ours;
@@ -122,11 +119,8 @@ class InlineFlushTest
             oracle.execute("CREATE TABLE lake.q (a INTEGER)");
             oracle.execute("INSERT INTO lake.q SELECT range FROM range(1000)");
             oracle.execute("DELETE FROM lake.q WHERE a IN (7, 8)");
-            Path copy = temp.resolve("deletes-copy.ducklake");
-            oracle.execute("ATTACH '" + copy + "' AS copy_db");
-            oracle.execute("COPY FROM DATABASE __ducklake_metadata_lake TO copy_db");
-            oracle.execute("DETACH copy_db");
-            CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+            String copySpec = oracle.catalogCopy(temp.resolve("deletes-copy.ducklake"));
+            CatalogImporter.importCatalog(DuckLakeSource.parse(copySpec), store, Optional.empty(), CatalogImporter.Progress.SILENT);
 
             java.util.Set<String> ours = new java.util.TreeSet<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {

@@ -1,0 +1,35 @@
+package io.moraine.trino;
+
+import io.moraine.core.store.StoreUri;
+import io.moraine.duckdb.CatalogImporter;
+import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.testing.DuckLakeOracle;
+import io.trino.Session;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.trino.testing.TestingSession.testSession;
+
+/** A real Trino with catalog {@code lake} on a moraine store imported from a DuckLake oracle lake. */
+final class MoraineQueryRunner
+{
+    private MoraineQueryRunner() {}
+
+    /** Imports the oracle's catalog (as it is now) into a store under {@code directory} and serves it from Trino. */
+    static QueryRunner create(DuckLakeOracle oracle, Path directory, String defaultSchema)
+            throws Exception
+    {
+        StoreUri store = StoreUri.parse(directory.resolve("store").toString());
+        String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
+        CatalogImporter.importCatalog(DuckLakeSource.parse(copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+        Session session = Session.builder(testSession()).setCatalog("lake").setSchema(defaultSchema).build();
+        QueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(0).build();
+        trino.installPlugin(new MorainePlugin());
+        trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
+        return trino;
+    }
+}
