@@ -12,6 +12,7 @@ public class MoraineConfig
     private String storeUri;
     private String checkpointId;
     private Long defaultSnapshotId;
+    private java.time.Instant defaultSnapshotTimestamp;
 
     @NotNull
     public String getStoreUri()
@@ -43,6 +44,19 @@ public class MoraineConfig
     public Optional<Long> getDefaultSnapshotId()
     {
         return Optional.ofNullable(defaultSnapshotId);
+    }
+
+    public Optional<java.time.Instant> getDefaultSnapshotTimestamp()
+    {
+        return Optional.ofNullable(defaultSnapshotTimestamp);
+    }
+
+    @Config("moraine.default-snapshot-timestamp")
+    @ConfigDescription("Read the snapshot current at this instant (ISO-8601, e.g. 2026-11-29T12:00:00Z) when a query names none")
+    public MoraineConfig setDefaultSnapshotTimestamp(String timestamp)
+    {
+        this.defaultSnapshotTimestamp = timestamp == null ? null : java.time.Instant.parse(timestamp);
+        return this;
     }
 
     @Config("moraine.default-snapshot-id")

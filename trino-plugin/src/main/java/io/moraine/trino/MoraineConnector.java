@@ -39,13 +39,19 @@ public class MoraineConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new MoraineMetadata(catalog.catalog(), types, config.getDefaultSnapshotId());
+        return new MoraineMetadata(catalog.catalog(), types, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp());
     }
 
     @Override
     public ConnectorSplitManager getSplitManager()
     {
         return splitManager;
+    }
+
+    @Override
+    public java.util.List<io.trino.spi.session.PropertyMetadata<?>> getSessionProperties()
+    {
+        return MoraineSessionProperties.properties();
     }
 
     @Override

@@ -39,18 +39,20 @@ public class MoraineMetadata
     private final MoraineCatalog catalog;
     private final MoraineTypes types;
     private final Optional<Long> defaultSnapshotId;
+    private final Optional<Instant> defaultSnapshotTimestamp;
 
-    public MoraineMetadata(MoraineCatalog catalog, MoraineTypes types, Optional<Long> defaultSnapshotId)
+    public MoraineMetadata(MoraineCatalog catalog, MoraineTypes types, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp)
     {
         this.catalog = catalog;
         this.types = types;
         this.defaultSnapshotId = defaultSnapshotId;
+        this.defaultSnapshotTimestamp = defaultSnapshotTimestamp;
     }
 
     @Override
     public List<String> listSchemaNames(ConnectorSession session)
     {
-        try (CatalogSnapshot snapshot = defaultSnapshot()) {
+        try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
             return snapshot.schemas().stream().map(row -> row.getString("schema_name")).toList();
         }
     }
@@ -58,7 +60,7 @@ public class MoraineMetadata
     @Override
     public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schemaName)
     {
-        try (CatalogSnapshot snapshot = defaultSnapshot()) {
+        try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
             Map<Long, String> schemas = new LinkedHashMap<>();
             snapshot.schemas().forEach(row -> schemas.put(row.getLong("schema_id"), row.getString("schema_name")));
             List<SchemaTableName> tables = new ArrayList<>();
@@ -79,7 +81,7 @@ public class MoraineMetadata
         if (startVersion.isPresent()) {
             throw new TrinoException(NOT_SUPPORTED, "moraine tables support FOR VERSION AS OF and FOR TIMESTAMP AS OF, not version ranges");
         }
-        try (CatalogSnapshot snapshot = endVersion.map(this::snapshotOf).orElseGet(this::defaultSnapshot)) {
+        try (CatalogSnapshot snapshot = endVersion.map(this::snapshotOf).orElseGet(() -> defaultSnapshot(session))) {
             return snapshot.table(name.getSchemaName(), name.getTableName())
                     .map(table -> new MoraineTableHandle(name, table.getLong("table_id"), snapshot.id()))
                     .orElse(null);
@@ -123,9 +125,26 @@ public class MoraineMetadata
         }
     }
 
-    private CatalogSnapshot defaultSnapshot()
+    /** The snapshot a query reads when it names none: session property, then catalog property, then the newest. */
+    private CatalogSnapshot defaultSnapshot(ConnectorSession session)
     {
-        return defaultSnapshotId.map(catalog::at).orElseGet(catalog::latest);
+        try {
+            Optional<Long> id = MoraineSessionProperties.snapshotId(session);
+            if (id.isPresent()) {
+                return catalog.at(id.get());
+            }
+            Optional<Instant> timestamp = MoraineSessionProperties.snapshotTimestamp(session);
+            if (timestamp.isPresent()) {
+                return catalog.asOf(timestamp.get());
+            }
+            if (defaultSnapshotId.isPresent()) {
+                return catalog.at(defaultSnapshotId.get());
+            }
+            return defaultSnapshotTimestamp.map(catalog::asOf).orElseGet(catalog::latest);
+        }
+        catch (MoraineException e) {
+            throw new TrinoException(INVALID_ARGUMENTS, e.getMessage(), e);
+        }
     }
 
     private CatalogSnapshot snapshotOf(ConnectorTableVersion version)

@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import io.moraine.testing.DuckLakeOracle;
+import io.trino.Session;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
@@ -89,6 +90,17 @@ class TestMoraineInlinedTables
             assertThat(actual).as("snapshot %d", snapshot).isEqualTo(expected);
         }
         assertThat(column(trino.execute("SELECT note FROM lake.sales.orders WHERE id = 4"))).containsExactly("late");
+    }
+
+    @Test
+    void snapshotPrecedenceIsQueryThenSessionThenNewest()
+    {
+        Session pinned = Session.builder(trino.getDefaultSession()).setCatalogSessionProperty("lake", "read_snapshot_id", "3").build();
+        assertThat(column(trino.execute(pinned, "SELECT count(*) FROM lake.sales.orders"))).containsExactly("2");
+        assertThat(column(trino.execute(pinned, "SELECT count(*) FROM lake.sales.orders FOR VERSION AS OF 4"))).containsExactly("3");
+        assertThat(column(trino.execute("SELECT count(*) FROM lake.sales.orders"))).containsExactly("3");
+        Session badTimestamp = Session.builder(trino.getDefaultSession()).setCatalogSessionProperty("lake", "read_snapshot_timestamp", "yesterday").build();
+        assertThatThrownBy(() -> trino.execute(badTimestamp, "SELECT count(*) FROM lake.sales.orders")).hasMessageContaining("ISO-8601");
     }
 
     @Test
