@@ -4,18 +4,9 @@ import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
-import io.moraine.core.error.StoreException;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.inline.InlineFileDeletes;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.RecordReader;
-import org.apache.parquet.schema.MessageType;
 
 import java.io.IOException;
 import java.nio.file.Files;

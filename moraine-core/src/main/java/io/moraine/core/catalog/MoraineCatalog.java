@@ -26,12 +26,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
-
-import static java.util.Objects.requireNonNull;
 
 /**
  * A DuckLake catalog stored in SlateDB: the entry point of moraine-core. It serves the {@code ducklake_*} tables

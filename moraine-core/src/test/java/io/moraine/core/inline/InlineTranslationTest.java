@@ -1,6 +1,5 @@
 package io.moraine.core.inline;
 
-import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.catalog.Row;
