@@ -11,17 +11,25 @@ import static java.util.Objects.requireNonNull;
  * A top-level column: its DuckLake column id (the Parquet field id), name, Trino type, and initial_default, the value
  * rows written before the column existed read as (reference §4.7).
  */
-public record MoraineColumnHandle(long columnId, String name, Type type, java.util.Optional<String> initialDefault)
+public record MoraineColumnHandle(long columnId, String name, Type type, String duckLakeType, java.util.Optional<String> initialDefault)
         implements ColumnHandle
 {
     @JsonCreator
     public MoraineColumnHandle(@JsonProperty("columnId") long columnId, @JsonProperty("name") String name, @JsonProperty("type") Type type,
-            @JsonProperty("initialDefault") java.util.Optional<String> initialDefault)
+            @JsonProperty("duckLakeType") String duckLakeType, @JsonProperty("initialDefault") java.util.Optional<String> initialDefault)
     {
         this.columnId = columnId;
         this.name = requireNonNull(name, "name is null");
         this.type = requireNonNull(type, "type is null");
+        this.duckLakeType = requireNonNull(duckLakeType, "duckLakeType is null");
         this.initialDefault = requireNonNull(initialDefault, "initialDefault is null");
+    }
+
+    @Override
+    @JsonProperty
+    public String duckLakeType()
+    {
+        return duckLakeType;
     }
 
     @Override

@@ -112,13 +112,31 @@ public class MoraineMetadata
         return new ColumnMetadata(column.name(), column.type());
     }
 
+    /**
+     * Keeps the predicate in the handle so the split manager can skip files by their statistics. Trino still applies
+     * the whole predicate to the rows read.
+     */
+    @Override
+    public Optional<io.trino.spi.connector.ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session,
+            ConnectorTableHandle tableHandle, io.trino.spi.connector.Constraint constraint)
+    {
+        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        io.trino.spi.predicate.TupleDomain<MoraineColumnHandle> combined = table.constraint()
+                .intersect(constraint.getSummary().transformKeys(MoraineColumnHandle.class::cast));
+        if (combined.equals(table.constraint())) {
+            return Optional.empty();
+        }
+        return Optional.of(new io.trino.spi.connector.ConstraintApplicationResult<>(table.withConstraint(combined), constraint.getSummary(),
+                constraint.getExpression(), false));
+    }
+
     /** The table's top-level columns at the handle's snapshot, in column order. */
     List<MoraineColumnHandle> columns(MoraineTableHandle table)
     {
         try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
             List<MoraineColumnHandle> columns = new ArrayList<>();
             for (ColumnNode column : snapshot.columnTree(table.tableId())) {
-                columns.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column),
+                columns.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column), column.type(),
                         Optional.ofNullable(column.column().getString("initial_default"))));
             }
             return columns;

@@ -4,20 +4,35 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.TupleDomain;
 
 import static java.util.Objects.requireNonNull;
 
-/** A table as of one snapshot: every split and page of a query reads that snapshot. */
-public record MoraineTableHandle(SchemaTableName name, long tableId, long snapshotId)
+/**
+ * A table as of one snapshot, with the predicate pushed into it: every split and page of a query reads that snapshot,
+ * and the split manager skips data files whose statistics rule the predicate out.
+ */
+public record MoraineTableHandle(SchemaTableName name, long tableId, long snapshotId, TupleDomain<MoraineColumnHandle> constraint)
         implements ConnectorTableHandle
 {
     @JsonCreator
     public MoraineTableHandle(@JsonProperty("name") SchemaTableName name, @JsonProperty("tableId") long tableId,
-            @JsonProperty("snapshotId") long snapshotId)
+            @JsonProperty("snapshotId") long snapshotId, @JsonProperty("constraint") TupleDomain<MoraineColumnHandle> constraint)
     {
         this.name = requireNonNull(name, "name is null");
         this.tableId = tableId;
         this.snapshotId = snapshotId;
+        this.constraint = requireNonNull(constraint, "constraint is null");
+    }
+
+    public MoraineTableHandle(SchemaTableName name, long tableId, long snapshotId)
+    {
+        this(name, tableId, snapshotId, TupleDomain.all());
+    }
+
+    public MoraineTableHandle withConstraint(TupleDomain<MoraineColumnHandle> newConstraint)
+    {
+        return new MoraineTableHandle(name, tableId, snapshotId, newConstraint);
     }
 
     @Override
@@ -39,5 +54,12 @@ public record MoraineTableHandle(SchemaTableName name, long tableId, long snapsh
     public long snapshotId()
     {
         return snapshotId;
+    }
+
+    @Override
+    @JsonProperty
+    public TupleDomain<MoraineColumnHandle> constraint()
+    {
+        return constraint;
     }
 }
