@@ -11,6 +11,7 @@ public class MoraineConfig
 {
     private String storeUri;
     private String checkpointId;
+    private String dataPath;
     private Long defaultSnapshotId;
     private java.time.Instant defaultSnapshotTimestamp;
 
@@ -25,6 +26,19 @@ public class MoraineConfig
     public MoraineConfig setStoreUri(String storeUri)
     {
         this.storeUri = storeUri;
+        return this;
+    }
+
+    public Optional<String> getDataPath()
+    {
+        return Optional.ofNullable(dataPath);
+    }
+
+    @Config("moraine.data-path")
+    @ConfigDescription("Read data files under this directory instead of the catalog's data_path (e.g. the lake was moved or is mounted elsewhere); relative schema, table and file paths resolve against it")
+    public MoraineConfig setDataPath(String dataPath)
+    {
+        this.dataPath = dataPath;
         return this;
     }
 

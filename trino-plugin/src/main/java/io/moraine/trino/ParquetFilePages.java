@@ -3,7 +3,6 @@ package io.moraine.trino;
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.StoreFacts;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.inline.DeletedPositions;
 import io.trino.parquet.Column;
@@ -52,11 +51,15 @@ final class ParquetFilePages
 
     private ParquetFilePages() {}
 
-    static List<Page> read(CatalogSnapshot snapshot, MoraineTableHandle table, long dataFileId, List<MoraineColumnHandle> columns)
+    static List<Page> read(CatalogSnapshot snapshot, String dataPath, MoraineTableHandle table, long dataFileId, List<MoraineColumnHandle> columns)
     {
         Row dataFile = find(snapshot, table.tableId(), dataFileId);
-        String tablePath = tablePath(snapshot, table.tableId());
+        String tablePath = tablePath(snapshot, dataPath, table.tableId());
         Path path = DeletedPositions.localPath(CatalogPaths.filePath(tablePath, dataFile));
+        if (!java.nio.file.Files.isRegularFile(path)) {
+            throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " of table " + table.name()
+                    + " is missing at " + path + " (data path " + dataPath + "); if the lake's files were moved, set moraine.data-path to their new root");
+        }
         TreeSet<Long> deleted = DeletedPositions.at(snapshot, table.tableId(), dataFile, tablePath);
         Long partialMax = dataFile.getLong("partial_max");
         boolean filterBySnapshot = partialMax != null && partialMax > snapshot.id();
@@ -148,10 +151,10 @@ final class ParquetFilePages
         throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " is not visible at snapshot " + snapshot.id());
     }
 
-    private static String tablePath(CatalogSnapshot snapshot, long tableId)
+    private static String tablePath(CatalogSnapshot snapshot, String dataPath, long tableId)
     {
         Row table = snapshot.table(tableId).orElseThrow();
         Row schema = snapshot.visible(TableKind.SCHEMA, table.getLong("schema_id")).toList().getFirst();
-        return CatalogPaths.tablePath(snapshot.facts().get(StoreFacts.DATA_PATH), schema, table);
+        return CatalogPaths.tablePath(dataPath, schema, table);
     }
 }

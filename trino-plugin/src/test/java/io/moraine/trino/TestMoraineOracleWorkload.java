@@ -13,9 +13,11 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The oracle workload (Parquet files, delete files, updates, schema evolution, partitions, flush, merge, rewrite,
@@ -26,12 +28,13 @@ class TestMoraineOracleWorkload
 {
     private DuckLakeOracle oracle;
     private QueryRunner trino;
+    private Path directory;
 
     @BeforeAll
     void setUp()
             throws Exception
     {
-        Path directory = Files.createTempDirectory("moraine-trino-workload");
+        directory = Files.createTempDirectory("moraine-trino-workload");
         oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
         oracle.runWorkload();
         trino = MoraineQueryRunner.create(oracle, directory, "main");
@@ -118,6 +121,39 @@ class TestMoraineOracleWorkload
         // events is partitioned by year(ts): only the 2024 files (214 days, less the deleted tenth) can hold these rows.
         assertThat(rowsReadBy("SELECT count(*) FROM lake.main.events WHERE ts < TIMESTAMP '2025-01-01 00:00:00'")).isLessThan(300);
         assertThat(rowsReadBy("SELECT count(*) FROM lake.main.events")).isGreaterThan(1000);
+    }
+
+    @Test
+    void dataPathOverrideReadsTheLakeFromWhereItWasMoved()
+            throws Exception
+    {
+        Path moved = Files.createTempDirectory("moraine-moved-lake");
+        copyTree(oracle.dataPath(), moved);
+        String store = io.moraine.core.store.StoreUri.parse(directory.resolve("store").toString()).toString();
+        trino.createCatalog("moved", "moraine", Map.of("moraine.store-uri", store, "moraine.data-path", moved.toString()));
+        trino.createCatalog("nowhere", "moraine", Map.of("moraine.store-uri", store, "moraine.data-path", moved.resolve("absent").toString()));
+        String query = "SELECT count(*), sum(v) FROM %s.main.events";
+        assertThat(trino.execute(query.formatted("moved")).getMaterializedRows())
+                .isEqualTo(trino.execute(query.formatted("lake")).getMaterializedRows());
+        assertThatThrownBy(() -> trino.execute(query.formatted("nowhere")))
+                .hasMessageContaining("is missing at " + moved.resolve("absent"))
+                .hasMessageContaining("set moraine.data-path");
+    }
+
+    private static void copyTree(Path from, Path to)
+            throws java.io.IOException
+    {
+        try (var paths = Files.walk(from)) {
+            for (Path source : paths.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                }
+                else {
+                    Files.copy(source, target);
+                }
+            }
+        }
     }
 
     private long rowsReadBy(String sql)
