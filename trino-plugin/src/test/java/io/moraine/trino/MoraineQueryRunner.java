@@ -32,4 +32,15 @@ final class MoraineQueryRunner
         trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
         return trino;
     }
+
+    /** Closes what a test class opened; either may be null when its setup failed part way. */
+    static void close(QueryRunner trino, DuckLakeOracle oracle)
+            throws Exception
+    {
+        try (oracle) {
+            if (trino != null) {
+                trino.close();
+            }
+        }
+    }
 }

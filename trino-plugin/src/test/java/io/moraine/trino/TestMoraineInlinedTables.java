@@ -55,12 +55,7 @@ class TestMoraineInlinedTables
     void tearDown()
             throws Exception
     {
-        if (trino != null) {
-            trino.close();
-        }
-        if (oracle != null) {
-            oracle.close();
-        }
+        MoraineQueryRunner.close(trino, oracle);
     }
 
     @Test

@@ -44,12 +44,7 @@ class TestMoraineOracleWorkload
     void tearDown()
             throws Exception
     {
-        if (trino != null) {
-            trino.close();
-        }
-        if (oracle != null) {
-            oracle.close();
-        }
+        MoraineQueryRunner.close(trino, oracle);
     }
 
     @Test
