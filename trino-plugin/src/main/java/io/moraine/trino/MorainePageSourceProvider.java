@@ -52,7 +52,7 @@ public class MorainePageSourceProvider
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
         if (moraineSplit.dataFileId().isPresent()) {
             try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
-                return new FixedPageSource(ParquetFilePages.read(snapshot, catalog.dataPath(snapshot), table, moraineSplit.dataFileId().getAsLong(), projected));
+                return ParquetFilePages.open(snapshot, catalog.dataPath(snapshot), table, moraineSplit.dataFileId().getAsLong(), projected);
             }
         }
         List<Page> pages = new ArrayList<>();

@@ -12,10 +12,7 @@ import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.parquet.reader.MetadataReader;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
-import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
-import io.trino.spi.block.Block;
-import io.trino.spi.connector.SourcePage;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.ColumnIO;
 import org.apache.parquet.io.MessageColumnIO;
@@ -41,9 +38,9 @@ import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 
 /**
- * Reads one DuckLake data file at a snapshot with Trino's Parquet reader (reference §4): columns matched by field id
- * (a column the file lacks reads as NULL), deleted positions removed, and, for a partial file whose rows span
- * snapshots after S, rows whose embedded snapshot is after S removed.
+ * Opens one DuckLake data file at a snapshot with Trino's Parquet reader (reference §4): columns matched by field id
+ * (a column the file lacks reads as its default), the positions deleted at the snapshot, and, for a partial file whose
+ * rows span snapshots after S, the field holding each row's snapshot. {@link ParquetFilePageSource} streams the pages.
  */
 final class ParquetFilePages
 {
@@ -51,7 +48,7 @@ final class ParquetFilePages
 
     private ParquetFilePages() {}
 
-    static List<Page> read(CatalogSnapshot snapshot, String dataPath, MoraineTableHandle table, long dataFileId, List<MoraineColumnHandle> columns)
+    static ParquetFilePageSource open(CatalogSnapshot snapshot, String dataPath, MoraineTableHandle table, long dataFileId, List<MoraineColumnHandle> columns)
     {
         Row dataFile = find(snapshot, table.tableId(), dataFileId);
         String tablePath = tablePath(snapshot, dataPath, table.tableId());
@@ -64,7 +61,9 @@ final class ParquetFilePages
         Long partialMax = dataFile.getLong("partial_max");
         boolean filterBySnapshot = partialMax != null && partialMax > snapshot.id();
         ParquetReaderOptions options = ParquetReaderOptions.defaultOptions();
-        try (LocalParquetDataSource source = new LocalParquetDataSource(path, options)) {
+        LocalParquetDataSource source = null;
+        try {
+            source = new LocalParquetDataSource(path, options);
             ParquetMetadata metadata = MetadataReader.readFooter(source, Optional.empty());
             MessageType fileSchema = metadata.getFileMetaData().getSchema();
             MessageColumnIO columnIO = getColumnIO(fileSchema, fileSchema);
@@ -92,39 +91,31 @@ final class ParquetFilePages
                 rowGroups.add(new RowGroupInfo(createPrunedColumnsMetadata(block, source.getId(), descriptors), start, Optional.empty()));
                 start += block.rowCount();
             }
-            List<Page> pages = new ArrayList<>();
-            try (ParquetReader reader = new ParquetReader(Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()), fields, false, rowGroups,
+            ParquetReader reader = new ParquetReader(Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()), fields, false, rowGroups,
                     source, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
                     e -> new TrinoException(GENERIC_INTERNAL_ERROR, "reading " + path + " failed: " + e.getMessage(), e),
-                    Optional.empty(), Optional.empty(), Optional.empty())) {
-                long position = 0;
-                SourcePage page;
-                while ((page = reader.nextPage()) != null) {
-                    int rows = page.getPositionCount();
-                    int[] keep = new int[rows];
-                    int kept = 0;
-                    Block snapshots = snapshotField >= 0 ? page.getBlock(snapshotField) : null;
-                    for (int row = 0; row < rows; row++) {
-                        boolean visible = !deleted.contains(position + row)
-                                && (snapshots == null || BIGINT.getLong(snapshots, row) <= snapshot.id());
-                        if (visible) {
-                            keep[kept++] = row;
-                        }
-                    }
-                    Block[] blocks = new Block[columns.size()];
-                    for (int i = 0; i < columns.size(); i++) {
-                        blocks[i] = fieldOfColumn[i] >= 0
-                                ? page.getBlock(fieldOfColumn[i]).getPositions(keep, 0, kept)
-                                : ArrowToTrino.missing(columns.get(i), kept);
-                    }
-                    pages.add(new Page(kept, blocks));
-                    position += rows;
-                }
-            }
-            return pages;
+                    Optional.empty(), Optional.empty(), Optional.empty());
+            return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, snapshotField, deleted, snapshot.id());
         }
-        catch (IOException e) {
+        catch (IOException | RuntimeException e) {
+            closeQuietly(source);
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
             throw new TrinoException(GENERIC_INTERNAL_ERROR, "reading data file " + path + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(LocalParquetDataSource source)
+    {
+        if (source == null) {
+            return;
+        }
+        try {
+            source.close();
+        }
+        catch (IOException ignored) {
+            // the open already failed; that error is the one to report
         }
     }
 

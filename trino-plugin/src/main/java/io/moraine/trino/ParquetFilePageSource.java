@@ -1,0 +1,128 @@
+package io.moraine.trino;
+
+import io.trino.parquet.reader.ParquetReader;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.SourcePage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.TreeSet;
+
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.spi.type.BigintType.BIGINT;
+
+/**
+ * Streams the pages of one data file as Trino's Parquet reader decodes them, dropping deleted positions and, for a
+ * partial file, rows written after the read snapshot; columns the file lacks are filled with their defaults.
+ */
+final class ParquetFilePageSource
+        implements ConnectorPageSource
+{
+    private final LocalParquetDataSource source;
+    private final ParquetReader reader;
+    private final List<MoraineColumnHandle> columns;
+    private final int[] fieldOfColumn;
+    private final int snapshotField;
+    private final TreeSet<Long> deleted;
+    private final long snapshotId;
+    private long position;
+    private long readTimeNanos;
+    private boolean finished;
+
+    /**
+     * @param fieldOfColumn for each projected column its field in the reader's pages, or -1 when the file lacks it
+     * @param snapshotField the reader field holding each row's snapshot, or -1 when rows need no snapshot filter
+     */
+    ParquetFilePageSource(LocalParquetDataSource source, ParquetReader reader, List<MoraineColumnHandle> columns, int[] fieldOfColumn,
+            int snapshotField, TreeSet<Long> deleted, long snapshotId)
+    {
+        this.source = source;
+        this.reader = reader;
+        this.columns = List.copyOf(columns);
+        this.fieldOfColumn = fieldOfColumn.clone();
+        this.snapshotField = snapshotField;
+        this.deleted = deleted;
+        this.snapshotId = snapshotId;
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        if (finished) {
+            return null;
+        }
+        long start = System.nanoTime();
+        SourcePage page;
+        try {
+            page = reader.nextPage();
+        }
+        catch (IOException e) {
+            throw new TrinoException(GENERIC_INTERNAL_ERROR, "reading data file " + source.getId() + " failed: " + e.getMessage(), e);
+        }
+        finally {
+            readTimeNanos += System.nanoTime() - start;
+        }
+        if (page == null) {
+            finished = true;
+            return null;
+        }
+        int rows = page.getPositionCount();
+        int[] keep = new int[rows];
+        int kept = 0;
+        Block snapshots = snapshotField >= 0 ? page.getBlock(snapshotField) : null;
+        for (int row = 0; row < rows; row++) {
+            boolean visible = !deleted.contains(position + row)
+                    && (snapshots == null || BIGINT.getLong(snapshots, row) <= snapshotId);
+            if (visible) {
+                keep[kept++] = row;
+            }
+        }
+        position += rows;
+        Block[] blocks = new Block[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            blocks[i] = fieldOfColumn[i] >= 0
+                    ? page.getBlock(fieldOfColumn[i]).getPositions(keep, 0, kept)
+                    : ArrowToTrino.missing(columns.get(i), kept);
+        }
+        return SourcePage.create(new Page(kept, blocks));
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return source.getReadBytes();
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return readTimeNanos;
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        return reader.getMemoryContext().getBytes();
+    }
+
+    @Override
+    public void close()
+    {
+        try (source; reader) {
+            finished = true;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
