@@ -1,5 +1,6 @@
 package io.moraine.trino;
 
+import io.moraine.inline.DataFileVisibility;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
@@ -10,14 +11,13 @@ import io.trino.spi.connector.SourcePage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.TreeSet;
 
 import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 
 /**
- * Streams the pages of one data file as Trino's Parquet reader decodes them, dropping deleted positions and, for a
- * partial file, rows written after the read snapshot; columns the file lacks are filled with their defaults.
+ * Streams the pages of one data file as Trino's Parquet reader decodes them, keeping the rows {@link DataFileVisibility}
+ * says the snapshot sees; columns the file lacks are filled with their defaults.
  */
 final class ParquetFilePageSource
         implements ConnectorPageSource
@@ -27,26 +27,24 @@ final class ParquetFilePageSource
     private final List<MoraineColumnHandle> columns;
     private final int[] fieldOfColumn;
     private final int snapshotField;
-    private final TreeSet<Long> deleted;
-    private final long snapshotId;
+    private final DataFileVisibility visibility;
     private long position;
     private long readTimeNanos;
     private boolean finished;
 
     /**
      * @param fieldOfColumn for each projected column its field in the reader's pages, or -1 when the file lacks it
-     * @param snapshotField the reader field holding each row's snapshot, or -1 when rows need no snapshot filter
+     * @param snapshotField the reader field holding each row's snapshot, or -1 when {@code visibility} needs none
      */
     ParquetFilePageSource(LocalParquetDataSource source, ParquetReader reader, List<MoraineColumnHandle> columns, int[] fieldOfColumn,
-            int snapshotField, TreeSet<Long> deleted, long snapshotId)
+            int snapshotField, DataFileVisibility visibility)
     {
         this.source = source;
         this.reader = reader;
         this.columns = List.copyOf(columns);
         this.fieldOfColumn = fieldOfColumn.clone();
         this.snapshotField = snapshotField;
-        this.deleted = deleted;
-        this.snapshotId = snapshotId;
+        this.visibility = visibility;
     }
 
     @Override
@@ -75,9 +73,7 @@ final class ParquetFilePageSource
         int kept = 0;
         Block snapshots = snapshotField >= 0 ? page.getBlock(snapshotField) : null;
         for (int row = 0; row < rows; row++) {
-            boolean visible = !deleted.contains(position + row)
-                    && (snapshots == null || BIGINT.getLong(snapshots, row) <= snapshotId);
-            if (visible) {
+            if (visibility.visible(position + row, snapshots == null ? 0 : BIGINT.getLong(snapshots, row))) {
                 keep[kept++] = row;
             }
         }

@@ -4,6 +4,7 @@ import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
+import io.moraine.inline.DataFileVisibility;
 import io.moraine.inline.DeletedPositions;
 import io.trino.parquet.Column;
 import io.trino.parquet.ParquetReaderOptions;
@@ -26,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
@@ -44,8 +44,6 @@ import static io.trino.spi.type.BigintType.BIGINT;
  */
 final class ParquetFilePages
 {
-    private static final int SNAPSHOT_FIELD_ID = 2147483539;
-
     private ParquetFilePages() {}
 
     static ParquetFilePageSource open(CatalogSnapshot snapshot, String dataPath, MoraineTableHandle table, long dataFileId, List<MoraineColumnHandle> columns)
@@ -57,9 +55,7 @@ final class ParquetFilePages
             throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " of table " + table.name()
                     + " is missing at " + path + " (data path " + dataPath + "); if the lake's files were moved, set moraine.data-path to their new root");
         }
-        TreeSet<Long> deleted = DeletedPositions.at(snapshot, table.tableId(), dataFile, tablePath);
-        Long partialMax = dataFile.getLong("partial_max");
-        boolean filterBySnapshot = partialMax != null && partialMax > snapshot.id();
+        DataFileVisibility visibility = DataFileVisibility.at(snapshot, table.tableId(), dataFile, tablePath);
         ParquetReaderOptions options = ParquetReaderOptions.defaultOptions();
         LocalParquetDataSource source = null;
         try {
@@ -79,10 +75,10 @@ final class ParquetFilePages
                 }
             }
             int snapshotField = -1;
-            if (filterBySnapshot) {
+            if (visibility.needsRowSnapshots()) {
                 snapshotField = fields.size();
                 fields.add(new Column("_ducklake_internal_snapshot_id",
-                        constructField(BIGINT, lookupColumnById(columnIO, SNAPSHOT_FIELD_ID)).orElseThrow()));
+                        constructField(BIGINT, lookupColumnById(columnIO, DataFileVisibility.SNAPSHOT_ID_FIELD_ID)).orElseThrow()));
             }
             Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileSchema, fileSchema);
             List<RowGroupInfo> rowGroups = new ArrayList<>();
@@ -95,7 +91,7 @@ final class ParquetFilePages
                     source, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
                     e -> new TrinoException(GENERIC_INTERNAL_ERROR, "reading " + path + " failed: " + e.getMessage(), e),
                     Optional.empty(), Optional.empty(), Optional.empty());
-            return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, snapshotField, deleted, snapshot.id());
+            return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, snapshotField, visibility);
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(source);

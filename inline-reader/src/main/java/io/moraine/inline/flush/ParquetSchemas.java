@@ -2,6 +2,7 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.inline.DataFileVisibility;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -27,8 +28,8 @@ final class ParquetSchemas
 {
     static final String ROW_ID = "_ducklake_internal_row_id";
     static final String SNAPSHOT_ID = "_ducklake_internal_snapshot_id";
-    static final int ROW_ID_FIELD_ID = 2147483540;
-    static final int SNAPSHOT_ID_FIELD_ID = 2147483539;
+    static final int ROW_ID_FIELD_ID = DataFileVisibility.ROW_ID_FIELD_ID;
+    static final int SNAPSHOT_ID_FIELD_ID = DataFileVisibility.SNAPSHOT_ID_FIELD_ID;
 
     private ParquetSchemas() {}
 
