@@ -48,7 +48,8 @@ final class ParquetFilePages
 
     static ParquetFilePageSource open(CatalogSnapshot snapshot, String dataPath, MoraineTableHandle table, long dataFileId, List<MoraineColumnHandle> columns)
     {
-        Row dataFile = find(snapshot, table.tableId(), dataFileId);
+        Row dataFile = snapshot.dataFile(table.tableId(), dataFileId).orElseThrow(() ->
+                new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " is not visible at snapshot " + snapshot.id()));
         String tablePath = tablePath(snapshot, dataPath, table.tableId());
         Path path = DeletedPositions.localPath(CatalogPaths.filePath(tablePath, dataFile));
         if (!java.nio.file.Files.isRegularFile(path)) {
@@ -123,19 +124,6 @@ final class ParquetFilePages
             }
         }
         return Optional.empty();
-    }
-
-    private static Row find(CatalogSnapshot snapshot, long tableId, long dataFileId)
-    {
-        try (var files = snapshot.dataFiles(tableId)) {
-            while (files.hasNext()) {
-                Row file = files.next();
-                if (file.getLong("data_file_id") == dataFileId) {
-                    return file;
-                }
-            }
-        }
-        throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " is not visible at snapshot " + snapshot.id());
     }
 
     private static String tablePath(CatalogSnapshot snapshot, String dataPath, long tableId)

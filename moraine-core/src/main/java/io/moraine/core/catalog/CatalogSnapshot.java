@@ -149,6 +149,14 @@ public final class CatalogSnapshot
         return visible(TableKind.DATA_FILE, tableId);
     }
 
+    /** One data file of the table if visible at S: a key lookup, not a scan of the table's files. */
+    public Optional<Row> dataFile(long tableId, long dataFileId)
+    {
+        try (RowCursor files = visible(TableKind.DATA_FILE, tableId, dataFileId)) {
+            return files.hasNext() ? Optional.of(files.next()) : Optional.empty();
+        }
+    }
+
     /** The delete files of the table visible at S, streamed. */
     public RowCursor deleteFiles(long tableId)
     {
