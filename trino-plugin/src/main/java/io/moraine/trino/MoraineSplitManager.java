@@ -3,7 +3,8 @@ package io.moraine.trino;
 import com.google.inject.Inject;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.FileStatsFilter;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.RowCursor;
+import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorSplitSource;
@@ -13,10 +14,10 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.FixedSplitSource;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.LongPredicate;
 
 /**
  * Splits a table at its snapshot: one split for its inlined rows, one per visible data file whose column statistics do
@@ -35,7 +36,7 @@ public class MoraineSplitManager
 
     @Override
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle,
-            java.util.Set<io.trino.spi.connector.ColumnHandle> columns, Constraint constraint)
+            Set<ColumnHandle> columns, Constraint constraint)
     {
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineSplit> splits = new ArrayList<>();
@@ -43,28 +44,16 @@ public class MoraineSplitManager
             return new FixedSplitSource(splits);
         }
         splits.add(MoraineSplit.inlinedRows());
-        Map<Long, FileStatsFilter.ValueRange> ranges = StatsPruning.ranges(table.constraint());
-        try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
-            Map<Long, Map<Long, Row>> stats = ranges.isEmpty() ? Map.of() : statsOf(snapshot, table.tableId(), ranges.keySet());
-            snapshot.dataFiles(table.tableId()).forEachRemaining(file -> {
+        try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId());
+                RowCursor files = snapshot.dataFiles(table.tableId())) {
+            LongPredicate mayMatch = FileStatsFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.ranges(table.constraint()));
+            files.forEachRemaining(file -> {
                 long fileId = file.getLong("data_file_id");
-                if (FileStatsFilter.mayMatch(stats.getOrDefault(fileId, Map.of()), ranges)) {
+                if (mayMatch.test(fileId)) {
                     splits.add(new MoraineSplit(OptionalLong.of(fileId)));
                 }
             });
         }
         return new FixedSplitSource(splits);
-    }
-
-    /** Data file id to its stats rows (by column id), for the constrained columns only. */
-    private static Map<Long, Map<Long, Row>> statsOf(CatalogSnapshot snapshot, long tableId, java.util.Set<Long> columnIds)
-    {
-        Map<Long, Map<Long, Row>> stats = new HashMap<>();
-        snapshot.fileColumnStats(tableId).forEachRemaining(row -> {
-            if (columnIds.contains(row.getLong("column_id"))) {
-                stats.computeIfAbsent(row.getLong("data_file_id"), ignored -> new HashMap<>()).put(row.getLong("column_id"), row);
-            }
-        });
-        return stats;
     }
 }

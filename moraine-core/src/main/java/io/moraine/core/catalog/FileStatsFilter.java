@@ -7,9 +7,11 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 
 /**
  * Decides from {@code ducklake_file_column_stats} whether a data file can hold rows matching per-column value ranges
@@ -28,6 +30,26 @@ public final class FileStatsFilter
             boolean highInclusive, boolean nullAllowed, boolean valuesAllowed) {}
 
     private FileStatsFilter() {}
+
+    /**
+     * The data files of a table at a snapshot that may hold rows in every range, as a test on {@code data_file_id}; reads
+     * the table's stats rows once, keeping only the constrained columns.
+     */
+    public static LongPredicate filesMayMatch(CatalogSnapshot snapshot, long tableId, Map<Long, ValueRange> ranges)
+    {
+        if (ranges.isEmpty()) {
+            return fileId -> true;
+        }
+        Map<Long, Map<Long, Row>> statsByFile = new HashMap<>();
+        try (RowCursor rows = snapshot.fileColumnStats(tableId)) {
+            rows.forEachRemaining(row -> {
+                if (ranges.containsKey(row.getLong("column_id"))) {
+                    statsByFile.computeIfAbsent(row.getLong("data_file_id"), ignored -> new HashMap<>()).put(row.getLong("column_id"), row);
+                }
+            });
+        }
+        return fileId -> mayMatch(statsByFile.getOrDefault(fileId, Map.of()), ranges);
+    }
 
     /** Whether a file whose stats rows (by column id) are {@code stats} may hold rows in every range. */
     public static boolean mayMatch(Map<Long, Row> stats, Map<Long, ValueRange> ranges)
