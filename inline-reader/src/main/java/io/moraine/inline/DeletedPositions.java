@@ -53,11 +53,8 @@ public final class DeletedPositions
                         });
             }
         }
-        long[] inlined = InlineFileDeletes.positionsAt(snapshot.reader(), tableId, snapshot.id()).get(dataFileId);
-        if (inlined != null) {
-            for (long position : inlined) {
-                deleted.add(position);
-            }
+        for (long position : InlineFileDeletes.positionsAt(snapshot.reader(), tableId, dataFileId, snapshot.id())) {
+            deleted.add(position);
         }
         return deleted;
     }

@@ -38,9 +38,19 @@ public final class InlineFileDeletes
     /** Data file id to its sorted, distinct deleted positions at {@code snapshotId}. */
     public static Map<Long, long[]> positionsAt(KeyValueReader reader, long tableId, long snapshotId)
     {
+        return positionsUnder(reader, InlineKeys.prefix(InlineKeys.FILE_DELETE, tableId), snapshotId);
+    }
+
+    /** One data file's sorted, distinct deleted positions at {@code snapshotId}, reading only that file's entries. */
+    public static long[] positionsAt(KeyValueReader reader, long tableId, long dataFileId, long snapshotId)
+    {
+        return positionsUnder(reader, InlineKeys.fileDeletes(tableId, dataFileId), snapshotId).getOrDefault(dataFileId, new long[0]);
+    }
+
+    private static Map<Long, long[]> positionsUnder(KeyValueReader reader, byte[] prefix, long snapshotId)
+    {
         Map<Long, long[]> positions = new HashMap<>();
         Map<Long, Integer> counts = new HashMap<>();
-        byte[] prefix = InlineKeys.prefix(InlineKeys.FILE_DELETE, tableId);
         try (KeyValueCursor cursor = reader.scan(prefix, KeyWriter.prefixEnd(prefix), 1024)) {
             while (cursor.hasNext()) {
                 var entry = cursor.next();

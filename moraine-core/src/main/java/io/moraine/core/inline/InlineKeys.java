@@ -59,6 +59,12 @@ public final class InlineKeys
         return writer(FILE_DELETE).int64(tableId).int64(dataFileId).int64(position).toBytes();
     }
 
+    /** The prefix of one data file's inlined deletes. */
+    public static byte[] fileDeletes(long tableId, long dataFileId)
+    {
+        return writer(FILE_DELETE).int64(tableId).int64(dataFileId).toBytes();
+    }
+
     public static byte[] fileDeleteTable(long tableId)
     {
         return writer(FILE_DELETE_TABLE).int64(tableId).toBytes();
