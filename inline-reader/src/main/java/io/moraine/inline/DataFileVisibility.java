@@ -28,11 +28,17 @@ public final class DataFileVisibility
         this.filterBySnapshot = filterBySnapshot;
     }
 
-    public static DataFileVisibility at(CatalogSnapshot snapshot, long tableId, Row dataFile, String tablePath)
+    public static DataFileVisibility at(CatalogSnapshot snapshot, long tableId, Row dataFile, String tablePath, DataFiles files)
     {
         Long partialMax = dataFile.getLong("partial_max");
-        return new DataFileVisibility(DeletedPositions.at(snapshot, tableId, dataFile, tablePath), snapshot.id(),
+        return new DataFileVisibility(DeletedPositions.at(snapshot, tableId, dataFile, tablePath, files), snapshot.id(),
                 partialMax != null && partialMax > snapshot.id());
+    }
+
+    /** Whether any position of the file is deleted at the snapshot: only then do readers need each row's position. */
+    public boolean hasDeletedPositions()
+    {
+        return !deleted.isEmpty();
     }
 
     /** Whether rows must be checked against their {@code _ducklake_internal_snapshot_id} (field {@link #SNAPSHOT_ID_FIELD_ID}). */

@@ -10,7 +10,7 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
 
@@ -31,7 +31,7 @@ public final class DeletedPositions
 
     private DeletedPositions() {}
 
-    public static TreeSet<Long> at(CatalogSnapshot snapshot, long tableId, Row dataFile, String tablePath)
+    public static TreeSet<Long> at(CatalogSnapshot snapshot, long tableId, Row dataFile, String tablePath, DataFiles files)
     {
         long dataFileId = dataFile.getLong("data_file_id");
         TreeSet<Long> deleted = new TreeSet<>();
@@ -45,7 +45,7 @@ public final class DeletedPositions
                     throw new UnsupportedFeatureException("delete file " + deleteFile.getString("path") + " has format "
                             + deleteFile.getString("format") + "; only Parquet positional delete files are read so far");
                 }
-                read(localPath(CatalogPaths.filePath(tablePath, deleteFile)), deleteFile.getLong("begin_snapshot"))
+                read(files.open(CatalogPaths.filePath(tablePath, deleteFile), sizeOf(deleteFile)), deleteFile.getLong("begin_snapshot"))
                         .forEach((position, deletedAt) -> {
                             if (deletedAt <= snapshot.id()) {
                                 deleted.add(position);
@@ -60,10 +60,10 @@ public final class DeletedPositions
     }
 
     /** Positions of a positional delete file with the snapshot that deleted each (the file's begin without a snapshot column). */
-    public static Map<Long, Long> read(Path file, long fileBeginSnapshot)
+    public static Map<Long, Long> read(InputFile file, long fileBeginSnapshot)
     {
         TreeMap<Long, Long> positions = new TreeMap<>();
-        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+        try (ParquetFileReader reader = ParquetFileReader.open(file)) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
             boolean partial = schema.getFieldCount() >= 3 && schema.getFieldName(2).equals(SNAPSHOT_COLUMN);
             PageReadStore pages;
@@ -79,6 +79,13 @@ public final class DeletedPositions
         catch (IOException e) {
             throw new StoreException("reading delete file " + file + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** A file row's {@code file_size_bytes}, when recorded. */
+    public static java.util.OptionalLong sizeOf(Row file)
+    {
+        Long size = file.getLong("file_size_bytes");
+        return size == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(size);
     }
 
     /** A local file system path for a resolved DuckLake path (object stores are not read by this library yet). */

@@ -7,6 +7,7 @@ import io.moraine.core.catalog.StoreFacts;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
+import io.opentelemetry.api.trace.Tracer;
 import jakarta.annotation.PreDestroy;
 
 import java.util.Optional;
@@ -18,13 +19,14 @@ public class MoraineCatalogHolder
     private final Optional<String> dataPathOverride;
 
     @Inject
-    public MoraineCatalogHolder(MoraineConfig config)
+    public MoraineCatalogHolder(MoraineConfig config, Tracer tracer)
     {
+        StoreOptions options = StoreOptions.DEFAULTS.withReadListener(new TracingStoreReads(tracer));
         this.dataPathOverride = config.getDataPath().map(path -> path.endsWith("/") ? path : path + "/");
         StoreUri uri = StoreUri.parse(config.getStoreUri());
         this.catalog = config.getCheckpointId()
-                .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, StoreOptions.DEFAULTS.withCheckpoint(id)))
-                .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY));
+                .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
+                .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, options));
     }
 
     public MoraineCatalog catalog()

@@ -2,6 +2,8 @@ package io.moraine.trino;
 
 import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
+import io.airlift.units.DataSize;
+import io.airlift.units.MinDataSize;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.Optional;
@@ -14,6 +16,7 @@ public class MoraineConfig
     private String dataPath;
     private Long defaultSnapshotId;
     private java.time.Instant defaultSnapshotTimestamp;
+    private DataSize maxSplitSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
 
     @NotNull
     public String getStoreUri()
@@ -78,6 +81,21 @@ public class MoraineConfig
     public MoraineConfig setDefaultSnapshotId(Long defaultSnapshotId)
     {
         this.defaultSnapshotId = defaultSnapshotId;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize("1MB")
+    public DataSize getMaxSplitSize()
+    {
+        return maxSplitSize;
+    }
+
+    @Config("moraine.max-split-size")
+    @ConfigDescription("Data files larger than this are read by several splits, each taking the row groups that start in its byte range")
+    public MoraineConfig setMaxSplitSize(DataSize maxSplitSize)
+    {
+        this.maxSplitSize = maxSplitSize;
         return this;
     }
 }

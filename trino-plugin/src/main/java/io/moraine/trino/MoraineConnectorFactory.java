@@ -3,11 +3,16 @@ package io.moraine.trino;
 import com.google.inject.Injector;
 import io.airlift.bootstrap.Bootstrap;
 import io.airlift.json.JsonModule;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Tracer;
+import io.trino.filesystem.manager.FileSystemModule;
+import io.trino.spi.NodeManager;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
 import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.type.TypeManager;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /** Creates moraine connectors from catalog properties, wiring them with Guice as Trino's own connectors do. */
@@ -27,12 +32,32 @@ public class MoraineConnectorFactory
                 "io.trino.bootstrap.catalog." + catalogName,
                 new JsonModule(),
                 new MoraineModule(),
-                binder -> binder.bind(TypeManager.class).toInstance(context.getTypeManager()));
+                new FileSystemModule(catalogName, context, false),
+                binder -> {
+                    binder.bind(TypeManager.class).toInstance(context.getTypeManager());
+                    binder.bind(OpenTelemetry.class).toInstance(context.getOpenTelemetry());
+                    binder.bind(Tracer.class).toInstance(context.getTracer());
+                    binder.bind(NodeManager.class).toInstance(context.getNodeManager());
+                });
         Injector injector = app
                 .doNotInitializeLogging()
                 .disableSystemProperties()
-                .setRequiredConfigurationProperties(config)
+                .setRequiredConfigurationProperties(withFileSystemDefaults(config))
                 .initialize();
         return injector.getInstance(MoraineConnector.class);
+    }
+
+    /**
+     * DuckLake lakes usually live on local disk: Trino's local file system is on unless the catalog says otherwise, rooted
+     * at {@code /} so the absolute paths DuckLake records resolve as they are.
+     */
+    static Map<String, String> withFileSystemDefaults(Map<String, String> config)
+    {
+        Map<String, String> effective = new HashMap<>(config);
+        effective.putIfAbsent("fs.local.enabled", "true");
+        if ("true".equals(effective.get("fs.local.enabled"))) {
+            effective.putIfAbsent("local.location", "/");
+        }
+        return effective;
     }
 }

@@ -17,6 +17,10 @@ import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.EmptyPageSource;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.connector.FixedPageSource;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -36,11 +40,14 @@ public class MorainePageSourceProvider
     private static final int WINDOW_ROWS = 8192;
 
     private final MoraineCatalogHolder catalog;
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
 
     @Inject
-    public MorainePageSourceProvider(MoraineCatalogHolder catalog)
+    public MorainePageSourceProvider(MoraineCatalogHolder catalog, TrinoFileSystemFactory fileSystemFactory)
     {
         this.catalog = catalog;
+        this.fileSystemFactory = fileSystemFactory;
     }
 
     @Override
@@ -51,8 +58,14 @@ public class MorainePageSourceProvider
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
         if (moraineSplit.dataFileId().isPresent()) {
+            // The dynamic filter as it stands now: row groups and pages it rules out are never read.
+            TupleDomain<MoraineColumnHandle> predicate = table.constraint().intersect(dynamicFilter.getCurrentPredicate().transformKeys(MoraineColumnHandle.class::cast));
+            if (predicate.isNone()) {
+                return new EmptyPageSource();
+            }
+            LakeFiles files = new LakeFiles(fileSystemFactory.create(session));
             try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
-                return ParquetFilePages.open(snapshot, catalog.dataPath(snapshot), table, moraineSplit.dataFileId().getAsLong(), projected);
+                return ParquetFilePages.open(snapshot, catalog.dataPath(snapshot), files, table, moraineSplit, projected, predicate, parquetOptions);
             }
         }
         List<Page> pages = new ArrayList<>();

@@ -15,7 +15,6 @@ import io.trino.spi.connector.FixedSplitSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.LongPredicate;
 
@@ -27,11 +26,13 @@ public class MoraineSplitManager
         implements ConnectorSplitManager
 {
     private final MoraineCatalogHolder catalog;
+    private final long maxSplitSize;
 
     @Inject
-    public MoraineSplitManager(MoraineCatalogHolder catalog)
+    public MoraineSplitManager(MoraineCatalogHolder catalog, MoraineConfig config)
     {
         this.catalog = catalog;
+        this.maxSplitSize = config.getMaxSplitSize().toBytes();
     }
 
     @Override
@@ -50,10 +51,22 @@ public class MoraineSplitManager
             files.forEachRemaining(file -> {
                 long fileId = file.getLong("data_file_id");
                 if (mayMatch.test(fileId)) {
-                    splits.add(new MoraineSplit(OptionalLong.of(fileId)));
+                    addFileSplits(splits, fileId, file.getLong("file_size_bytes"));
                 }
             });
         }
         return new FixedSplitSource(splits);
+    }
+
+    /** One split per {@code maxSplitSize} bytes of a file; each reads the row groups that start in its range. */
+    private void addFileSplits(List<MoraineSplit> splits, long fileId, long fileSize)
+    {
+        long start = 0;
+        do {
+            long length = Math.min(maxSplitSize, fileSize - start);
+            splits.add(MoraineSplit.dataFile(fileId, start, length));
+            start += length;
+        }
+        while (start < fileSize);
     }
 }

@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import io.moraine.inline.DataFileVisibility;
+import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
@@ -22,28 +23,30 @@ import static io.trino.spi.type.BigintType.BIGINT;
 final class ParquetFilePageSource
         implements ConnectorPageSource
 {
-    private final LocalParquetDataSource source;
+    private final ParquetDataSource source;
     private final ParquetReader reader;
     private final List<MoraineColumnHandle> columns;
     private final int[] fieldOfColumn;
     private final int snapshotField;
+    private final int positionField;
     private final DataFileVisibility visibility;
-    private long position;
     private long readTimeNanos;
     private boolean finished;
 
     /**
      * @param fieldOfColumn for each projected column its field in the reader's pages, or -1 when the file lacks it
      * @param snapshotField the reader field holding each row's snapshot, or -1 when {@code visibility} needs none
+     * @param positionField the reader's row-position block, or -1 when no position of the file is deleted
      */
-    ParquetFilePageSource(LocalParquetDataSource source, ParquetReader reader, List<MoraineColumnHandle> columns, int[] fieldOfColumn,
-            int snapshotField, DataFileVisibility visibility)
+    ParquetFilePageSource(ParquetDataSource source, ParquetReader reader, List<MoraineColumnHandle> columns, int[] fieldOfColumn,
+            int snapshotField, int positionField, DataFileVisibility visibility)
     {
         this.source = source;
         this.reader = reader;
         this.columns = List.copyOf(columns);
         this.fieldOfColumn = fieldOfColumn.clone();
         this.snapshotField = snapshotField;
+        this.positionField = positionField;
         this.visibility = visibility;
     }
 
@@ -69,19 +72,29 @@ final class ParquetFilePageSource
             return null;
         }
         int rows = page.getPositionCount();
+        if (snapshotField < 0 && positionField < 0) {
+            return page(page, null, rows);
+        }
         int[] keep = new int[rows];
         int kept = 0;
         Block snapshots = snapshotField >= 0 ? page.getBlock(snapshotField) : null;
+        Block positions = positionField >= 0 ? page.getBlock(positionField) : null;
         for (int row = 0; row < rows; row++) {
-            if (visibility.visible(position + row, snapshots == null ? 0 : BIGINT.getLong(snapshots, row))) {
+            long position = positions == null ? 0 : BIGINT.getLong(positions, row);
+            if (visibility.visible(position, snapshots == null ? 0 : BIGINT.getLong(snapshots, row))) {
                 keep[kept++] = row;
             }
         }
-        position += rows;
+        return page(page, keep, kept);
+    }
+
+    /** The projected columns of {@code page}, only the rows in {@code keep} (all rows when null). */
+    private SourcePage page(SourcePage page, int[] keep, int kept)
+    {
         Block[] blocks = new Block[columns.size()];
         for (int i = 0; i < columns.size(); i++) {
             blocks[i] = fieldOfColumn[i] >= 0
-                    ? page.getBlock(fieldOfColumn[i]).getPositions(keep, 0, kept)
+                    ? (keep == null ? page.getBlock(fieldOfColumn[i]) : page.getBlock(fieldOfColumn[i]).getPositions(keep, 0, kept))
                     : ArrowToTrino.missing(columns.get(i), kept);
         }
         return SourcePage.create(new Page(kept, blocks));

@@ -1,19 +1,23 @@
 package io.moraine.trino;
 
+import io.airlift.slice.Slice;
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.inline.DataFileVisibility;
-import io.moraine.inline.DeletedPositions;
 import io.trino.parquet.Column;
+import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.ParquetReaderOptions;
-import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
+import io.trino.parquet.predicate.TupleDomainParquetPredicate;
 import io.trino.parquet.reader.MetadataReader;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.EmptyPageSource;
+import io.trino.spi.predicate.TupleDomain;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.ColumnIO;
 import org.apache.parquet.io.MessageColumnIO;
@@ -21,8 +25,8 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 import org.joda.time.DateTimeZone;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,37 +37,50 @@ import static io.trino.parquet.ParquetTypeUtils.constructField;
 import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
 import static io.trino.parquet.ParquetTypeUtils.lookupColumnById;
-import static io.trino.parquet.metadata.PrunedBlockMetadata.createPrunedColumnsMetadata;
+import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
+import static io.trino.parquet.predicate.PredicateUtils.getFilteredRowGroups;
 import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 
 /**
- * Opens one DuckLake data file at a snapshot with Trino's Parquet reader (reference §4): columns matched by field id
- * (a column the file lacks reads as its default), the positions deleted at the snapshot, and, for a partial file whose
- * rows span snapshots after S, the field holding each row's snapshot. {@link ParquetFilePageSource} streams the pages.
+ * Opens the row groups of one DuckLake data file that a split covers, at a snapshot, with Trino's Parquet reader
+ * (reference §4): columns matched by field id (a column the file lacks reads as its default); row groups and pages
+ * the predicate rules out by their statistics, column indexes or dictionaries are skipped; the positions deleted at
+ * the snapshot and, for a partial file, each row's snapshot are applied by {@link ParquetFilePageSource}.
  */
 final class ParquetFilePages
 {
+    private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
+    private static final int FOOTER_TRAILER_BYTES = 8;
+
     private ParquetFilePages() {}
 
-    static ParquetFilePageSource open(CatalogSnapshot snapshot, String dataPath, MoraineTableHandle table, long dataFileId, List<MoraineColumnHandle> columns)
+    static ConnectorPageSource open(CatalogSnapshot snapshot, String dataPath, LakeFiles files, MoraineTableHandle table, MoraineSplit split,
+            List<MoraineColumnHandle> columns, TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options)
     {
+        long dataFileId = split.dataFileId().orElseThrow();
         Row dataFile = snapshot.dataFile(table.tableId(), dataFileId).orElseThrow(() ->
                 new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " is not visible at snapshot " + snapshot.id()));
         String tablePath = tablePath(snapshot, dataPath, table.tableId());
-        Path path = DeletedPositions.localPath(CatalogPaths.filePath(tablePath, dataFile));
-        if (!java.nio.file.Files.isRegularFile(path)) {
-            throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " of table " + table.name()
-                    + " is missing at " + path + " (data path " + dataPath + "); if the lake's files were moved, set moraine.data-path to their new root");
-        }
-        DataFileVisibility visibility = DataFileVisibility.at(snapshot, table.tableId(), dataFile, tablePath);
-        ParquetReaderOptions options = ParquetReaderOptions.defaultOptions();
-        LocalParquetDataSource source = null;
+        String path = CatalogPaths.filePath(tablePath, dataFile);
+        long length = dataFile.getLong("file_size_bytes");
+        ParquetDataSource source = null;
         try {
-            source = new LocalParquetDataSource(path, options);
-            ParquetMetadata metadata = MetadataReader.readFooter(source, Optional.empty());
+            source = new TrinoInputDataSource(files.inputFile(path, length), length, options);
+            ParquetMetadata metadata = footer(source, dataFile.getLong("footer_size"), options);
             MessageType fileSchema = metadata.getFileMetaData().getSchema();
             MessageColumnIO columnIO = getColumnIO(fileSchema, fileSchema);
+            Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileSchema, fileSchema);
+            TupleDomain<ColumnDescriptor> fileDomain = ParquetPredicates.forFile(predicate, columnIO);
+            TupleDomainParquetPredicate parquetPredicate = buildPredicate(fileSchema, fileDomain, descriptors, DateTimeZone.UTC);
+            List<RowGroupInfo> rowGroups = getFilteredRowGroups(split.start(), split.length(), source, metadata, List.of(fileDomain), List.of(parquetPredicate),
+                    descriptors, DateTimeZone.UTC, DOMAIN_COMPACTION_THRESHOLD, options);
+            if (rowGroups.isEmpty()) {
+                source.close();
+                return new EmptyPageSource();
+            }
+
+            DataFileVisibility visibility = DataFileVisibility.at(snapshot, table.tableId(), dataFile, tablePath, files);
             List<Column> fields = new ArrayList<>();
             int[] fieldOfColumn = new int[columns.size()];
             for (int i = 0; i < columns.size(); i++) {
@@ -81,21 +98,22 @@ final class ParquetFilePages
                 fields.add(new Column("_ducklake_internal_snapshot_id",
                         constructField(BIGINT, lookupColumnById(columnIO, DataFileVisibility.SNAPSHOT_ID_FIELD_ID)).orElseThrow()));
             }
-            Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileSchema, fileSchema);
-            List<RowGroupInfo> rowGroups = new ArrayList<>();
-            long start = 0;
-            for (BlockMetadata block : metadata.getBlocks()) {
-                rowGroups.add(new RowGroupInfo(createPrunedColumnsMetadata(block, source.getId(), descriptors), start, Optional.empty()));
-                start += block.rowCount();
-            }
-            ParquetReader reader = new ParquetReader(Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()), fields, false, rowGroups,
+            // Deleted positions are file positions: the reader appends each row's position after the fields.
+            boolean needsPositions = visibility.hasDeletedPositions();
+            int positionField = needsPositions ? fields.size() : -1;
+            ParquetDataSource opened = source;
+            ParquetReader reader = new ParquetReader(Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()), fields, needsPositions, rowGroups,
                     source, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
-                    e -> new TrinoException(GENERIC_INTERNAL_ERROR, "reading " + path + " failed: " + e.getMessage(), e),
-                    Optional.empty(), Optional.empty(), Optional.empty());
-            return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, snapshotField, visibility);
+                    e -> new TrinoException(GENERIC_INTERNAL_ERROR, "reading " + opened.getId() + " failed: " + e.getMessage(), e),
+                    fileDomain.isAll() ? Optional.empty() : Optional.of(parquetPredicate), Optional.empty(), Optional.empty());
+            return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, snapshotField, positionField, visibility);
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(source);
+            if (isMissingFile(e)) {
+                throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " of table " + table.name() + " is missing at " + path
+                        + " (data path " + dataPath + "); if the lake's files were moved, set moraine.data-path to their new root", e);
+            }
             if (e instanceof RuntimeException runtime) {
                 throw runtime;
             }
@@ -103,7 +121,28 @@ final class ParquetFilePages
         }
     }
 
-    private static void closeQuietly(LocalParquetDataSource source)
+    /** The footer, fetched in one read of exactly its size when the catalog records {@code footer_size} (reference §4.1). */
+    private static ParquetMetadata footer(ParquetDataSource source, Long footerSize, ParquetReaderOptions options)
+            throws IOException
+    {
+        if (footerSize == null || footerSize <= 0 || footerSize + FOOTER_TRAILER_BYTES > source.getEstimatedSize()) {
+            return MetadataReader.readFooter(source, options, Optional.empty(), Optional.empty());
+        }
+        Slice tail = source.readTail((int) (footerSize + FOOTER_TRAILER_BYTES));
+        return MetadataReader.parseFooter(source.getId(), source.getEstimatedSize(), tail, Optional.empty(), Optional.empty());
+    }
+
+    private static boolean isMissingFile(Throwable failure)
+    {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof FileNotFoundException || cause instanceof java.nio.file.NoSuchFileException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void closeQuietly(ParquetDataSource source)
     {
         if (source == null) {
             return;

@@ -50,8 +50,8 @@ final class DeleteFileFlush
             TreeMap<Long, Long> positions = new TreeMap<>();
             Optional<Row> existing = deleteFiles.stream().filter(row -> row.getLong("data_file_id") == dataFileId).findFirst();
             if (existing.isPresent()) {
-                positions.putAll(io.moraine.inline.DeletedPositions.read(io.moraine.inline.DeletedPositions.localPath(
-                        CatalogPaths.filePath(tablePath, existing.get())), existing.get().getLong("begin_snapshot")));
+                positions.putAll(io.moraine.inline.DeletedPositions.read(io.moraine.inline.DataFiles.LOCAL.open(
+                        CatalogPaths.filePath(tablePath, existing.get()), java.util.OptionalLong.empty()), existing.get().getLong("begin_snapshot")));
             }
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
             String dataFilePath = io.moraine.inline.DeletedPositions.localPath(CatalogPaths.filePath(tablePath, dataFile.get())).toString();

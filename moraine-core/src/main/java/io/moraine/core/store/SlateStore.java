@@ -59,10 +59,13 @@ public final class SlateStore
     private final Optional<ObjectStore> walObjectStore;
     private final Db db;
     private final DbReader reader;
+    private final StoreReadListener readListener;
     private boolean closed;
 
-    private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader)
+    private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader,
+            StoreReadListener readListener)
     {
+        this.readListener = readListener;
         this.uri = uri;
         this.mode = mode;
         this.objectStore = objectStore;
@@ -83,15 +86,15 @@ public final class SlateStore
         ObjectStore objectStore = ObjectStores.resolve(uri);
         Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
         return switch (mode) {
-            case READ_WRITE -> new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore), null);
+            case READ_WRITE -> new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore), null, options.readListener());
             case READ_ONLY -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
-                    openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options.manifestPollInterval()));
+                    openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options.manifestPollInterval()), options.readListener());
             case CHECKPOINT -> {
                 String id = options.checkpointId().orElseThrow(() -> new InvalidArgumentException(
                         "a CHECKPOINT open of " + uri + " needs a checkpoint id; list them with the checkpoints command"));
                 requireKnownCheckpoint(uri, objectStore, walObjectStore, id);
                 yield new SlateStore(uri, mode, objectStore, walObjectStore, null,
-                        openReader(uri, objectStore, walObjectStore, new ReaderMode.Checkpoint(id), options.manifestPollInterval()));
+                        openReader(uri, objectStore, walObjectStore, new ReaderMode.Checkpoint(id), options.manifestPollInterval()), options.readListener());
             }
         };
     }
@@ -358,6 +361,7 @@ public final class SlateStore
         @Override
         public byte[] get(byte[] key)
         {
+            readListener.pointRead(key);
             return await(getter.apply(key), uri, "reading a key");
         }
 
@@ -365,6 +369,7 @@ public final class SlateStore
         @Override
         public List<byte[]> getAll(List<byte[]> keys)
         {
+            keys.forEach(readListener::pointRead);
             List<CompletableFuture<byte[]>> futures = keys.stream().map(getter).toList();
             List<byte[]> values = new java.util.ArrayList<>(futures.size());
             for (CompletableFuture<byte[]> future : futures) {
@@ -376,6 +381,7 @@ public final class SlateStore
         @Override
         public KeyValueCursor scan(byte[] start, byte[] end, int pageSize)
         {
+            readListener.rangeScan(start, end);
             DbIterator iterator = await(scanner.apply(new KeyRange(start, true, end, false)), uri, "opening a scan");
             return new KeyValueCursor(iterator, uri, pageSize);
         }
