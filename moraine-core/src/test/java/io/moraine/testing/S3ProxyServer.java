@@ -1,12 +1,19 @@
 package io.moraine.testing;
 
+import com.google.common.io.ByteSource;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.blobstore.domain.Blob;
 import org.gaul.s3proxy.blobstore.options.CreateContainerOptions;
+import org.gaul.s3proxy.blobstore.options.PutOptions;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 
+import java.io.File;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * A real S3 server (S3Proxy 4.0, in-memory blobs) on 127.0.0.1 for tests. SlateDB's S3 client reads its settings
@@ -76,6 +83,19 @@ public final class S3ProxyServer
     {
         blobStore.createContainer(name, CreateContainerOptions.NONE);
         return name;
+    }
+
+    /** Uploads every file under {@code directory} to {@code bucket}, keyed {@code prefix + relative path}. */
+    public void upload(String bucket, Path directory, String prefix)
+            throws IOException
+    {
+        try (var paths = Files.walk(directory)) {
+            for (Path file : paths.filter(Files::isRegularFile).toList()) {
+                String key = prefix + directory.relativize(file).toString().replace(File.separatorChar, '/');
+                byte[] bytes = Files.readAllBytes(file);
+                blobStore.putBlob(bucket, Blob.builder(key).payload(ByteSource.wrap(bytes)).contentLength(bytes.length).build(), PutOptions.NONE);
+            }
+        }
     }
 
     public URI endpoint()

@@ -9,6 +9,7 @@ import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,13 +24,25 @@ final class MoraineQueryRunner
     static QueryRunner create(DuckLakeOracle oracle, Path directory, String defaultSchema)
             throws Exception
     {
-        StoreUri store = StoreUri.parse(directory.resolve("store").toString());
+        return create(oracle, directory, StoreUri.parse(directory.resolve("store").toString()), Optional.empty(), Map.of(), defaultSchema);
+    }
+
+    /**
+     * Imports the oracle's catalog into {@code store} (with {@code dataPath} replacing the lake's data_path when given)
+     * and serves it as catalog {@code lake} with the extra catalog properties.
+     */
+    static QueryRunner create(DuckLakeOracle oracle, Path directory, StoreUri store, Optional<String> dataPath, Map<String, String> catalogProperties,
+            String defaultSchema)
+            throws Exception
+    {
         String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
-        CatalogImporter.importCatalog(DuckLakeSource.parse(copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+        CatalogImporter.importCatalog(DuckLakeSource.parse(copy), store, dataPath, CatalogImporter.Progress.SILENT);
         Session session = Session.builder(testSession()).setCatalog("lake").setSchema(defaultSchema).build();
         QueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(0).build();
         trino.installPlugin(new MorainePlugin());
-        trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
+        Map<String, String> properties = new HashMap<>(catalogProperties);
+        properties.put("moraine.store-uri", store.toString());
+        trino.createCatalog("lake", "moraine", properties);
         return trino;
     }
 

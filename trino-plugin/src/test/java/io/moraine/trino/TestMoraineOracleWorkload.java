@@ -28,6 +28,7 @@ class TestMoraineOracleWorkload
 {
     private DuckLakeOracle oracle;
     private QueryRunner trino;
+    private DuckLakeComparison comparison;
     private Path directory;
 
     @BeforeAll
@@ -38,6 +39,7 @@ class TestMoraineOracleWorkload
         oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
         oracle.runWorkload();
         trino = MoraineQueryRunner.create(oracle, directory, "main");
+        comparison = new DuckLakeComparison(oracle, trino);
     }
 
     @AfterAll
@@ -51,13 +53,7 @@ class TestMoraineOracleWorkload
     void everyTableAtEverySurvivingSnapshotMatchesDuckLake()
             throws Exception
     {
-        int compared = 0;
-        for (long snapshot : survivingSnapshots()) {
-            for (String table : List.of("sales.orders", "main.events")) {
-                compared += sameChecksumAsDuckLake(table, snapshot, "") ? 1 : 0;
-            }
-        }
-        assertThat(compared).isGreaterThan(20);
+        assertThat(comparison.everyTableAtEverySnapshot()).isGreaterThan(20);
     }
 
     @Test
@@ -75,39 +71,12 @@ class TestMoraineOracleWorkload
                 List.of("main.events", "ts >= TIMESTAMP '2025-01-01 00:00:00'"),
                 List.of("main.events", "kind = 'k1' AND v < 100"));
         int compared = 0;
-        for (long snapshot : survivingSnapshots()) {
+        for (long snapshot : comparison.survivingSnapshots()) {
             for (List<String> filter : filters) {
-                compared += sameChecksumAsDuckLake(filter.get(0), snapshot, " WHERE " + filter.get(1)) ? 1 : 0;
+                compared += comparison.sameChecksum(filter.get(0), snapshot, " WHERE " + filter.get(1)) ? 1 : 0;
             }
         }
         assertThat(compared).isGreaterThan(20);
-    }
-
-    private List<Long> survivingSnapshots()
-            throws Exception
-    {
-        return oracle.query("SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1").stream()
-                .map(row -> Long.parseLong(row.getFirst())).toList();
-    }
-
-    /** Asserts Trino's checksum equals DuckLake's; false when DuckLake cannot run it (table or column absent then). */
-    private boolean sameChecksumAsDuckLake(String table, long snapshot, String where)
-            throws Exception
-    {
-        List<List<String>> expected;
-        try {
-            expected = oracle.query(checksum(table, "lake." + table + " AT (VERSION => " + snapshot + ")" + where, true));
-        }
-        catch (java.sql.SQLException e) {
-            return false;
-        }
-        List<String> actual = trino.execute(checksum(table, "lake." + table + " FOR VERSION AS OF " + snapshot + where, false))
-                .getMaterializedRows().stream().map(MaterializedRow::getFields)
-                .map(fields -> fields.stream().map(String::valueOf).collect(Collectors.joining("|")))
-                .toList();
-        assertThat(actual).as("%s at snapshot %d%s", table, snapshot, where)
-                .isEqualTo(expected.stream().map(row -> String.join("|", row.stream().map(String::valueOf).toList())).toList());
-        return true;
     }
 
     @Test
@@ -156,15 +125,5 @@ class TestMoraineOracleWorkload
         QueryId queryId = trino.executeWithPlan(trino.getDefaultSession(), sql).queryId();
         return ((DistributedQueryRunner) trino).getCoordinator().getQueryManager().getFullQueryInfo(queryId)
                 .getQueryStats().getProcessedInputPositions();
-    }
-
-    /** Row count and order-independent sums over columns both engines print alike. */
-    private static String checksum(String table, String relation, boolean duckdb)
-    {
-        String text = duckdb ? "VARCHAR" : "varchar";
-        if (table.equals("sales.orders")) {
-            return "SELECT count(*), CAST(sum(id) AS " + text + "), CAST(sum(amount) AS " + text + "), count(DISTINCT client), count(note) FROM " + relation;
-        }
-        return "SELECT count(*), CAST(sum(v) AS " + text + "), count(DISTINCT kind) FROM " + relation;
     }
 }
