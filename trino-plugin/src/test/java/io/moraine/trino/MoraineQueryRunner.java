@@ -23,13 +23,26 @@ final class MoraineQueryRunner
     static QueryRunner create(DuckLakeOracle oracle, Path directory, String defaultSchema)
             throws Exception
     {
+        return create(oracle, directory, defaultSchema, 0);
+    }
+
+    /** As {@link #create(DuckLakeOracle, Path, String)}, with {@code workerCount} workers besides the coordinator. */
+    static QueryRunner create(DuckLakeOracle oracle, Path directory, String defaultSchema, int workerCount)
+            throws Exception
+    {
         StoreUri store = StoreUri.parse(directory.resolve("store").toString());
         String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
         CatalogImporter.importCatalog(DuckLakeSource.parse(copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
         Session session = Session.builder(testSession()).setCatalog("lake").setSchema(defaultSchema).build();
-        QueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(0).build();
-        trino.installPlugin(new MorainePlugin());
-        trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
+        QueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(workerCount).build();
+        try {
+            trino.installPlugin(new MorainePlugin());
+            trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
+        }
+        catch (RuntimeException e) {
+            trino.close();
+            throw e;
+        }
         return trino;
     }
 
