@@ -24,7 +24,14 @@ final class MoraineQueryRunner
     static QueryRunner create(DuckLakeOracle oracle, Path directory, String defaultSchema)
             throws Exception
     {
-        return create(oracle, directory, StoreUri.parse(directory.resolve("store").toString()), Optional.empty(), Map.of(), defaultSchema);
+        return create(oracle, directory, defaultSchema, 0);
+    }
+
+    /** As {@link #create(DuckLakeOracle, Path, String)}, with {@code workerCount} workers besides the coordinator. */
+    static QueryRunner create(DuckLakeOracle oracle, Path directory, String defaultSchema, int workerCount)
+            throws Exception
+    {
+        return create(oracle, directory, StoreUri.parse(directory.resolve("store").toString()), Optional.empty(), Map.of(), defaultSchema, workerCount);
     }
 
     /**
@@ -32,17 +39,23 @@ final class MoraineQueryRunner
      * and serves it as catalog {@code lake} with the extra catalog properties.
      */
     static QueryRunner create(DuckLakeOracle oracle, Path directory, StoreUri store, Optional<String> dataPath, Map<String, String> catalogProperties,
-            String defaultSchema)
+            String defaultSchema, int workerCount)
             throws Exception
     {
         String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
         CatalogImporter.importCatalog(DuckLakeSource.parse(copy), store, dataPath, CatalogImporter.Progress.SILENT);
         Session session = Session.builder(testSession()).setCatalog("lake").setSchema(defaultSchema).build();
-        QueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(0).build();
-        trino.installPlugin(new MorainePlugin());
-        Map<String, String> properties = new HashMap<>(catalogProperties);
-        properties.put("moraine.store-uri", store.toString());
-        trino.createCatalog("lake", "moraine", properties);
+        QueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(workerCount).build();
+        try {
+            trino.installPlugin(new MorainePlugin());
+            Map<String, String> properties = new HashMap<>(catalogProperties);
+            properties.put("moraine.store-uri", store.toString());
+            trino.createCatalog("lake", "moraine", properties);
+        }
+        catch (RuntimeException e) {
+            trino.close();
+            throw e;
+        }
         return trino;
     }
 

@@ -46,7 +46,7 @@ class TestMoraineOnS3
                 "s3.aws-access-key", S3ProxyServer.ACCESS_KEY,
                 "s3.aws-secret-key", S3ProxyServer.SECRET_KEY);
         trino = MoraineQueryRunner.create(oracle, directory, StoreUri.parse("s3://" + bucket + "/catalog"), Optional.of("s3://" + bucket + "/lake/data/"),
-                s3Properties, "main");
+                s3Properties, "main", 0);
         comparison = new DuckLakeComparison(oracle, trino);
     }
 
