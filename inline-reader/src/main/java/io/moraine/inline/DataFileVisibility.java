@@ -1,7 +1,5 @@
 package io.moraine.inline;
 
-import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
 
 import java.util.TreeSet;
 
@@ -28,11 +26,11 @@ public final class DataFileVisibility
         this.filterBySnapshot = filterBySnapshot;
     }
 
-    public static DataFileVisibility at(CatalogSnapshot snapshot, long tableId, Row dataFile, String tablePath, DataFiles files)
+    /** The visibility of a planned file at {@code snapshotId}; reads its delete files through {@code files}. */
+    public static DataFileVisibility of(PlannedDataFile file, long snapshotId, DataFiles files)
     {
-        Long partialMax = dataFile.getLong("partial_max");
-        return new DataFileVisibility(DeletedPositions.at(snapshot, tableId, dataFile, tablePath, files), snapshot.id(),
-                partialMax != null && partialMax > snapshot.id());
+        return new DataFileVisibility(DeletedPositions.of(file, snapshotId, files), snapshotId,
+                file.partialMax().isPresent() && file.partialMax().getAsLong() > snapshotId);
     }
 
     /** Whether any position of the file is deleted at the snapshot: only then do readers need each row's position. */

@@ -1,8 +1,5 @@
 package io.moraine.inline;
 
-import io.moraine.core.catalog.CatalogPaths;
-import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.error.UnsupportedFeatureException;
 import org.apache.parquet.column.page.PageReadStore;
@@ -31,29 +28,22 @@ public final class DeletedPositions
 
     private DeletedPositions() {}
 
-    public static TreeSet<Long> at(CatalogSnapshot snapshot, long tableId, Row dataFile, String tablePath, DataFiles files)
+    /** The positions of {@code file} deleted at {@code snapshotId}: its delete files' entries up to then, and its inlined deletes. */
+    public static TreeSet<Long> of(PlannedDataFile file, long snapshotId, DataFiles files)
     {
-        long dataFileId = dataFile.getLong("data_file_id");
         TreeSet<Long> deleted = new TreeSet<>();
-        try (var deleteFiles = snapshot.deleteFiles(tableId)) {
-            while (deleteFiles.hasNext()) {
-                Row deleteFile = deleteFiles.next();
-                if (deleteFile.getLong("data_file_id") != dataFileId) {
-                    continue;
-                }
-                if (!"parquet".equals(deleteFile.getString("format"))) {
-                    throw new UnsupportedFeatureException("delete file " + deleteFile.getString("path") + " has format "
-                            + deleteFile.getString("format") + "; only Parquet positional delete files are read so far");
-                }
-                read(files.open(CatalogPaths.filePath(tablePath, deleteFile), sizeOf(deleteFile)), deleteFile.getLong("begin_snapshot"))
-                        .forEach((position, deletedAt) -> {
-                            if (deletedAt <= snapshot.id()) {
-                                deleted.add(position);
-                            }
-                        });
+        for (PlannedDataFile.DeleteFile deleteFile : file.deleteFiles()) {
+            if (!"parquet".equals(deleteFile.format())) {
+                throw new UnsupportedFeatureException("delete file " + deleteFile.path() + " has format " + deleteFile.format()
+                        + "; only Parquet positional delete files are read so far");
             }
+            read(files.open(deleteFile.path(), deleteFile.sizeBytes()), deleteFile.beginSnapshot()).forEach((position, deletedAt) -> {
+                if (deletedAt <= snapshotId) {
+                    deleted.add(position);
+                }
+            });
         }
-        for (long position : InlineFileDeletes.positionsAt(snapshot.reader(), tableId, dataFileId, snapshot.id())) {
+        for (long position : file.inlinedDeletes()) {
             deleted.add(position);
         }
         return deleted;
@@ -79,13 +69,6 @@ public final class DeletedPositions
         catch (IOException e) {
             throw new StoreException("reading delete file " + file + " failed: " + e.getMessage(), e);
         }
-    }
-
-    /** A file row's {@code file_size_bytes}, when recorded. */
-    public static java.util.OptionalLong sizeOf(Row file)
-    {
-        Long size = file.getLong("file_size_bytes");
-        return size == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(size);
     }
 
     /** A local file system path for a resolved DuckLake path (object stores are not read by this library yet). */

@@ -57,16 +57,14 @@ public class MorainePageSourceProvider
         MoraineSplit moraineSplit = (MoraineSplit) split;
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
-        if (moraineSplit.dataFileId().isPresent()) {
+        if (moraineSplit.dataFile().isPresent()) {
             // The dynamic filter as it stands now: row groups and pages it rules out are never read.
             TupleDomain<MoraineColumnHandle> predicate = table.constraint().intersect(dynamicFilter.getCurrentPredicate().transformKeys(MoraineColumnHandle.class::cast));
             if (predicate.isNone()) {
                 return new EmptyPageSource();
             }
             LakeFiles files = new LakeFiles(fileSystemFactory.create(session));
-            try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
-                return ParquetFilePages.open(snapshot, catalog.dataPath(snapshot), files, table, moraineSplit, projected, predicate, parquetOptions);
-            }
+            return ParquetFilePages.open(moraineSplit, table, files, projected, predicate, parquetOptions);
         }
         List<Page> pages = new ArrayList<>();
         try (BufferAllocator allocator = new RootAllocator();

@@ -2,40 +2,44 @@ package io.moraine.trino;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.moraine.inline.PlannedDataFile;
 import io.trino.spi.connector.ConnectorSplit;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * One unit of a scan: the table's inlined rows, or the row groups of one data file that start in the byte range
- * {@code [start, start + length)} (large files are split on row-group boundaries).
+ * {@code [start, start + length)} (large files are split on row-group boundaries). A data-file split carries what
+ * reading the file needs (path, sizes, delete files, inlined deletes), so workers never go back to the catalog.
  */
-public record MoraineSplit(OptionalLong dataFileId, long start, long length)
+public record MoraineSplit(Optional<DataFile> dataFile, long start, long length)
         implements ConnectorSplit
 {
     @JsonCreator
-    public MoraineSplit(@JsonProperty("dataFileId") OptionalLong dataFileId, @JsonProperty("start") long start, @JsonProperty("length") long length)
+    public MoraineSplit(@JsonProperty("dataFile") Optional<DataFile> dataFile, @JsonProperty("start") long start, @JsonProperty("length") long length)
     {
-        this.dataFileId = dataFileId;
+        this.dataFile = dataFile;
         this.start = start;
         this.length = length;
     }
 
     public static MoraineSplit inlinedRows()
     {
-        return new MoraineSplit(OptionalLong.empty(), 0, 0);
+        return new MoraineSplit(Optional.empty(), 0, 0);
     }
 
-    public static MoraineSplit dataFile(long dataFileId, long start, long length)
+    public static MoraineSplit dataFile(PlannedDataFile file, long start, long length)
     {
-        return new MoraineSplit(OptionalLong.of(dataFileId), start, length);
+        return new MoraineSplit(Optional.of(DataFile.of(file)), start, length);
     }
 
     @Override
     @JsonProperty
-    public OptionalLong dataFileId()
+    public Optional<DataFile> dataFile()
     {
-        return dataFileId;
+        return dataFile;
     }
 
     @Override
@@ -50,5 +54,128 @@ public record MoraineSplit(OptionalLong dataFileId, long start, long length)
     public long length()
     {
         return length;
+    }
+
+    /** {@link PlannedDataFile} in a form Trino's JSON codec ships to workers. */
+    public record DataFile(long dataFileId, String path, long sizeBytes, OptionalLong footerSize, OptionalLong partialMax, List<DeleteFile> deleteFiles,
+            long[] inlinedDeletes)
+    {
+        @JsonCreator
+        public DataFile(@JsonProperty("dataFileId") long dataFileId, @JsonProperty("path") String path, @JsonProperty("sizeBytes") long sizeBytes,
+                @JsonProperty("footerSize") OptionalLong footerSize, @JsonProperty("partialMax") OptionalLong partialMax,
+                @JsonProperty("deleteFiles") List<DeleteFile> deleteFiles, @JsonProperty("inlinedDeletes") long[] inlinedDeletes)
+        {
+            this.dataFileId = dataFileId;
+            this.path = path;
+            this.sizeBytes = sizeBytes;
+            this.footerSize = footerSize;
+            this.partialMax = partialMax;
+            this.deleteFiles = List.copyOf(deleteFiles);
+            this.inlinedDeletes = inlinedDeletes.clone();
+        }
+
+        static DataFile of(PlannedDataFile file)
+        {
+            return new DataFile(file.dataFileId(), file.path(), file.sizeBytes(), file.footerSize(), file.partialMax(),
+                    file.deleteFiles().stream().map(delete -> new DeleteFile(delete.path(), delete.sizeBytes(), delete.beginSnapshot(), delete.format())).toList(),
+                    file.inlinedDeletes());
+        }
+
+        PlannedDataFile planned()
+        {
+            return new PlannedDataFile(dataFileId, path, sizeBytes, footerSize, partialMax,
+                    deleteFiles.stream().map(delete -> new PlannedDataFile.DeleteFile(delete.path(), delete.sizeBytes(), delete.beginSnapshot(), delete.format())).toList(),
+                    inlinedDeletes);
+        }
+
+        @Override
+        @JsonProperty
+        public long dataFileId()
+        {
+            return dataFileId;
+        }
+
+        @Override
+        @JsonProperty
+        public String path()
+        {
+            return path;
+        }
+
+        @Override
+        @JsonProperty
+        public long sizeBytes()
+        {
+            return sizeBytes;
+        }
+
+        @Override
+        @JsonProperty
+        public OptionalLong footerSize()
+        {
+            return footerSize;
+        }
+
+        @Override
+        @JsonProperty
+        public OptionalLong partialMax()
+        {
+            return partialMax;
+        }
+
+        @Override
+        @JsonProperty
+        public List<DeleteFile> deleteFiles()
+        {
+            return deleteFiles;
+        }
+
+        @Override
+        @JsonProperty
+        public long[] inlinedDeletes()
+        {
+            return inlinedDeletes.clone();
+        }
+    }
+
+    public record DeleteFile(String path, OptionalLong sizeBytes, long beginSnapshot, String format)
+    {
+        @JsonCreator
+        public DeleteFile(@JsonProperty("path") String path, @JsonProperty("sizeBytes") OptionalLong sizeBytes,
+                @JsonProperty("beginSnapshot") long beginSnapshot, @JsonProperty("format") String format)
+        {
+            this.path = path;
+            this.sizeBytes = sizeBytes;
+            this.beginSnapshot = beginSnapshot;
+            this.format = format;
+        }
+
+        @Override
+        @JsonProperty
+        public String path()
+        {
+            return path;
+        }
+
+        @Override
+        @JsonProperty
+        public OptionalLong sizeBytes()
+        {
+            return sizeBytes;
+        }
+
+        @Override
+        @JsonProperty
+        public long beginSnapshot()
+        {
+            return beginSnapshot;
+        }
+
+        @Override
+        @JsonProperty
+        public String format()
+        {
+            return format;
+        }
     }
 }

@@ -3,7 +3,8 @@ package io.moraine.trino;
 import com.google.inject.Inject;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.FileStatsFilter;
-import io.moraine.core.catalog.RowCursor;
+import io.moraine.inline.DataFilePlanner;
+import io.moraine.inline.PlannedDataFile;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -45,28 +46,24 @@ public class MoraineSplitManager
             return new FixedSplitSource(splits);
         }
         splits.add(MoraineSplit.inlinedRows());
-        try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId());
-                RowCursor files = snapshot.dataFiles(table.tableId())) {
+        try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
             LongPredicate mayMatch = FileStatsFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.ranges(table.constraint()));
-            files.forEachRemaining(file -> {
-                long fileId = file.getLong("data_file_id");
-                if (mayMatch.test(fileId)) {
-                    addFileSplits(splits, fileId, file.getLong("file_size_bytes"));
-                }
-            });
+            for (PlannedDataFile file : DataFilePlanner.plan(snapshot, table.tableId(), catalog.dataPath(snapshot), mayMatch)) {
+                addFileSplits(splits, file);
+            }
         }
         return new FixedSplitSource(splits);
     }
 
     /** One split per {@code maxSplitSize} bytes of a file; each reads the row groups that start in its range. */
-    private void addFileSplits(List<MoraineSplit> splits, long fileId, long fileSize)
+    private void addFileSplits(List<MoraineSplit> splits, PlannedDataFile file)
     {
         long start = 0;
         do {
-            long length = Math.min(maxSplitSize, fileSize - start);
-            splits.add(MoraineSplit.dataFile(fileId, start, length));
+            long length = Math.min(maxSplitSize, file.sizeBytes() - start);
+            splits.add(MoraineSplit.dataFile(file, start, length));
             start += length;
         }
-        while (start < fileSize);
+        while (start < file.sizeBytes());
     }
 }

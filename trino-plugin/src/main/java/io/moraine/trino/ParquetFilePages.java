@@ -1,11 +1,8 @@
 package io.moraine.trino;
 
 import io.airlift.slice.Slice;
-import io.moraine.core.catalog.CatalogPaths;
-import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
 import io.moraine.inline.DataFileVisibility;
+import io.moraine.inline.PlannedDataFile;
 import io.trino.parquet.Column;
 import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.ParquetReaderOptions;
@@ -31,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
@@ -55,19 +53,15 @@ final class ParquetFilePages
 
     private ParquetFilePages() {}
 
-    static ConnectorPageSource open(CatalogSnapshot snapshot, String dataPath, LakeFiles files, MoraineTableHandle table, MoraineSplit split,
-            List<MoraineColumnHandle> columns, TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options)
+    static ConnectorPageSource open(MoraineSplit split, MoraineTableHandle table, LakeFiles files, List<MoraineColumnHandle> columns,
+            TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options)
     {
-        long dataFileId = split.dataFileId().orElseThrow();
-        Row dataFile = snapshot.dataFile(table.tableId(), dataFileId).orElseThrow(() ->
-                new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " is not visible at snapshot " + snapshot.id()));
-        String tablePath = tablePath(snapshot, dataPath, table.tableId());
-        String path = CatalogPaths.filePath(tablePath, dataFile);
-        long length = dataFile.getLong("file_size_bytes");
+        PlannedDataFile dataFile = split.dataFile().orElseThrow().planned();
+        String path = dataFile.path();
         ParquetDataSource source = null;
         try {
-            source = new TrinoInputDataSource(files.inputFile(path, length), length, options);
-            ParquetMetadata metadata = footer(source, dataFile.getLong("footer_size"), options);
+            source = new TrinoInputDataSource(files.inputFile(path, dataFile.sizeBytes()), dataFile.sizeBytes(), options);
+            ParquetMetadata metadata = footer(source, dataFile.footerSize(), options);
             MessageType fileSchema = metadata.getFileMetaData().getSchema();
             MessageColumnIO columnIO = getColumnIO(fileSchema, fileSchema);
             Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileSchema, fileSchema);
@@ -80,7 +74,7 @@ final class ParquetFilePages
                 return new EmptyPageSource();
             }
 
-            DataFileVisibility visibility = DataFileVisibility.at(snapshot, table.tableId(), dataFile, tablePath, files);
+            DataFileVisibility visibility = DataFileVisibility.of(dataFile, table.snapshotId(), files);
             List<Column> fields = new ArrayList<>();
             int[] fieldOfColumn = new int[columns.size()];
             for (int i = 0; i < columns.size(); i++) {
@@ -111,8 +105,8 @@ final class ParquetFilePages
         catch (IOException | RuntimeException e) {
             closeQuietly(source);
             if (isMissingFile(e)) {
-                throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFileId + " of table " + table.name() + " is missing at " + path
-                        + " (data path " + dataPath + "); if the lake's files were moved, set moraine.data-path to their new root", e);
+                throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFile.dataFileId() + " of table " + table.name() + " is missing at " + path
+                        + "; if the lake's files were moved, set moraine.data-path to their new root", e);
             }
             if (e instanceof RuntimeException runtime) {
                 throw runtime;
@@ -122,13 +116,13 @@ final class ParquetFilePages
     }
 
     /** The footer, fetched in one read of exactly its size when the catalog records {@code footer_size} (reference §4.1). */
-    private static ParquetMetadata footer(ParquetDataSource source, Long footerSize, ParquetReaderOptions options)
+    private static ParquetMetadata footer(ParquetDataSource source, OptionalLong footerSize, ParquetReaderOptions options)
             throws IOException
     {
-        if (footerSize == null || footerSize <= 0 || footerSize + FOOTER_TRAILER_BYTES > source.getEstimatedSize()) {
+        if (footerSize.isEmpty() || footerSize.getAsLong() <= 0 || footerSize.getAsLong() + FOOTER_TRAILER_BYTES > source.getEstimatedSize()) {
             return MetadataReader.readFooter(source, options, Optional.empty(), Optional.empty());
         }
-        Slice tail = source.readTail((int) (footerSize + FOOTER_TRAILER_BYTES));
+        Slice tail = source.readTail((int) (footerSize.getAsLong() + FOOTER_TRAILER_BYTES));
         return MetadataReader.parseFooter(source.getId(), source.getEstimatedSize(), tail, Optional.empty(), Optional.empty());
     }
 
@@ -163,12 +157,5 @@ final class ParquetFilePages
             }
         }
         return Optional.empty();
-    }
-
-    private static String tablePath(CatalogSnapshot snapshot, String dataPath, long tableId)
-    {
-        Row table = snapshot.table(tableId).orElseThrow();
-        Row schema = snapshot.visible(TableKind.SCHEMA, table.getLong("schema_id")).toList().getFirst();
-        return CatalogPaths.tablePath(dataPath, schema, table);
     }
 }

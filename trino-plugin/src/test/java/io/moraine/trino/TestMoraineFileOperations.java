@@ -1,0 +1,157 @@
+package io.moraine.trino;
+
+import com.google.common.collect.HashMultiset;
+import com.google.common.collect.ImmutableMultiset;
+import com.google.common.collect.Multiset;
+import io.moraine.testing.DuckLakeOracle;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Pins how many catalog-store reads and lake-file operations a query makes, in the manner of Trino's
+ * TestIcebergFileOperations: store reads are traced by the connector ({@link TracingStoreReads}, by record kind), file
+ * operations by Trino's file-system tracing (by operation and file kind). The table holds inlined rows, 12 data files
+ * and one delete file; a change that adds reads per file or per split shows up here as a diff.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestMoraineFileOperations
+{
+    private static final int DATA_FILES = 12;
+
+    private DuckLakeOracle oracle;
+    private QueryRunner trino;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        Path directory = Files.createTempDirectory("moraine-trino-file-operations");
+        oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
+        oracle.execute("CALL lake.set_option('data_inlining_row_limit', 0)");
+        oracle.execute("CREATE TABLE lake.main.t (id BIGINT, part VARCHAR, v DOUBLE)");
+        for (int file = 0; file < DATA_FILES; file++) {
+            oracle.execute("INSERT INTO lake.main.t SELECT i, 'p" + file + "', i * 0.5 FROM range(" + file * 100 + ", " + (file + 1) * 100 + ") r(i)");
+        }
+        oracle.execute("DELETE FROM lake.main.t WHERE id % 100 = 7 AND id < 100");
+        oracle.execute("CALL lake.set_option('data_inlining_row_limit', 100)");
+        oracle.execute("INSERT INTO lake.main.t VALUES (5000, 'inline', 1.0), (5001, 'inline', 2.0)");
+        trino = MoraineQueryRunner.create(oracle, directory, "main");
+    }
+
+    @AfterAll
+    void tearDown()
+            throws Exception
+    {
+        MoraineQueryRunner.close(trino, oracle);
+    }
+
+    @Test
+    void countReadsEachFooterOnceAndTheCatalogOncePerKind()
+    {
+        String sql = "SELECT count(*) FROM t";
+        assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
+                .addCopies("MoraineStore.get system", 9)
+                .addCopies("MoraineStore.get current/ducklake_snapshot", 8)
+                .addCopies("MoraineStore.scan current/ducklake_schema", 2)
+                .addCopies("MoraineStore.scan current/ducklake_table", 2)
+                .addCopies("MoraineStore.scan current/ducklake_column", 5)
+                .add("MoraineStore.scan current/ducklake_data_file")
+                .add("MoraineStore.scan current/ducklake_delete_file")
+                .add("MoraineStore.scan inline/file_delete")
+                .add("MoraineStore.get inline/schema")
+                .add("MoraineStore.scan inline/chunk_locator")
+                .add("MoraineStore.scan inline/row_tombstone")
+                .build());
+        // One open and one read (the footer, sized by footer_size) per data file; the delete file once.
+        assertThat(fileOperations(sql)).isEqualTo(ImmutableMultiset.builder()
+                .addCopies("InputFile.newInput data file", DATA_FILES)
+                .addCopies("Input.readFully data file", DATA_FILES)
+                .add("InputFile.newStream delete file")
+                .build());
+    }
+
+    @Test
+    void selectivePredicateOpensOnlyTheFileItsStatisticsAllow()
+    {
+        String sql = "SELECT sum(v) FROM t WHERE id = 250";
+        assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
+                .addCopies("MoraineStore.get system", 10)
+                .addCopies("MoraineStore.get current/ducklake_snapshot", 9)
+                .addCopies("MoraineStore.scan current/ducklake_schema", 2)
+                .addCopies("MoraineStore.scan current/ducklake_table", 2)
+                .addCopies("MoraineStore.scan current/ducklake_column", 6)
+                .add("MoraineStore.scan current/ducklake_file_column_stats")
+                .add("MoraineStore.scan current/ducklake_data_file")
+                .add("MoraineStore.scan current/ducklake_delete_file")
+                .add("MoraineStore.scan inline/file_delete")
+                .add("MoraineStore.get inline/schema")
+                .add("MoraineStore.scan inline/chunk_locator")
+                .add("MoraineStore.scan inline/row_tombstone")
+                .add("MoraineStore.get inline/insert")
+                .build());
+        assertThat(fileOperations(sql)).isEqualTo(ImmutableMultiset.builder()
+                .add("InputFile.newInput data file")
+                .addCopies("Input.readFully data file", 2)
+                .build());
+    }
+
+    @Test
+    void planningReadsNoFile()
+    {
+        assertThat(fileOperations("EXPLAIN SELECT * FROM t")).isEmpty();
+        assertThat(storeReads("EXPLAIN SELECT * FROM t").count("MoraineStore.scan current/ducklake_data_file")).isZero();
+    }
+
+    @Test
+    void timeTravelReadsHistoryOncePerKind()
+    {
+        Multiset<String> reads = storeReads("SELECT * FROM t FOR VERSION AS OF 3 WHERE id < 3");
+        assertThat(reads.count("MoraineStore.scan history/ducklake_data_file")).isEqualTo(1);
+        assertThat(reads.count("MoraineStore.scan history/ducklake_delete_file")).isEqualTo(1);
+        assertThat(fileOperations("SELECT * FROM t FOR VERSION AS OF 3 WHERE id < 3")).isEqualTo(ImmutableMultiset.builder()
+                .add("InputFile.newInput data file")
+                .addCopies("Input.readFully data file", 2)
+                .build());
+    }
+
+    private Multiset<String> storeReads(String sql)
+    {
+        Multiset<String> reads = HashMultiset.create();
+        for (SpanData span : spansOf(sql)) {
+            if (span.getName().startsWith("MoraineStore.")) {
+                reads.add(span.getName() + " " + span.getAttributes().get(AttributeKey.stringKey(TracingStoreReads.RECORD_KIND)));
+            }
+        }
+        return ImmutableMultiset.copyOf(reads);
+    }
+
+    private Multiset<String> fileOperations(String sql)
+    {
+        Multiset<String> operations = HashMultiset.create();
+        for (SpanData span : spansOf(sql)) {
+            String location = span.getAttributes().get(AttributeKey.stringKey("trino.file.location"));
+            if (location != null && (span.getName().startsWith("Input") || span.getName().startsWith("InputFile"))) {
+                operations.add(span.getName() + " " + (location.endsWith("-delete.parquet") ? "delete file" : "data file"));
+            }
+        }
+        return ImmutableMultiset.copyOf(operations);
+    }
+
+    private java.util.List<SpanData> spansOf(String sql)
+    {
+        DistributedQueryRunner runner = (DistributedQueryRunner) trino;
+        runner.executeWithPlan(runner.getDefaultSession(), sql);
+        return runner.getSpans();
+    }
+}
