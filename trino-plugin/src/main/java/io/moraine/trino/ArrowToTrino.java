@@ -4,7 +4,15 @@ import io.airlift.slice.Slices;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.ArrayBlockBuilder;
+import io.trino.spi.block.MapBlockBuilder;
+import io.trino.spi.block.RowBlockBuilder;
+import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.LongTimestamp;
+import io.trino.spi.type.MapType;
+import io.trino.spi.type.RowType;
+import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.Int128;
 import io.trino.spi.type.LongTimestampWithTimeZone;
 import io.trino.spi.type.Type;
@@ -20,9 +28,18 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.TimeMicroVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -33,13 +50,14 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.RealType.REAL;
 import static io.trino.spi.type.SmallintType.SMALLINT;
 import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
-import static io.trino.spi.type.TimestampType.TIMESTAMP_MICROS;
+import static io.trino.spi.type.TimeType.TIME_MICROS;
+import static io.trino.spi.type.Timestamps.PICOSECONDS_PER_MICROSECOND;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MICROS;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
-/** Converts one Arrow column of inlined rows into a Trino block of the column's Trino type (scalar types). */
+/** Converts one Arrow column of inlined rows into a Trino block of the column's Trino type, nested types included. */
 final class ArrowToTrino
 {
     private ArrowToTrino() {}
@@ -48,14 +66,65 @@ final class ArrowToTrino
     {
         BlockBuilder builder = type.createBlockBuilder(null, rows);
         for (int row = 0; row < rows; row++) {
-            if (vector.isNull(row)) {
-                builder.appendNull();
-            }
-            else {
-                write(type, vector, row, builder);
-            }
+            writeValueOrNull(type, vector, row, builder);
         }
         return builder.build();
+    }
+
+    private static void writeValueOrNull(Type type, ValueVector vector, int row, BlockBuilder builder)
+    {
+        if (vector.isNull(row)) {
+            builder.appendNull();
+        }
+        else {
+            write(type, vector, row, builder);
+        }
+    }
+
+    /** LIST, MAP and STRUCT values, element by element into Trino's nested block builders. */
+    private static boolean writeNested(Type type, ValueVector vector, int row, BlockBuilder builder)
+    {
+        if (type instanceof MapType map && vector instanceof MapVector entries) {
+            StructVector pairs = (StructVector) entries.getDataVector();
+            ValueVector keys = pairs.getChildByOrdinal(0);
+            ValueVector values = pairs.getChildByOrdinal(1);
+            int start = entries.getElementStartIndex(row);
+            int end = entries.getElementEndIndex(row);
+            ((MapBlockBuilder) builder).buildEntry((keyBuilder, valueBuilder) -> {
+                for (int i = start; i < end; i++) {
+                    writeValueOrNull(map.getKeyType(), keys, i, keyBuilder);
+                    writeValueOrNull(map.getValueType(), values, i, valueBuilder);
+                }
+            });
+            return true;
+        }
+        if (type instanceof ArrayType array && vector instanceof ListVector list) {
+            ValueVector elements = list.getDataVector();
+            int start = list.getElementStartIndex(row);
+            int end = list.getElementEndIndex(row);
+            ((ArrayBlockBuilder) builder).buildEntry(elementBuilder -> {
+                for (int i = start; i < end; i++) {
+                    writeValueOrNull(array.getElementType(), elements, i, elementBuilder);
+                }
+            });
+            return true;
+        }
+        if (type instanceof RowType rowType && vector instanceof StructVector struct) {
+            ((RowBlockBuilder) builder).buildEntry(fieldBuilders -> {
+                List<RowType.Field> fields = rowType.getFields();
+                for (int i = 0; i < fields.size(); i++) {
+                    ValueVector child = struct.getChild(fields.get(i).getName().orElseThrow());
+                    if (child == null) {
+                        fieldBuilders.get(i).appendNull();
+                    }
+                    else {
+                        writeValueOrNull(fields.get(i).getType(), child, row, fieldBuilders.get(i));
+                    }
+                }
+            });
+            return true;
+        }
+        return false;
     }
 
     /** The block of a column a file or chunk lacks: its initial_default on every row, or NULL. */
@@ -96,9 +165,27 @@ final class ArrowToTrino
                 + ", which the connector cannot apply yet");
     }
 
-    private static void write(Type type, FieldVector vector, int row, BlockBuilder builder)
+    private static void write(Type type, ValueVector vector, int row, BlockBuilder builder)
     {
-        if (type == BIGINT || type == INTEGER || type == SMALLINT || type == TINYINT) {
+        if (writeNested(type, vector, row, builder)) {
+            return;
+        }
+        if (type instanceof DecimalType decimal && vector instanceof UInt8Vector unsigned) {
+            java.math.BigInteger value = unsigned.getObjectNoOverflow(row);
+            if (decimal.isShort()) {
+                decimal.writeLong(builder, value.longValueExact());
+            }
+            else {
+                decimal.writeObject(builder, Int128.valueOf(value));
+            }
+        }
+        else if (type == TIME_MICROS) {
+            TIME_MICROS.writeLong(builder, ((TimeMicroVector) vector).get(row) * PICOSECONDS_PER_MICROSECOND);
+        }
+        else if (type instanceof TimestampType timestamp && vector instanceof TimeStampVector timestamps) {
+            writeTimestamp(timestamp, timestamps, row, builder);
+        }
+        else if (type == BIGINT || type == INTEGER || type == SMALLINT || type == TINYINT) {
             type.writeLong(builder, ((BaseIntVector) vector).getValueAsLong(row));
         }
         else if (type == BOOLEAN) {
@@ -118,9 +205,6 @@ final class ArrowToTrino
         }
         else if (type == DATE) {
             DATE.writeLong(builder, ((DateDayVector) vector).get(row));
-        }
-        else if (type == TIMESTAMP_MICROS) {
-            TIMESTAMP_MICROS.writeLong(builder, ((TimeStampVector) vector).get(row));
         }
         else if (type == TIMESTAMP_TZ_MICROS) {
             long micros = ((TimeStampVector) vector).get(row);
@@ -144,6 +228,26 @@ final class ArrowToTrino
         }
         else {
             throw new TrinoException(NOT_SUPPORTED, "reading inlined values of type " + type + " is not supported yet");
+        }
+    }
+
+    /** Any Arrow timestamp unit into Trino's timestamp of the column's precision (epoch micros, plus picos when long). */
+    private static void writeTimestamp(TimestampType type, TimeStampVector vector, int row, BlockBuilder builder)
+    {
+        long value = vector.get(row);
+        TimeUnit unit = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
+        long epochMicros = switch (unit) {
+            case SECOND -> Math.multiplyExact(value, 1_000_000L);
+            case MILLISECOND -> Math.multiplyExact(value, 1_000L);
+            case MICROSECOND -> value;
+            case NANOSECOND -> Math.floorDiv(value, 1_000L);
+        };
+        if (type.isShort()) {
+            type.writeLong(builder, epochMicros);
+        }
+        else {
+            int picosOfMicro = unit == TimeUnit.NANOSECOND ? (int) Math.floorMod(value, 1_000L) * 1_000 : 0;
+            type.writeObject(builder, new LongTimestamp(epochMicros, picosOfMicro));
         }
     }
 

@@ -2,12 +2,9 @@ package io.moraine.trino;
 
 import com.google.inject.Inject;
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.inline.InlineBatch;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
-import io.trino.spi.Page;
-import io.trino.spi.block.Block;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -21,12 +18,9 @@ import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.ParquetReaderOptions;
-import io.trino.spi.connector.FixedPageSource;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -66,25 +60,18 @@ public class MorainePageSourceProvider
             LakeFiles files = new LakeFiles(fileSystemFactory.create(session));
             return ParquetFilePages.open(moraineSplit, table, files, projected, predicate, parquetOptions);
         }
-        List<Page> pages = new ArrayList<>();
-        try (BufferAllocator allocator = new RootAllocator();
-                CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId());
-                InlineScan scan = InlineReader.scan(snapshot.reader(), table.tableId(), new InlineSelection.AtSnapshot(table.snapshotId()),
-                        Optional.of(projected.stream().map(MoraineColumnHandle::name).toList()), WINDOW_ROWS, allocator)) {
-            while (scan.hasNext()) {
-                InlineBatch batch = scan.next();
-                int rows = batch.root().getRowCount();
-                Block[] blocks = new Block[projected.size()];
-                for (int i = 0; i < projected.size(); i++) {
-                    MoraineColumnHandle column = projected.get(i);
-                    FieldVector vector = batch.root().getSchema().getFields().stream().anyMatch(field -> field.getName().equals(column.name()))
-                            ? batch.root().getVector(column.name())
-                            : null;
-                    blocks[i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), vector, rows);
-                }
-                pages.add(new Page(rows, blocks));
+        BufferAllocator allocator = new RootAllocator();
+        CatalogSnapshot snapshot = null;
+        try {
+            snapshot = catalog.catalog().at(table.snapshotId());
+            InlineScan scan = InlineReader.scan(snapshot.reader(), table.tableId(), new InlineSelection.AtSnapshot(table.snapshotId()),
+                    Optional.of(projected.stream().map(MoraineColumnHandle::name).toList()), WINDOW_ROWS, allocator);
+            return new InlinedRowsPageSource(allocator, snapshot, scan, projected);
+        }
+        catch (RuntimeException e) {
+            try (allocator; CatalogSnapshot opened = snapshot) {
+                throw e;
             }
         }
-        return new FixedPageSource(pages);
     }
 }

@@ -33,7 +33,13 @@ class TestMoraineInlinedTables
             "UPDATE lake.sales.orders SET amount = 99.99 WHERE id = 2",
             "DELETE FROM lake.sales.orders WHERE id = 1",
             "ALTER TABLE lake.sales.orders ADD COLUMN note VARCHAR",
-            "INSERT INTO lake.sales.orders (id, customer, note) VALUES (4, 'dee', 'late')");
+            "INSERT INTO lake.sales.orders (id, customer, note) VALUES (4, 'dee', 'late')",
+            "CREATE TABLE lake.main.nested (id INTEGER, tags VARCHAR[], point STRUCT(x INTEGER, label VARCHAR), attrs MAP(VARCHAR, INTEGER), "
+                    + "big UBIGINT, at_ms TIMESTAMP_MS, clock TIME, grid INTEGER[][])",
+            "INSERT INTO lake.main.nested VALUES "
+                    + "(1, ['a', NULL, 'c'], {'x': 7, 'label': 'seven'}, MAP {'k': 1, 'z': NULL}, 18446744073709551615, TIMESTAMP '2026-03-04 05:06:07.089', TIME '12:34:56.789012', [[1, 2], [], NULL]), "
+                    + "(2, [], {'x': NULL, 'label': NULL}, MAP {}, 0, NULL, NULL, []), "
+                    + "(3, NULL, NULL, NULL, NULL, TIMESTAMP '1969-12-31 23:59:59.999', TIME '00:00:00', NULL)");
 
     private Path directory;
     private DuckLakeOracle oracle;
@@ -85,6 +91,24 @@ class TestMoraineInlinedTables
             assertThat(actual).as("snapshot %d", snapshot).isEqualTo(expected);
         }
         assertThat(column(trino.execute("SELECT note FROM lake.sales.orders WHERE id = 4"))).containsExactly("late");
+    }
+
+    @Test
+    void nestedAndWidenedInlinedValuesEqualDuckLakes()
+            throws Exception
+    {
+        List<String> expected = oracle.query("SELECT id, len(tags), tags[1], tags[2], point.x, point.label, len(map_keys(attrs)), attrs['k'], attrs['z'], "
+                        + "CAST(big AS VARCHAR), strftime(at_ms, '%Y-%m-%d %H:%M:%S.%g'), strftime(DATE '2000-01-01' + clock, '%H:%M:%S.%f'), len(grid), grid[1][2], len(grid[2]) "
+                        + "FROM lake.main.nested ORDER BY id")
+                .stream().map(row -> String.join("|", row.stream().map(String::valueOf).toList())).toList();
+        List<String> actual = trino.execute("SELECT id, cardinality(tags), element_at(tags, 1), element_at(tags, 2), point.x, point.label, cardinality(map_keys(attrs)), "
+                        + "element_at(attrs, 'k'), element_at(attrs, 'z'), CAST(big AS varchar), format_datetime(at_ms, 'yyyy-MM-dd HH:mm:ss.SSS'), "
+                        + "CAST(clock AS varchar), cardinality(grid), element_at(element_at(grid, 1), 2), cardinality(element_at(grid, 2)) "
+                        + "FROM lake.main.nested ORDER BY id")
+                .getMaterializedRows().stream()
+                .map(row -> row.getFields().stream().map(String::valueOf).collect(Collectors.joining("|")))
+                .toList();
+        assertThat(actual).isEqualTo(expected);
     }
 
     @Test
