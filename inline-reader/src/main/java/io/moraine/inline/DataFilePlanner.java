@@ -36,7 +36,8 @@ public final class DataFilePlanner
             rows.forEachRemaining(row -> {
                 long id = row.getLong("data_file_id");
                 if (include.test(id)) {
-                    planned.add(new PlannedDataFile(id, CatalogPaths.filePath(tablePath, row), row.getLong("file_size_bytes"), optional(row.getLong("footer_size")),
+                    planned.add(new PlannedDataFile(id, CatalogPaths.filePath(tablePath, row), row.getLong("file_size_bytes"), row.getLong("record_count"),
+                            optional(row.getLong("footer_size")),
                             optional(row.getLong("partial_max")), deleteFiles.getOrDefault(id, List.of()), inlinedDeletes.getOrDefault(id, new long[0])));
                 }
             });

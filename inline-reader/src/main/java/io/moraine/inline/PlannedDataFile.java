@@ -11,13 +11,20 @@ import java.util.OptionalLong;
  *
  * @param inlinedDeletes sorted, distinct positions deleted by inlined deletes visible at the snapshot
  */
-public record PlannedDataFile(long dataFileId, String path, long sizeBytes, OptionalLong footerSize, OptionalLong partialMax,
+public record PlannedDataFile(long dataFileId, String path, long sizeBytes, long recordCount, OptionalLong footerSize, OptionalLong partialMax,
         List<DeleteFile> deleteFiles, long[] inlinedDeletes)
 {
     public PlannedDataFile
     {
         deleteFiles = List.copyOf(deleteFiles);
         inlinedDeletes = inlinedDeletes.clone();
+    }
+
+    /** Rows certain to be visible at {@code snapshotId} without reading the file: all of them, unless deletes or per-row snapshots apply. */
+    public long certainRows(long snapshotId)
+    {
+        boolean partial = partialMax.isPresent() && partialMax.getAsLong() > snapshotId;
+        return deleteFiles.isEmpty() && inlinedDeletes.length == 0 && !partial ? recordCount : 0;
     }
 
     /**

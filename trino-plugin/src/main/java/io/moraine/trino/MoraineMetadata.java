@@ -130,6 +130,20 @@ public class MoraineMetadata
                 constraint.getExpression(), false));
     }
 
+    /**
+     * Remembers a LIMIT so the split manager can stop planning files once enough rows are certain; Trino still applies
+     * the limit, because deletes and snapshot filtering make row counts of other files uncertain.
+     */
+    @Override
+    public Optional<io.trino.spi.connector.LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session, ConnectorTableHandle tableHandle, long limit)
+    {
+        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        if (table.limit().isPresent() && table.limit().getAsLong() <= limit) {
+            return Optional.empty();
+        }
+        return Optional.of(new io.trino.spi.connector.LimitApplicationResult<>(table.withLimit(limit), false, false));
+    }
+
     /** The table's top-level columns at the handle's snapshot, in column order. */
     List<MoraineColumnHandle> columns(MoraineTableHandle table)
     {

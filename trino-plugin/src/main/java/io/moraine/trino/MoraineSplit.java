@@ -57,17 +57,19 @@ public record MoraineSplit(Optional<DataFile> dataFile, long start, long length)
     }
 
     /** {@link PlannedDataFile} in a form Trino's JSON codec ships to workers. */
-    public record DataFile(long dataFileId, String path, long sizeBytes, OptionalLong footerSize, OptionalLong partialMax, List<DeleteFile> deleteFiles,
-            long[] inlinedDeletes)
+    public record DataFile(long dataFileId, String path, long sizeBytes, long recordCount, OptionalLong footerSize, OptionalLong partialMax,
+            List<DeleteFile> deleteFiles, long[] inlinedDeletes)
     {
         @JsonCreator
         public DataFile(@JsonProperty("dataFileId") long dataFileId, @JsonProperty("path") String path, @JsonProperty("sizeBytes") long sizeBytes,
-                @JsonProperty("footerSize") OptionalLong footerSize, @JsonProperty("partialMax") OptionalLong partialMax,
-                @JsonProperty("deleteFiles") List<DeleteFile> deleteFiles, @JsonProperty("inlinedDeletes") long[] inlinedDeletes)
+                @JsonProperty("recordCount") long recordCount, @JsonProperty("footerSize") OptionalLong footerSize,
+                @JsonProperty("partialMax") OptionalLong partialMax, @JsonProperty("deleteFiles") List<DeleteFile> deleteFiles,
+                @JsonProperty("inlinedDeletes") long[] inlinedDeletes)
         {
             this.dataFileId = dataFileId;
             this.path = path;
             this.sizeBytes = sizeBytes;
+            this.recordCount = recordCount;
             this.footerSize = footerSize;
             this.partialMax = partialMax;
             this.deleteFiles = List.copyOf(deleteFiles);
@@ -76,14 +78,14 @@ public record MoraineSplit(Optional<DataFile> dataFile, long start, long length)
 
         static DataFile of(PlannedDataFile file)
         {
-            return new DataFile(file.dataFileId(), file.path(), file.sizeBytes(), file.footerSize(), file.partialMax(),
+            return new DataFile(file.dataFileId(), file.path(), file.sizeBytes(), file.recordCount(), file.footerSize(), file.partialMax(),
                     file.deleteFiles().stream().map(delete -> new DeleteFile(delete.path(), delete.sizeBytes(), delete.beginSnapshot(), delete.format())).toList(),
                     file.inlinedDeletes());
         }
 
         PlannedDataFile planned()
         {
-            return new PlannedDataFile(dataFileId, path, sizeBytes, footerSize, partialMax,
+            return new PlannedDataFile(dataFileId, path, sizeBytes, recordCount, footerSize, partialMax,
                     deleteFiles.stream().map(delete -> new PlannedDataFile.DeleteFile(delete.path(), delete.sizeBytes(), delete.beginSnapshot(), delete.format())).toList(),
                     inlinedDeletes);
         }
@@ -107,6 +109,13 @@ public record MoraineSplit(Optional<DataFile> dataFile, long start, long length)
         public long sizeBytes()
         {
             return sizeBytes;
+        }
+
+        @Override
+        @JsonProperty
+        public long recordCount()
+        {
+            return recordCount;
         }
 
         @Override

@@ -21,7 +21,8 @@ import java.util.function.LongPredicate;
 
 /**
  * Splits a table at its snapshot: one split for its inlined rows, one per visible data file whose column statistics do
- * not rule out the pushed-down predicate (reference §4.9; inlined rows are never pruned).
+ * not rule out the pushed-down predicate (reference §4.9; inlined rows are never pruned). Under a pushed-down LIMIT,
+ * files stop being planned once the files already planned are certain to hold enough rows.
  */
 public class MoraineSplitManager
         implements ConnectorSplitManager
@@ -48,8 +49,13 @@ public class MoraineSplitManager
         splits.add(MoraineSplit.inlinedRows());
         try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
             LongPredicate mayMatch = FileStatsFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.ranges(table.constraint()));
+            long certainRows = 0;
             for (PlannedDataFile file : DataFilePlanner.plan(snapshot, table.tableId(), catalog.dataPath(snapshot), mayMatch)) {
+                if (table.limit().isPresent() && certainRows >= table.limit().getAsLong()) {
+                    break;
+                }
                 addFileSplits(splits, file);
+                certainRows += table.constraint().isAll() ? file.certainRows(table.snapshotId()) : 0;
             }
         }
         return new FixedSplitSource(splits);

@@ -107,6 +107,17 @@ class TestMoraineFileOperations
     }
 
     @Test
+    void limitStopsPlanningFilesOnceEnoughRowsAreCertain()
+    {
+        // The first file has a deleted row, so its rows are not certain; the second file's 100 rows cover LIMIT 5:
+        // the inlined-rows split and two file splits are all the leaf stage gets.
+        assertThat(leafSplits("SELECT * FROM t LIMIT 5")).isEqualTo(3);
+        assertThat(leafSplits("SELECT * FROM t LIMIT 100000")).isEqualTo(1 + DATA_FILES);
+        assertThat(fileOperations("SELECT * FROM t LIMIT 5").count("InputFile.newInput data file")).isLessThanOrEqualTo(2);
+        assertThat(trino.execute("SELECT count(*) FROM (SELECT * FROM t LIMIT 150)").getOnlyValue()).isEqualTo(150L);
+    }
+
+    @Test
     void planningReadsNoFile()
     {
         assertThat(fileOperations("EXPLAIN SELECT * FROM t")).isEmpty();
@@ -123,6 +134,18 @@ class TestMoraineFileOperations
                 .add("InputFile.newInput data file")
                 .addCopies("Input.readFully data file", 2)
                 .build());
+    }
+
+    /** Drivers of the stage that scans the table: one per split. */
+    private long leafSplits(String sql)
+    {
+        DistributedQueryRunner runner = (DistributedQueryRunner) trino;
+        var queryId = runner.executeWithPlan(runner.getDefaultSession(), sql).queryId();
+        var info = runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId);
+        return info.getStages().orElseThrow().getStages().stream()
+                .filter(stage -> stage.plan() != null && !stage.plan().getPartitionedSources().isEmpty())
+                .mapToLong(stage -> stage.stageStats().getTotalDrivers())
+                .sum();
     }
 
     private Multiset<String> storeReads(String sql)
