@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import com.google.inject.Inject;
+import io.moraine.core.catalog.BucketPartitionFilter;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.FileStatsFilter;
 import io.moraine.inline.DataFilePlanner;
@@ -21,7 +22,8 @@ import java.util.function.LongPredicate;
 
 /**
  * Splits a table at its snapshot: one split for its inlined rows, one per visible data file whose column statistics do
- * not rule out the pushed-down predicate (reference §4.9; inlined rows are never pruned). Under a pushed-down LIMIT,
+ * not rule out the pushed-down predicate and whose bucket partition can hold its equality constants (reference §4.9;
+ * inlined rows are never pruned). Under a pushed-down LIMIT,
  * files stop being planned once the files already planned are certain to hold enough rows.
  */
 public class MoraineSplitManager
@@ -48,7 +50,8 @@ public class MoraineSplitManager
         }
         splits.add(MoraineSplit.inlinedRows());
         try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
-            LongPredicate mayMatch = FileStatsFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.ranges(table.constraint()));
+            LongPredicate mayMatch = FileStatsFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.ranges(table.constraint()))
+                    .and(BucketPartitionFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.discreteValues(table.constraint())));
             long certainRows = 0;
             for (PlannedDataFile file : DataFilePlanner.plan(snapshot, table.tableId(), catalog.dataPath(snapshot), mayMatch)) {
                 if (table.limit().isPresent() && certainRows >= table.limit().getAsLong()) {

@@ -13,7 +13,9 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,7 +28,7 @@ import static io.trino.spi.type.TimestampType.TIMESTAMP_MICROS;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
-/** Turns a pushed-down TupleDomain into the value ranges moraine's file statistics filter understands. */
+/** Turns a pushed-down TupleDomain into the value ranges and value sets moraine's file filters understand. */
 final class StatsPruning
 {
     private StatsPruning() {}
@@ -37,6 +39,27 @@ final class StatsPruning
         Map<Long, FileStatsFilter.ValueRange> ranges = new HashMap<>();
         constraint.getDomains().orElse(Map.of()).forEach((column, domain) -> range(column, domain).ifPresent(range -> ranges.put(column.columnId(), range)));
         return ranges;
+    }
+
+    /** Column id to the values an equality or IN predicate allows, for bucket-partition pruning; other domains are left out. */
+    static Map<Long, List<Object>> discreteValues(TupleDomain<MoraineColumnHandle> constraint)
+    {
+        Map<Long, List<Object>> values = new HashMap<>();
+        constraint.getDomains().orElse(Map.of()).forEach((column, domain) -> {
+            if (domain.isNullAllowed() || !domain.getValues().isDiscreteSet()) {
+                return;
+            }
+            List<Object> converted = new ArrayList<>();
+            for (Object value : domain.getValues().getDiscreteSet()) {
+                Optional<Comparable<?>> javaValue = value(column.type(), value);
+                if (javaValue.isEmpty()) {
+                    return;
+                }
+                converted.add(javaValue.get());
+            }
+            values.put(column.columnId(), converted);
+        });
+        return values;
     }
 
     private static Optional<FileStatsFilter.ValueRange> range(MoraineColumnHandle column, Domain domain)

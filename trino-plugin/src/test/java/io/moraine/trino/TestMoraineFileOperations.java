@@ -15,6 +15,7 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,6 +45,9 @@ class TestMoraineFileOperations
             oracle.execute("INSERT INTO lake.main.t SELECT i, 'p" + file + "', i * 0.5 FROM range(" + file * 100 + ", " + (file + 1) * 100 + ") r(i)");
         }
         oracle.execute("DELETE FROM lake.main.t WHERE id % 100 = 7 AND id < 100");
+        oracle.execute("CREATE TABLE lake.main.bucketed (id BIGINT, name VARCHAR, day DATE)");
+        oracle.execute("ALTER TABLE lake.main.bucketed SET PARTITIONED BY (bucket(4, id), bucket(3, name))");
+        oracle.execute("INSERT INTO lake.main.bucketed SELECT i, 'n' || (i % 7), DATE '2026-01-01' + CAST(i % 30 AS INTEGER) FROM range(0, 400) r(i)");
         oracle.execute("CALL lake.set_option('data_inlining_row_limit', 100)");
         oracle.execute("INSERT INTO lake.main.t VALUES (5000, 'inline', 1.0), (5001, 'inline', 2.0)");
         trino = MoraineQueryRunner.create(oracle, directory, "main");
@@ -92,6 +96,7 @@ class TestMoraineFileOperations
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
                 .addCopies("MoraineStore.scan current/ducklake_column", 6)
                 .add("MoraineStore.scan current/ducklake_file_column_stats")
+                .add("MoraineStore.scan current/ducklake_partition_column")
                 .add("MoraineStore.scan current/ducklake_data_file")
                 .add("MoraineStore.scan current/ducklake_delete_file")
                 .add("MoraineStore.scan inline/file_delete")
@@ -115,6 +120,23 @@ class TestMoraineFileOperations
         assertThat(leafSplits("SELECT * FROM t LIMIT 100000")).isEqualTo(1 + DATA_FILES);
         assertThat(fileOperations("SELECT * FROM t LIMIT 5").count("InputFile.newInput data file")).isLessThanOrEqualTo(2);
         assertThat(trino.execute("SELECT count(*) FROM (SELECT * FROM t LIMIT 150)").getOnlyValue()).isEqualTo(150L);
+    }
+
+    @Test
+    void bucketPartitionsOpenOnlyTheFilesOfTheConstantsBuckets()
+            throws Exception
+    {
+        long files = Long.parseLong(oracle.query("SELECT count(*) FROM ducklake_list_files('lake', 'bucketed')").getFirst().getFirst());
+        assertThat(files).isEqualTo(12); // 4 id buckets x 3 name buckets
+        for (String where : List.of("id = 17", "id IN (1, 2, 3)", "name = 'n3'", "name IN ('n1', 'n5') AND id = 250", "id = 100000")) {
+            String sql = "SELECT count(*), sum(id) FROM bucketed WHERE " + where;
+            List<String> expected = oracle.query(sql.replace("FROM bucketed", "FROM lake.main.bucketed")).stream().map(row -> String.join("|", row)).toList();
+            List<String> actual = trino.execute(sql).getMaterializedRows().stream()
+                    .map(row -> row.getFields().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("|"))).toList();
+            assertThat(actual).as(where).isEqualTo(expected);
+        }
+        assertThat(fileOperations("SELECT * FROM bucketed WHERE id = 17").count("InputFile.newInput data file")).isEqualTo(3);
+        assertThat(fileOperations("SELECT * FROM bucketed WHERE name = 'n3' AND id = 17").count("InputFile.newInput data file")).isEqualTo(1);
     }
 
     @Test
