@@ -4,6 +4,7 @@ import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
 import io.airlift.units.MinDataSize;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.Optional;
@@ -17,6 +18,7 @@ public class MoraineConfig
     private Long defaultSnapshotId;
     private java.time.Instant defaultSnapshotTimestamp;
     private DataSize maxSplitSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
+    private long metadataCacheMaxTables = 1000;
 
     @NotNull
     public String getStoreUri()
@@ -96,6 +98,20 @@ public class MoraineConfig
     public MoraineConfig setMaxSplitSize(DataSize maxSplitSize)
     {
         this.maxSplitSize = maxSplitSize;
+        return this;
+    }
+
+    @Min(0)
+    public long getMetadataCacheMaxTables()
+    {
+        return metadataCacheMaxTables;
+    }
+
+    @Config("moraine.metadata-cache.max-tables")
+    @ConfigDescription("How many (table, snapshot) column lists to keep across queries; a snapshot's columns never change, so entries are never stale. 0 turns the cache off")
+    public MoraineConfig setMetadataCacheMaxTables(long metadataCacheMaxTables)
+    {
+        this.metadataCacheMaxTables = metadataCacheMaxTables;
         return this;
     }
 }

@@ -18,11 +18,13 @@ public class MoraineConnector
     private final MoraineConfig config;
     private final MoraineSplitManager splitManager;
     private final MorainePageSourceProvider pageSourceProvider;
+    private final MoraineMetadataCache metadataCache;
 
     @Inject
     public MoraineConnector(MoraineCatalogHolder catalog, MoraineTypes types, MoraineConfig config, MoraineSplitManager splitManager,
-            MorainePageSourceProvider pageSourceProvider)
+            MorainePageSourceProvider pageSourceProvider, MoraineMetadataCache metadataCache)
     {
+        this.metadataCache = metadataCache;
         this.catalog = catalog;
         this.types = types;
         this.config = config;
@@ -39,7 +41,7 @@ public class MoraineConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new MoraineMetadata(catalog.catalog(), types, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp());
+        return new MoraineMetadata(catalog.catalog(), types, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp(), metadataCache);
     }
 
     @Override

@@ -40,10 +40,13 @@ public class MoraineMetadata
     private final MoraineTypes types;
     private final Optional<Long> defaultSnapshotId;
     private final Optional<Instant> defaultSnapshotTimestamp;
+    private final MoraineMetadataCache cache;
 
-    public MoraineMetadata(MoraineCatalog catalog, MoraineTypes types, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp)
+    public MoraineMetadata(MoraineCatalog catalog, MoraineTypes types, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp,
+            MoraineMetadataCache cache)
     {
         this.catalog = catalog;
+        this.cache = cache;
         this.types = types;
         this.defaultSnapshotId = defaultSnapshotId;
         this.defaultSnapshotTimestamp = defaultSnapshotTimestamp;
@@ -146,6 +149,11 @@ public class MoraineMetadata
 
     /** The table's top-level columns at the handle's snapshot, in column order. */
     List<MoraineColumnHandle> columns(MoraineTableHandle table)
+    {
+        return cache.columns(table.tableId(), table.snapshotId(), () -> readColumns(table));
+    }
+
+    private List<MoraineColumnHandle> readColumns(MoraineTableHandle table)
     {
         try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
             List<MoraineColumnHandle> columns = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.moraine.trino;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.moraine.inline.PlannedDataFile;
+import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSplit;
 
 import java.util.List;
@@ -14,25 +15,41 @@ import java.util.OptionalLong;
  * {@code [start, start + length)} (large files are split on row-group boundaries). A data-file split carries what
  * reading the file needs (path, sizes, delete files, inlined deletes), so workers never go back to the catalog.
  */
-public record MoraineSplit(Optional<DataFile> dataFile, long start, long length)
+public record MoraineSplit(Optional<DataFile> dataFile, long start, long length, double weight)
         implements ConnectorSplit
 {
+    /** Hive's default minimum split weight ({@code hive.minimum-assigned-split-weight}). */
+    private static final double MIN_WEIGHT = 0.05;
+
     @JsonCreator
-    public MoraineSplit(@JsonProperty("dataFile") Optional<DataFile> dataFile, @JsonProperty("start") long start, @JsonProperty("length") long length)
+    public MoraineSplit(@JsonProperty("dataFile") Optional<DataFile> dataFile, @JsonProperty("start") long start, @JsonProperty("length") long length,
+            @JsonProperty("weight") double weight)
     {
         this.dataFile = dataFile;
         this.start = start;
         this.length = length;
+        this.weight = weight;
     }
 
     public static MoraineSplit inlinedRows()
     {
-        return new MoraineSplit(Optional.empty(), 0, 0);
+        return new MoraineSplit(Optional.empty(), 0, 0, 1.0);
     }
 
-    public static MoraineSplit dataFile(PlannedDataFile file, long start, long length)
+    /**
+     * The row groups of {@code file} starting in {@code [start, start + length)}, weighted by their share of a full
+     * split (at least {@link #MIN_WEIGHT}), so the scheduler queues proportionally more small splits per task, as
+     * Hive's connector does.
+     */
+    public static MoraineSplit dataFile(PlannedDataFile file, long start, long length, long maxSplitSize)
     {
-        return new MoraineSplit(Optional.of(DataFile.of(file)), start, length);
+        return new MoraineSplit(Optional.of(DataFile.of(file)), start, length, Math.clamp((double) length / maxSplitSize, MIN_WEIGHT, 1.0));
+    }
+
+    @Override
+    public SplitWeight getSplitWeight()
+    {
+        return SplitWeight.fromProportion(weight);
     }
 
     @Override
@@ -54,6 +71,13 @@ public record MoraineSplit(Optional<DataFile> dataFile, long start, long length)
     public long length()
     {
         return length;
+    }
+
+    @Override
+    @JsonProperty
+    public double weight()
+    {
+        return weight;
     }
 
     /** {@link PlannedDataFile} in a form Trino's JSON codec ships to workers. */

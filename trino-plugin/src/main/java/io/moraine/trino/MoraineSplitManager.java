@@ -70,7 +70,7 @@ public class MoraineSplitManager
         long start = 0;
         do {
             long length = Math.min(maxSplitSize, file.sizeBytes() - start);
-            splits.add(MoraineSplit.dataFile(file, start, length));
+            splits.add(MoraineSplit.dataFile(file, start, length, maxSplitSize));
             start += length;
         }
         while (start < file.sizeBytes());

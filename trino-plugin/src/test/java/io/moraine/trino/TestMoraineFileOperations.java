@@ -3,6 +3,7 @@ package io.moraine.trino;
 import com.google.common.collect.HashMultiset;
 import com.google.common.collect.ImmutableMultiset;
 import com.google.common.collect.Multiset;
+import io.moraine.core.store.StoreUri;
 import io.moraine.testing.DuckLakeOracle;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +53,10 @@ class TestMoraineFileOperations
         oracle.execute("INSERT INTO lake.main.bucketed SELECT i, 'n' || (i % 7), DATE '2026-01-01' + CAST(i % 30 AS INTEGER) FROM range(0, 400) r(i)");
         oracle.execute("CALL lake.set_option('data_inlining_row_limit', 100)");
         oracle.execute("INSERT INTO lake.main.t VALUES (5000, 'inline', 1.0), (5001, 'inline', 2.0)");
-        trino = MoraineQueryRunner.create(oracle, directory, "main");
+        // Pinned counts are taken without the metadata cache, so they do not depend on which test ran first.
+        StoreUri store = StoreUri.parse(directory.resolve("store").toString());
+        trino = MoraineQueryRunner.create(oracle, directory, store, Optional.empty(), Map.of("moraine.metadata-cache.max-tables", "0"), "main", 0);
+        trino.createCatalog("cached", "moraine", Map.of("moraine.store-uri", store.toString()));
     }
 
     @AfterAll
@@ -137,6 +143,14 @@ class TestMoraineFileOperations
         }
         assertThat(fileOperations("SELECT * FROM bucketed WHERE id = 17").count("InputFile.newInput data file")).isEqualTo(3);
         assertThat(fileOperations("SELECT * FROM bucketed WHERE name = 'n3' AND id = 17").count("InputFile.newInput data file")).isEqualTo(1);
+    }
+
+    @Test
+    void metadataCacheServesARepeatedQuerysColumns()
+    {
+        String sql = "SELECT count(*) FROM cached.main.t FOR VERSION AS OF 5";
+        assertThat(storeReads(sql).count("MoraineStore.scan current/ducklake_column")).isPositive();
+        assertThat(storeReads(sql).count("MoraineStore.scan current/ducklake_column")).isZero();
     }
 
     @Test
