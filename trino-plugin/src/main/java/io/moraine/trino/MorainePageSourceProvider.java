@@ -5,6 +5,7 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -23,6 +24,8 @@ import org.apache.arrow.memory.RootAllocator;
 
 import java.util.List;
 import java.util.Optional;
+
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 
 /**
  * Pages of a split. Inlined rows come from the inline reader at the handle's snapshot, matched to the table's
@@ -64,6 +67,10 @@ public class MorainePageSourceProvider
         CatalogSnapshot snapshot = null;
         try {
             snapshot = catalog.catalog().at(table.snapshotId());
+            if (snapshot.inlinedDataFlushedSince(table.tableId(), moraineSplit.plannedHead())) {
+                throw new TrinoException(TRANSACTION_CONFLICT, "the inlined rows of table " + table.name() + " were flushed to data files while this query "
+                        + "ran (after snapshot " + moraineSplit.plannedHead() + "), so its plan misses them; run the query again");
+            }
             InlineScan scan = InlineReader.scan(snapshot.reader(), table.tableId(), new InlineSelection.AtSnapshot(table.snapshotId()),
                     Optional.of(projected.stream().map(MoraineColumnHandle::name).toList()), WINDOW_ROWS, allocator);
             return new InlinedRowsPageSource(allocator, snapshot, scan, projected);

@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  * {@code [start, start + length)} (large files are split on row-group boundaries). A data-file split carries what
  * reading the file needs (path, sizes, delete files, inlined deletes), so workers never go back to the catalog.
  */
-public record MoraineSplit(Optional<DataFile> dataFile, long start, long length, double weight)
+public record MoraineSplit(Optional<DataFile> dataFile, long start, long length, double weight, long plannedHead)
         implements ConnectorSplit
 {
     /** Hive's default minimum split weight ({@code hive.minimum-assigned-split-weight}). */
@@ -23,17 +23,22 @@ public record MoraineSplit(Optional<DataFile> dataFile, long start, long length,
 
     @JsonCreator
     public MoraineSplit(@JsonProperty("dataFile") Optional<DataFile> dataFile, @JsonProperty("start") long start, @JsonProperty("length") long length,
-            @JsonProperty("weight") double weight)
+            @JsonProperty("weight") double weight, @JsonProperty("plannedHead") long plannedHead)
     {
         this.dataFile = dataFile;
         this.start = start;
         this.length = length;
         this.weight = weight;
+        this.plannedHead = plannedHead;
     }
 
-    public static MoraineSplit inlinedRows()
+    /**
+     * The table's inlined rows. {@code plannedHead} is the store's newest snapshot in the view the data files were
+     * planned from: the reader refuses to go on if the table's inlined data was flushed since (its rows would be lost).
+     */
+    public static MoraineSplit inlinedRows(long plannedHead)
     {
-        return new MoraineSplit(Optional.empty(), 0, 0, 1.0);
+        return new MoraineSplit(Optional.empty(), 0, 0, 1.0, plannedHead);
     }
 
     /**
@@ -43,7 +48,7 @@ public record MoraineSplit(Optional<DataFile> dataFile, long start, long length,
      */
     public static MoraineSplit dataFile(PlannedDataFile file, long start, long length, long maxSplitSize)
     {
-        return new MoraineSplit(Optional.of(DataFile.of(file)), start, length, Math.clamp((double) length / maxSplitSize, MIN_WEIGHT, 1.0));
+        return new MoraineSplit(Optional.of(DataFile.of(file)), start, length, Math.clamp((double) length / maxSplitSize, MIN_WEIGHT, 1.0), -1);
     }
 
     @Override
@@ -78,6 +83,13 @@ public record MoraineSplit(Optional<DataFile> dataFile, long start, long length,
     public double weight()
     {
         return weight;
+    }
+
+    @Override
+    @JsonProperty
+    public long plannedHead()
+    {
+        return plannedHead;
     }
 
     /** {@link PlannedDataFile} in a form Trino's JSON codec ships to workers. */

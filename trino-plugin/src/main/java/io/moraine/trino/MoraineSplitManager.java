@@ -48,8 +48,8 @@ public class MoraineSplitManager
         if (table.constraint().isNone()) {
             return new FixedSplitSource(splits);
         }
-        splits.add(MoraineSplit.inlinedRows());
         try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
+            splits.add(MoraineSplit.inlinedRows(snapshot.viewHeadSnapshotId()));
             LongPredicate mayMatch = FileStatsFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.ranges(table.constraint()))
                     .and(BucketPartitionFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.discreteValues(table.constraint())));
             long certainRows = 0;

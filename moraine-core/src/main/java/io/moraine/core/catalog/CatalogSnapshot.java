@@ -65,6 +65,35 @@ public final class CatalogSnapshot
         return facts;
     }
 
+    /**
+     * The newest snapshot of the store as this view sees it (not S): a reader that plans from this view and reads more
+     * through another view later can tell whether commits landed in between.
+     */
+    public long viewHeadSnapshotId()
+    {
+        byte[] value = reader.get(io.moraine.core.keyspace.SystemKeys.HEAD);
+        return value == null ? id() : io.moraine.core.keyspace.SystemKeys.decodeHead(value);
+    }
+
+    /**
+     * Whether a commit after {@code sinceSnapshotId} (up to this view's head) flushed the inlined data of {@code tableId}
+     * (reference §11 item 21: a flush moves inlined rows into backdated files, so a file list taken before it and
+     * inlined rows read after it miss those rows).
+     */
+    public boolean inlinedDataFlushedSince(long tableId, long sinceSnapshotId)
+    {
+        for (long snapshotId = sinceSnapshotId + 1; snapshotId <= viewHeadSnapshotId(); snapshotId++) {
+            try (RowCursor changes = children(TableKind.SNAPSHOT_CHANGES, snapshotId)) {
+                while (changes.hasNext()) {
+                    if (SnapshotChanges.parse(changes.next().getString("changes_made")).stream().anyMatch(change -> change.flushesInlinedDataOf(tableId))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /** The consistent view this snapshot reads through; inline reads beside the file list must use it. */
     public KeyValueReader reader()
     {

@@ -26,6 +26,13 @@ public final class SnapshotChanges
             }
         }
 
+        /** Whether this entry records a flush of {@code tableId}'s inlined data (either spelling DuckLake uses). */
+        public boolean flushesInlinedDataOf(long tableId)
+        {
+            String kind = type.toLowerCase(java.util.Locale.ROOT);
+            return (kind.equals("inline_flush") || kind.equals("flushed_inlined")) && id().equals(OptionalLong.of(tableId));
+        }
+
         /** Whether this entry changes a schema object (create, drop or alter), which makes a commit not data-only. */
         public boolean changesStructure()
         {
