@@ -3,6 +3,7 @@ package io.moraine.trino;
 import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
 import io.airlift.units.MinDataSize;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -19,6 +20,7 @@ public class MoraineConfig
     private java.time.Instant defaultSnapshotTimestamp;
     private DataSize maxSplitSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
     private long metadataCacheMaxTables = 1000;
+    private Duration dynamicFilteringWaitTimeout = new Duration(1, java.util.concurrent.TimeUnit.SECONDS);
 
     @NotNull
     public String getStoreUri()
@@ -112,6 +114,20 @@ public class MoraineConfig
     public MoraineConfig setMetadataCacheMaxTables(long metadataCacheMaxTables)
     {
         this.metadataCacheMaxTables = metadataCacheMaxTables;
+        return this;
+    }
+
+    @NotNull
+    public Duration getDynamicFilteringWaitTimeout()
+    {
+        return dynamicFilteringWaitTimeout;
+    }
+
+    @Config("moraine.dynamic-filtering.wait-timeout")
+    @ConfigDescription("How long split planning may wait for a join's dynamic filters, which then prune whole data files by their statistics; 0s plans at once")
+    public MoraineConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
+    {
+        this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
         return this;
     }
 }

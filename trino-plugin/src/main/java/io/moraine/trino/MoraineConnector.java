@@ -53,7 +53,7 @@ public class MoraineConnector
     @Override
     public java.util.List<io.trino.spi.session.PropertyMetadata<?>> getSessionProperties()
     {
-        return MoraineSessionProperties.properties();
+        return MoraineSessionProperties.properties(config);
     }
 
     @Override

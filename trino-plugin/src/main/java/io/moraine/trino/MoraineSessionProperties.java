@@ -1,5 +1,6 @@
 package io.moraine.trino;
 
+import io.airlift.units.Duration;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.session.PropertyMetadata;
@@ -10,21 +11,41 @@ import java.util.List;
 import java.util.Optional;
 
 import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 
-/** Session properties: which snapshot a session reads when its queries name none. */
+/** Session properties: which snapshot a session reads when its queries name none, and the dynamic-filter wait. */
 final class MoraineSessionProperties
 {
     static final String READ_SNAPSHOT_ID = "read_snapshot_id";
     static final String READ_SNAPSHOT_TIMESTAMP = "read_snapshot_timestamp";
+    static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
 
     private MoraineSessionProperties() {}
 
-    static List<PropertyMetadata<?>> properties()
+    static List<PropertyMetadata<?>> properties(MoraineConfig config)
     {
         return List.of(
+                new PropertyMetadata<>(DYNAMIC_FILTERING_WAIT_TIMEOUT, "How long split planning may wait for a join's dynamic filters, which then "
+                        + "prune whole data files (a duration such as 1s or 500ms)", VARCHAR, Duration.class, config.getDynamicFilteringWaitTimeout(), false,
+                        value -> parseDuration((String) value), Duration::toString),
                 PropertyMetadata.longProperty(READ_SNAPSHOT_ID, "Snapshot to read when a query names none (overrides the catalog default)", null, false),
                 PropertyMetadata.stringProperty(READ_SNAPSHOT_TIMESTAMP, "Read the snapshot current at this instant (ISO-8601, e.g. "
                         + "2026-11-29T12:00:00Z) when a query names none", null, false));
+    }
+
+    static Duration dynamicFilteringWaitTimeout(ConnectorSession session)
+    {
+        return session.getProperty(DYNAMIC_FILTERING_WAIT_TIMEOUT, Duration.class);
+    }
+
+    private static Duration parseDuration(String text)
+    {
+        try {
+            return Duration.valueOf(text);
+        }
+        catch (IllegalArgumentException e) {
+            throw new TrinoException(INVALID_SESSION_PROPERTY, DYNAMIC_FILTERING_WAIT_TIMEOUT + " takes a duration such as 1s or 500ms, not '" + text + "'", e);
+        }
     }
 
     static Optional<Long> snapshotId(ConnectorSession session)

@@ -13,7 +13,7 @@ import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
-import io.trino.spi.connector.FixedSplitSource;
+import io.trino.spi.predicate.TupleDomain;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ import java.util.function.LongPredicate;
 /**
  * Splits a table at its snapshot: one split for its inlined rows, one per visible data file whose column statistics do
  * not rule out the pushed-down predicate and whose bucket partition can hold its equality constants (reference §4.9;
- * inlined rows are never pruned). Under a pushed-down LIMIT,
+ * inlined rows are never pruned), the dynamic filter included when Trino has it in time. Under a pushed-down LIMIT,
  * files stop being planned once the files already planned are certain to hold enough rows.
  */
 public class MoraineSplitManager
@@ -41,27 +41,34 @@ public class MoraineSplitManager
 
     @Override
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle,
-            Set<ColumnHandle> columns, Constraint constraint)
+            Set<ColumnHandle> dynamicFilterColumns, Constraint constraint)
     {
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        long waitMillis = dynamicFilterColumns.isEmpty() ? 0 : MoraineSessionProperties.dynamicFilteringWaitTimeout(session).toMillis();
+        return new MoraineSplitSource(dynamicFilter -> plan(table, table.constraint().intersect(dynamicFilter)), waitMillis);
+    }
+
+    /** The splits of {@code table} that {@code predicate} (the handle's constraint and the dynamic filter) does not rule out. */
+    private List<MoraineSplit> plan(MoraineTableHandle table, TupleDomain<MoraineColumnHandle> predicate)
+    {
         List<MoraineSplit> splits = new ArrayList<>();
-        if (table.constraint().isNone()) {
-            return new FixedSplitSource(splits);
+        if (predicate.isNone()) {
+            return splits;
         }
         try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
             splits.add(MoraineSplit.inlinedRows(snapshot.viewHeadSnapshotId()));
-            LongPredicate mayMatch = FileStatsFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.ranges(table.constraint()))
-                    .and(BucketPartitionFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.discreteValues(table.constraint())));
+            LongPredicate mayMatch = FileStatsFilter.filesMayMatchAny(snapshot, table.tableId(), StatsPruning.ranges(predicate))
+                    .and(BucketPartitionFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.discreteValues(predicate)));
             long certainRows = 0;
             for (PlannedDataFile file : DataFilePlanner.plan(snapshot, table.tableId(), catalog.dataPath(snapshot), mayMatch)) {
                 if (table.limit().isPresent() && certainRows >= table.limit().getAsLong()) {
                     break;
                 }
                 addFileSplits(splits, file);
-                certainRows += table.constraint().isAll() ? file.certainRows(table.snapshotId()) : 0;
+                certainRows += predicate.isAll() ? file.certainRows(table.snapshotId()) : 0;
             }
         }
-        return new FixedSplitSource(splits);
+        return splits;
     }
 
     /** One split per {@code maxSplitSize} bytes of a file; each reads the row groups that start in its range. */

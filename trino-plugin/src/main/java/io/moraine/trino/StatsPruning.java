@@ -33,12 +33,35 @@ final class StatsPruning
 {
     private StatsPruning() {}
 
-    /** Column id to the range its domain allows; columns whose values cannot be compared are left out (never pruned). */
-    static Map<Long, FileStatsFilter.ValueRange> ranges(TupleDomain<MoraineColumnHandle> constraint)
+    /** Beyond this many ranges a column's domain is pruned by its span alone (as for a large dynamic filter). */
+    private static final int MAX_RANGES_PER_COLUMN = 64;
+
+    /**
+     * Column id to the ranges its domain allows (each of an IN list or a dynamic filter's values, or the span of many);
+     * columns whose values cannot be compared are left out (never pruned).
+     */
+    static Map<Long, List<FileStatsFilter.ValueRange>> ranges(TupleDomain<MoraineColumnHandle> constraint)
     {
-        Map<Long, FileStatsFilter.ValueRange> ranges = new HashMap<>();
-        constraint.getDomains().orElse(Map.of()).forEach((column, domain) -> range(column, domain).ifPresent(range -> ranges.put(column.columnId(), range)));
+        Map<Long, List<FileStatsFilter.ValueRange>> ranges = new HashMap<>();
+        constraint.getDomains().orElse(Map.of()).forEach((column, domain) -> columnRanges(column, domain).ifPresent(list -> ranges.put(column.columnId(), list)));
         return ranges;
+    }
+
+    private static Optional<List<FileStatsFilter.ValueRange>> columnRanges(MoraineColumnHandle column, Domain domain)
+    {
+        if (domain.getValues().isNone() || domain.getValues().isAll() || !domain.getType().isOrderable()
+                || domain.getValues().getRanges().getRangeCount() == 1 || domain.getValues().getRanges().getRangeCount() > MAX_RANGES_PER_COLUMN) {
+            return range(column, domain).map(List::of);
+        }
+        List<FileStatsFilter.ValueRange> ranges = new ArrayList<>();
+        for (Range range : domain.getValues().getRanges().getOrderedRanges()) {
+            Optional<FileStatsFilter.ValueRange> one = range(column, Domain.create(io.trino.spi.predicate.ValueSet.ofRanges(range), domain.isNullAllowed()));
+            if (one.isEmpty()) {
+                return Optional.empty();
+            }
+            ranges.add(one.get());
+        }
+        return Optional.of(ranges);
     }
 
     /** Column id to the values an equality or IN predicate allows, for bucket-partition pruning; other domains are left out. */

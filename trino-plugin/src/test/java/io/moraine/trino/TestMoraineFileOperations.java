@@ -7,6 +7,7 @@ import io.moraine.core.store.StoreUri;
 import io.moraine.testing.DuckLakeOracle;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -71,7 +72,7 @@ class TestMoraineFileOperations
     {
         String sql = "SELECT count(*) FROM t";
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
-                .addCopies("MoraineStore.get system", 9)
+                .addCopies("MoraineStore.get system", 11)
                 .addCopies("MoraineStore.get current/ducklake_snapshot", 8)
                 .addCopies("MoraineStore.scan current/ducklake_schema", 2)
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
@@ -96,7 +97,7 @@ class TestMoraineFileOperations
     {
         String sql = "SELECT sum(v) FROM t WHERE id = 250";
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
-                .addCopies("MoraineStore.get system", 10)
+                .addCopies("MoraineStore.get system", 12)
                 .addCopies("MoraineStore.get current/ducklake_snapshot", 9)
                 .addCopies("MoraineStore.scan current/ducklake_schema", 2)
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
@@ -151,6 +152,28 @@ class TestMoraineFileOperations
         String sql = "SELECT count(*) FROM cached.main.t FOR VERSION AS OF 5";
         assertThat(storeReads(sql).count("MoraineStore.scan current/ducklake_column")).isPositive();
         assertThat(storeReads(sql).count("MoraineStore.scan current/ducklake_column")).isZero();
+    }
+
+    @Test
+    void dynamicFilterPrunesWholeFilesAtPlanning()
+            throws Exception
+    {
+        // The build side yields ids {94, 304}: the dynamic filter on t.id leaves two of t's twelve files.
+        String sql = "SELECT count(*), sum(t.v) FROM t JOIN bucketed b ON t.id = b.id WHERE b.name = 'n3' AND b.day = DATE '2026-01-05'";
+        Session waiting = Session.builder(trino.getDefaultSession()).setCatalogSessionProperty("lake", "dynamic_filtering_wait_timeout", "60s").build();
+        List<String> expected = oracle.query(sql.replace("FROM t JOIN bucketed", "FROM lake.main.t t JOIN lake.main.bucketed")).stream()
+                .map(row -> String.join("|", row)).toList();
+        assertThat(trino.execute(waiting, sql).getMaterializedRows().stream()
+                .map(row -> row.getFields().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining("|"))).toList())
+                .isEqualTo(expected);
+        DistributedQueryRunner runner = (DistributedQueryRunner) trino;
+        runner.executeWithPlan(waiting, sql);
+        long tFilesOpened = runner.getSpans().stream()
+                .filter(span -> span.getName().equals("InputFile.newInput"))
+                .map(span -> span.getAttributes().get(AttributeKey.stringKey("trino.file.location")))
+                .filter(location -> location != null && location.contains("/main/t/"))
+                .count();
+        assertThat(tFilesOpened).isEqualTo(2);
     }
 
     @Test

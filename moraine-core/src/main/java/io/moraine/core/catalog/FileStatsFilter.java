@@ -9,6 +9,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongPredicate;
@@ -37,18 +38,29 @@ public final class FileStatsFilter
      */
     public static LongPredicate filesMayMatch(CatalogSnapshot snapshot, long tableId, Map<Long, ValueRange> ranges)
     {
-        if (ranges.isEmpty()) {
+        Map<Long, List<ValueRange>> alternatives = new HashMap<>();
+        ranges.forEach((column, range) -> alternatives.put(column, List.of(range)));
+        return filesMayMatchAny(snapshot, tableId, alternatives);
+    }
+
+    /**
+     * As {@link #filesMayMatch}, with each column allowed any of several ranges (an IN list, a dynamic filter's value
+     * set): a file is kept if, for every column, one of its ranges may match (reference §4.9, IN as OR of equalities).
+     */
+    public static LongPredicate filesMayMatchAny(CatalogSnapshot snapshot, long tableId, Map<Long, List<ValueRange>> alternatives)
+    {
+        if (alternatives.isEmpty()) {
             return fileId -> true;
         }
         Map<Long, Map<Long, Row>> statsByFile = new HashMap<>();
         try (RowCursor rows = snapshot.fileColumnStats(tableId)) {
             rows.forEachRemaining(row -> {
-                if (ranges.containsKey(row.getLong("column_id"))) {
+                if (alternatives.containsKey(row.getLong("column_id"))) {
                     statsByFile.computeIfAbsent(row.getLong("data_file_id"), ignored -> new HashMap<>()).put(row.getLong("column_id"), row);
                 }
             });
         }
-        return fileId -> mayMatch(statsByFile.getOrDefault(fileId, Map.of()), ranges);
+        return fileId -> mayMatchAny(statsByFile.getOrDefault(fileId, Map.of()), alternatives);
     }
 
     /** Whether a file whose stats rows (by column id) are {@code stats} may hold rows in every range. */
@@ -57,6 +69,17 @@ public final class FileStatsFilter
         for (Map.Entry<Long, ValueRange> entry : ranges.entrySet()) {
             Row columnStats = stats.get(entry.getKey());
             if (columnStats != null && excludes(columnStats, entry.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean mayMatchAny(Map<Long, Row> stats, Map<Long, List<ValueRange>> alternatives)
+    {
+        for (Map.Entry<Long, List<ValueRange>> entry : alternatives.entrySet()) {
+            Row columnStats = stats.get(entry.getKey());
+            if (columnStats != null && entry.getValue().stream().allMatch(range -> excludes(columnStats, range))) {
                 return false;
             }
         }
