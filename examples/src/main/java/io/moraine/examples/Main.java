@@ -32,7 +32,8 @@ public final class Main
                 io.moraine.examples.trino.TrinoCommands::serve));
         COMMANDS.put("trino-query", new Entry("run one statement in an embedded Trino and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
                 io.moraine.examples.trino.TrinoCommands::query));
-        COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N]",
+        COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N] | "
+                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files)",
                 args -> bench(args)));
     }
 
@@ -79,7 +80,8 @@ public final class Main
         switch (which) {
             case "catalog" -> CatalogBenchmark.main(rest);
             case "inline" -> io.moraine.examples.bench.InlineBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...] or bench inline [...]");
+            case "trino" -> io.moraine.examples.bench.TrinoScanBenchmark.main(rest);
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...] or bench trino [...]");
         }
     }
 }

@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.function.LongPredicate;
 
 /**
- * Splits a table at its snapshot: one split for its inlined rows, one per visible data file whose column statistics do
+ * Splits a table at its snapshot: one split for its inlined rows (when it has an inlined-data table), one per visible data file whose column statistics do
  * not rule out the pushed-down predicate and whose bucket partition can hold its equality constants (reference §4.9;
  * inlined rows are never pruned), the dynamic filter included when Trino has it in time. Under a pushed-down LIMIT,
  * files stop being planned once the files already planned are certain to hold enough rows.
@@ -56,7 +56,10 @@ public class MoraineSplitManager
             return splits;
         }
         try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
-            splits.add(MoraineSplit.inlinedRows(snapshot.viewHeadSnapshotId()));
+            // Only a table with a registered inlined-data table at the snapshot can have inlined rows there.
+            if (!snapshot.inlinedDataTables(table.tableId()).isEmpty()) {
+                splits.add(MoraineSplit.inlinedRows(snapshot.viewHeadSnapshotId()));
+            }
             LongPredicate mayMatch = FileStatsFilter.filesMayMatchAny(snapshot, table.tableId(), StatsPruning.ranges(predicate))
                     .and(BucketPartitionFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.discreteValues(predicate)));
             long certainRows = 0;
