@@ -12,6 +12,7 @@ import io.moraine.duckdb.CatalogImporter;
 import io.moraine.duckdb.DuckDbConnections;
 import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.CommandLine;
+import io.moraine.examples.trino.LocalTrino;
 import io.moraine.trino.MorainePlugin;
 import io.trino.Session;
 import io.trino.execution.QueryStats;
@@ -210,7 +211,7 @@ public final class TrinoScanBenchmark
     private static DistributedQueryRunner startTrino(StoreUri store, Path metastore)
             throws Exception
     {
-        quietLogging();
+        LocalTrino.quietLogging();
         Session session = Session.builder(testSession()).setCatalog("lake").setSchema("main").build();
         DistributedQueryRunner runner = DistributedQueryRunner.builder(session).setWorkerCount(0).build();
         runner.installPlugin(new MorainePlugin());
@@ -425,18 +426,6 @@ public final class TrinoScanBenchmark
         }
         catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static void quietLogging()
-    {
-        java.io.PrintStream out = System.out;
-        java.io.PrintStream err = System.err;
-        io.airlift.log.Logging logging = io.airlift.log.Logging.initialize();
-        System.setOut(out);
-        System.setErr(err);
-        for (String logger : new String[] {"io.trino", "io.airlift", "org.apache.arrow", "org.eclipse.jetty", "Bootstrap", "io.moraine", "org.apache.hadoop"}) {
-            logging.setLevel(logger, io.airlift.log.Level.WARN);
         }
     }
 

@@ -38,7 +38,7 @@ public final class LocalTrino
     }
 
     /** Trino and its libraries log every start-up step at INFO; a command-line tool shows warnings only. */
-    private static void quietLogging()
+    public static void quietLogging()
     {
         java.io.PrintStream out = System.out;
         java.io.PrintStream err = System.err;
@@ -46,7 +46,7 @@ public final class LocalTrino
         // Airlift routes System.out and System.err into its log; a command's output must stay on the terminal.
         System.setOut(out);
         System.setErr(err);
-        for (String logger : new String[] {"io.trino", "io.airlift", "org.apache.arrow", "org.eclipse.jetty", "Bootstrap", "io.moraine"}) {
+        for (String logger : new String[] {"io.trino", "io.airlift", "org.apache.arrow", "org.eclipse.jetty", "Bootstrap", "io.moraine", "org.apache.hadoop"}) {
             logging.setLevel(logger, io.airlift.log.Level.WARN);
         }
     }
