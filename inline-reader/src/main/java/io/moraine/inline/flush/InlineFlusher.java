@@ -105,7 +105,8 @@ public final class InlineFlusher
         return flushed;
     }
 
-    private record StagedPlan(FlushedFile flushed, Row dataFile, Optional<Row> deleteFile, long nextFileId, long tableId, long schemaVersion) {}
+    private record StagedPlan(FlushedFile flushed, Row dataFile, List<Row> columnStats, Optional<Row> deleteFile, long nextFileId, long tableId,
+            long schemaVersion) {}
 
     private static List<Row> tablesToFlush(CatalogSnapshot snapshot, Optional<String> qualifiedTable)
     {
@@ -150,6 +151,7 @@ public final class InlineFlusher
         long maxSnapshot = Long.MIN_VALUE;
         long minRowId = Long.MAX_VALUE;
         List<DeleteRowWriteSupport.Deletion> deletions = new ArrayList<>();
+        FlushedColumnStats stats = new FlushedColumnStats(columns);
         try (InlineScan scan = InlineReader.scanVersion(snapshot.reader(), tableId, version, new InlineSelection.ForFlush(head), Optional.empty(), WINDOW_ROWS, allocator)) {
             ParquetWriter<ArrowRowWriteSupport.RowRef> writer = null;
             try {
@@ -168,6 +170,7 @@ public final class InlineFlusher
                     for (int i = 0; i < batch.root().getRowCount(); i++) {
                         long begin = begins.get(i);
                         writer.write(new ArrowRowWriteSupport.RowRef(user, i, rowIds.get(i), begin));
+                        stats.add(user, i);
                         if (!ends.isNull(i) && ends.get(i) <= head) {
                             deletions.add(new DeleteRowWriteSupport.Deletion(rows, ends.get(i)));
                         }
@@ -206,8 +209,8 @@ public final class InlineFlusher
                 deleteRow = Optional.of(Row.of(TableKind.DELETE_FILE, nextFileId++, tableId, minEnd, null, dataFileId, deleteName, true,
                         "parquet", (long) deletions.size(), Files.size(deleteFile), ParquetFiles.footerSize(deleteFile), null, null));
             }
-            return new StagedPlan(new FlushedFile(tableId, version, dataFileId, dataFile, rows, deletions.size()), dataRow, deleteRow,
-                    nextFileId, tableId, version);
+            return new StagedPlan(new FlushedFile(tableId, version, dataFileId, dataFile, rows, deletions.size()), dataRow,
+                    stats.rows(dataFileId, tableId, ParquetFiles.columnSizes(dataFile)), deleteRow, nextFileId, tableId, version);
         }
         catch (IOException e) {
             throw new StoreException("writing flushed Parquet for table " + tableId + " under " + tableDirectory + " failed: " + e.getMessage(), e);
@@ -232,6 +235,7 @@ public final class InlineFlusher
         Map<Long, Long> newestVersion = new HashMap<>();
         for (StagedPlan plan : plans) {
             transaction.insert(plan.dataFile());
+            plan.columnStats().forEach(transaction::insert);
             plan.deleteFile().ifPresent(transaction::insert);
             transaction.drainInlined(plan.tableId(), plan.schemaVersion(), flushSnapshot);
             newestVersion.merge(plan.tableId(), plan.schemaVersion(), Math::max);

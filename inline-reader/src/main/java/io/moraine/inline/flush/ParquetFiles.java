@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 
-/** Opens parquet-java writers on local files without Hadoop file systems, and reads a written file's footer length. */
+/** Opens parquet-java writers on local files without Hadoop file systems, and reads a written file's footer length and column sizes. */
 final class ParquetFiles
 {
     private ParquetFiles() {}
@@ -38,6 +38,21 @@ final class ParquetFiles
             in.readFully(tail);
             return ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         }
+    }
+
+    /** Bytes of each top-level column in the file (its column chunks' compressed sizes over all row groups), by name. */
+    static java.util.Map<String, Long> columnSizes(Path file)
+            throws IOException
+    {
+        java.util.Map<String, Long> sizes = new java.util.HashMap<>();
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(file))) {
+            for (org.apache.parquet.hadoop.metadata.BlockMetaData block : reader.getFooter().getBlocks()) {
+                for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData column : block.getColumns()) {
+                    sizes.merge(column.getPath().toArray()[0], column.getTotalSize(), Long::sum);
+                }
+            }
+        }
+        return sizes;
     }
 
     private static final class Builder<T>
