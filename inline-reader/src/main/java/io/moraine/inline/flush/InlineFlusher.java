@@ -12,6 +12,7 @@ import io.moraine.core.error.CorruptionException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.inline.RowIdMultiset;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.inline.InlineBatch;
 import io.moraine.inline.InlineReader;
@@ -106,7 +107,7 @@ public final class InlineFlusher
     }
 
     private record StagedPlan(FlushedFile flushed, Row dataFile, List<Row> columnStats, Optional<Row> deleteFile, long nextFileId, long tableId,
-            long schemaVersion) {}
+            long schemaVersion, RowIdMultiset writtenRowIds) {}
 
     private static List<Row> tablesToFlush(CatalogSnapshot snapshot, Optional<String> qualifiedTable)
     {
@@ -152,6 +153,7 @@ public final class InlineFlusher
         long minRowId = Long.MAX_VALUE;
         List<DeleteRowWriteSupport.Deletion> deletions = new ArrayList<>();
         FlushedColumnStats stats = new FlushedColumnStats(columns);
+        RowIdMultiset writtenRowIds = new RowIdMultiset();
         try (InlineScan scan = InlineReader.scanVersion(snapshot.reader(), tableId, version, new InlineSelection.ForFlush(head), Optional.empty(), WINDOW_ROWS, allocator)) {
             ParquetWriter<ArrowRowWriteSupport.RowRef> writer = null;
             try {
@@ -171,6 +173,7 @@ public final class InlineFlusher
                         long begin = begins.get(i);
                         writer.write(new ArrowRowWriteSupport.RowRef(user, i, rowIds.get(i), begin));
                         stats.add(user, i);
+                        writtenRowIds.add(rowIds.get(i));
                         if (!ends.isNull(i) && ends.get(i) <= head) {
                             deletions.add(new DeleteRowWriteSupport.Deletion(rows, ends.get(i)));
                         }
@@ -210,7 +213,7 @@ public final class InlineFlusher
                         "parquet", (long) deletions.size(), Files.size(deleteFile), ParquetFiles.footerSize(deleteFile), null, null));
             }
             return new StagedPlan(new FlushedFile(tableId, version, dataFileId, dataFile, rows, deletions.size()), dataRow,
-                    stats.rows(dataFileId, tableId, ParquetFiles.columnSizes(dataFile)), deleteRow, nextFileId, tableId, version);
+                    stats.rows(dataFileId, tableId, ParquetFiles.columnSizes(dataFile)), deleteRow, nextFileId, tableId, version, writtenRowIds);
         }
         catch (IOException e) {
             throw new StoreException("writing flushed Parquet for table " + tableId + " under " + tableDirectory + " failed: " + e.getMessage(), e);
@@ -237,7 +240,7 @@ public final class InlineFlusher
             transaction.insert(plan.dataFile());
             plan.columnStats().forEach(transaction::insert);
             plan.deleteFile().ifPresent(transaction::insert);
-            transaction.drainInlined(plan.tableId(), plan.schemaVersion(), flushSnapshot);
+            transaction.drainInlined(plan.tableId(), plan.schemaVersion(), flushSnapshot, plan.writtenRowIds());
             newestVersion.merge(plan.tableId(), plan.schemaVersion(), Math::max);
         }
         // Superseded inlined tables emptied by the flush are deregistered, as DuckLake's clean-up does.

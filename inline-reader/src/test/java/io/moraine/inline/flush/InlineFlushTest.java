@@ -147,6 +147,46 @@ class InlineFlushTest
         }
     }
 
+    @Test
+    void aDrainWhoseChunksHoldOtherRowIdsThanTheFlushWroteIsRefusedAsCorruption()
+            throws Exception
+    {
+        StoreUri store = StoreUri.parse(temp.resolve("multiset-store").toString());
+        try (DuckLakeOracle oracle = DuckLakeOracle.create(temp.resolve("multiset-lake"), DuckLakeOracle.CatalogDatabase.DUCKDB)) {
+            oracle.execute("CREATE TABLE lake.r (a INTEGER)");
+            oracle.execute("INSERT INTO lake.r VALUES (1), (2), (3)");
+            oracle.execute("UPDATE lake.r SET a = 20 WHERE a = 2"); // re-inlines row id 1: the multiset holds it twice
+            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve("multiset-copy.ducklake"))), store, Optional.empty(),
+                    CatalogImporter.Progress.SILENT);
+        }
+        try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
+            long head = catalog.headSnapshotId().orElseThrow();
+            long version;
+            Row headRow;
+            try (CatalogSnapshot snapshot = catalog.latest()) {
+                version = snapshot.inlinedDataTables(1).getFirst().getLong("schema_version");
+                headRow = snapshot.snapshotRow();
+            }
+            io.moraine.core.inline.RowIdMultiset missingTheUpdate = new io.moraine.core.inline.RowIdMultiset().add(0).add(1).add(2);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> catalog.begin(head)
+                            .insert(io.moraine.core.catalog.SnapshotRows.next(headRow, 0, 0, 0))
+                            .drainInlined(1, version, head, missingTheUpdate)
+                            .commit())
+                    .isInstanceOf(io.moraine.core.error.CorruptionException.class)
+                    .hasMessageContaining("wrote 3 row ids")
+                    .hasMessageContaining("hold 4 row ids")
+                    .hasMessageContaining("nothing was committed");
+            assertThat(catalog.headSnapshotId()).hasValue(head);
+            try (CatalogSnapshot after = catalog.latest(); RootAllocator allocator = new RootAllocator();
+                    InlineScan scan = InlineReader.scan(after.reader(), 1, new InlineSelection.ForFlush(Long.MAX_VALUE), Optional.empty(), 100, allocator)) {
+                assertThat(scan.selectedRows()).as("every inlined row version is still there").isEqualTo(4);
+            }
+            // The real flush states the row ids it wrote, {0, 1, 1, 2}, and commits.
+            assertThat(InlineFlusher.flush(catalog, Optional.empty())).singleElement().satisfies(file -> assertThat(file.rows()).isEqualTo(4));
+            assertThat(catalog.headSnapshotId()).hasValue(head + 1);
+        }
+    }
+
     /** Stats as comparable values: floats compared as numbers, since Java and DuckDB print some doubles differently. */
     private static List<Object> statsOf(long values, long nulls, String min, String max, Boolean containsNan)
     {

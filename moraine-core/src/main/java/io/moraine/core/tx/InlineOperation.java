@@ -76,9 +76,10 @@ public sealed interface InlineOperation
 
     /**
      * DELETE FROM ducklake_inlined_data_&lt;t&gt;_&lt;v&gt; WHERE begin_snapshot &lt;= flush (flush clean-up): removes the
-     * flushed chunks, their locators, and the deletion events no surviving chunk needs.
+     * flushed chunks, their locators, and the deletion events no surviving chunk needs. When the flush states the row
+     * ids it wrote ({@code flushedRowIds}), the commit refuses, as corruption, a drain whose chunks hold other ones.
      */
-    record Drain(long tableId, long schemaVersion, long flushSnapshot)
+    record Drain(long tableId, long schemaVersion, long flushSnapshot, java.util.Optional<io.moraine.core.inline.RowIdMultiset> flushedRowIds)
             implements InlineOperation {}
 
     /**

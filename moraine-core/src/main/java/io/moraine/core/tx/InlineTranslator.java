@@ -168,6 +168,7 @@ final class InlineTranslator
     {
         byte[] prefix = new KeyWriter().tag(io.moraine.core.keyspace.Subspace.INLINE.tag()).tag(InlineKeys.INSERT)
                 .int64(drain.tableId()).int64(drain.schemaVersion()).toBytes();
+        io.moraine.core.inline.RowIdMultiset drained = new io.moraine.core.inline.RowIdMultiset();
         for (Map.Entry<byte[], byte[]> chunk : commit.scanMerged(prefix, KeyWriter.prefixEnd(prefix)).entrySet()) {
             ChunkId id = InlineKeys.chunkOfInsert(chunk.getKey());
             if (id.beginSnapshot() > drain.flushSnapshot()) {
@@ -175,8 +176,15 @@ final class InlineTranslator
             }
             long start = InlineArrow.rowIdStart(chunk.getKey(), chunk.getValue());
             long end = start + InlineArrow.rowCount(chunk.getKey(), chunk.getValue()) - 1;
+            drained.addRange(start, end);
             commit.put(chunk.getKey(), null);
             commit.put(InlineKeys.locator(id, end), null);
+        }
+        if (drain.flushedRowIds().isPresent() && !drain.flushedRowIds().get().sameAs(drained)) {
+            throw new io.moraine.core.error.CorruptionException("the flush of table " + drain.tableId() + " schema version " + drain.schemaVersion()
+                    + " through snapshot " + drain.flushSnapshot() + " wrote " + drain.flushedRowIds().get() + " but its inlined chunks hold "
+                    + drained + "; nothing was committed. The flushed files do not match the inlined rows: do not register them, "
+                    + "and flush again from the current snapshot");
         }
         dropUnneededTombstones(drain.tableId());
     }

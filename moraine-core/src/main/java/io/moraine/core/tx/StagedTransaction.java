@@ -118,7 +118,16 @@ public final class StagedTransaction
     /** The flush clean-up of one inlined table: DELETE ... WHERE begin_snapshot &lt;= flushSnapshot. */
     public StagedTransaction drainInlined(long tableId, long schemaVersion, long flushSnapshot)
     {
-        return stage(new InlineOperation.Drain(tableId, schemaVersion, flushSnapshot));
+        return stage(new InlineOperation.Drain(tableId, schemaVersion, flushSnapshot, java.util.Optional.empty()));
+    }
+
+    /**
+     * The flush clean-up, checked: the commit fails with {@link io.moraine.core.error.CorruptionException} (writing
+     * nothing) unless the drained chunks hold exactly {@code flushedRowIds}, the row ids the flush wrote to its files.
+     */
+    public StagedTransaction drainInlined(long tableId, long schemaVersion, long flushSnapshot, io.moraine.core.inline.RowIdMultiset flushedRowIds)
+    {
+        return stage(new InlineOperation.Drain(tableId, schemaVersion, flushSnapshot, java.util.Optional.of(flushedRowIds)));
     }
 
     /** Snapshot expiry's selective DELETE of inlined row versions, each named by (row_id, begin_snapshot). */
