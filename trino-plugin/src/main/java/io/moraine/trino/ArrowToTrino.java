@@ -38,7 +38,6 @@ import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
 import java.util.List;
 
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -222,7 +221,7 @@ final class ArrowToTrino
         }
         else if (type instanceof UuidType uuid) {
             java.util.UUID value = vector instanceof FixedSizeBinaryVector binary
-                    ? uuidOf(binary.get(row))
+                    ? io.moraine.core.inline.InlineArrow.uuid(binary.get(row))
                     : java.util.UUID.fromString(vector.getObject(row).toString());
             uuid.writeSlice(builder, UuidType.javaUuidToTrinoUuid(value));
         }
@@ -249,11 +248,5 @@ final class ArrowToTrino
             int picosOfMicro = unit == TimeUnit.NANOSECOND ? (int) Math.floorMod(value, 1_000L) * 1_000 : 0;
             type.writeObject(builder, new LongTimestamp(epochMicros, picosOfMicro));
         }
-    }
-
-    private static java.util.UUID uuidOf(byte[] bytes)
-    {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        return new java.util.UUID(buffer.getLong(), buffer.getLong());
     }
 }

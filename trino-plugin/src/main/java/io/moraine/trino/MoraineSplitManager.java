@@ -4,6 +4,7 @@ import com.google.inject.Inject;
 import io.moraine.core.catalog.BucketPartitionFilter;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.FileStatsFilter;
+import io.moraine.core.catalog.Row;
 import io.moraine.inline.DataFilePlanner;
 import io.moraine.inline.PlannedDataFile;
 import io.trino.spi.connector.ColumnHandle;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 
 /**
  * Splits a table at its snapshot: one split for its inlined rows (when it has an inlined-data table), one per visible data file whose column statistics do
@@ -60,8 +62,9 @@ public class MoraineSplitManager
             if (!snapshot.inlinedDataTables(table.tableId()).isEmpty()) {
                 splits.add(MoraineSplit.inlinedRows(snapshot.viewHeadSnapshotId()));
             }
-            LongPredicate mayMatch = FileStatsFilter.filesMayMatchAny(snapshot, table.tableId(), StatsPruning.ranges(predicate))
-                    .and(BucketPartitionFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.discreteValues(predicate)));
+            LongPredicate statsMayMatch = FileStatsFilter.filesMayMatchAny(snapshot, table.tableId(), StatsPruning.ranges(predicate));
+            Predicate<Row> mayMatch = BucketPartitionFilter.filesMayMatch(snapshot, table.tableId(), StatsPruning.discreteValues(predicate))
+                    .and(file -> statsMayMatch.test(file.getLong("data_file_id")));
             long certainRows = 0;
             for (PlannedDataFile file : DataFilePlanner.plan(snapshot, table.tableId(), catalog.dataPath(snapshot), mayMatch)) {
                 if (table.limit().isPresent() && certainRows >= table.limit().getAsLong()) {

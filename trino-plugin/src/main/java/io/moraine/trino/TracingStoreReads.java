@@ -2,6 +2,7 @@ package io.moraine.trino;
 
 import io.moraine.core.keyspace.KeyNames;
 import io.moraine.core.store.StoreReadListener;
+import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 
 /**
@@ -25,12 +26,22 @@ final class TracingStoreReads
     @Override
     public void pointRead(byte[] key)
     {
-        tracer.spanBuilder(GET).setAttribute(RECORD_KIND, KeyNames.describe(key)).startSpan().end();
+        record(GET, key);
     }
 
     @Override
     public void rangeScan(byte[] start, byte[] end)
     {
-        tracer.spanBuilder(SCAN).setAttribute(RECORD_KIND, KeyNames.describe(start)).startSpan().end();
+        record(SCAN, start);
+    }
+
+    /** Names the record kind only when the span is recorded: with tracing off, a read costs a no-op span. */
+    private void record(String operation, byte[] key)
+    {
+        Span span = tracer.spanBuilder(operation).startSpan();
+        if (span.isRecording()) {
+            span.setAttribute(RECORD_KIND, KeyNames.describe(key));
+        }
+        span.end();
     }
 }

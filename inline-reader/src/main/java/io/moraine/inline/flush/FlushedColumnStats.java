@@ -3,6 +3,7 @@ package io.moraine.inline.flush;
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
+import io.moraine.core.inline.InlineArrow;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -20,7 +21,6 @@ import org.apache.arrow.vector.BaseIntVector;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -33,7 +33,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * The {@code ducklake_file_column_stats} rows of a flushed file (reference §2.14, §7.3), gathered while its rows are
@@ -144,7 +143,7 @@ final class FlushedColumnStats
                 case TimeStampVector timestamp when type.equals("timestamp") || type.equals("timestamptz") ->
                         LocalDateTime.ofEpochSecond(Math.floorDiv(timestamp.get(row), 1_000_000), (int) Math.floorMod(timestamp.get(row), 1_000_000) * 1000, ZoneOffset.UTC);
                 // Canonical UUID text orders as DuckDB orders UUIDs (unsigned, byte by byte); java.util.UUID does not.
-                case FixedSizeBinaryVector binary when type.equals("uuid") -> new Utf8(uuid(binary.get(row)).toString());
+                case FixedSizeBinaryVector binary when type.equals("uuid") -> new Utf8(InlineArrow.uuid(binary.get(row)).toString());
                 default -> type.equals("varchar") || type.equals("uuid") ? new Utf8(String.valueOf(vector.getObject(row))) : null;
             });
         }
@@ -179,12 +178,6 @@ final class FlushedColumnStats
             }
             String fraction = String.format(Locale.ROOT, "%06d", micros).replaceAll("0+$", "");
             return whole + "." + fraction;
-        }
-
-        private static UUID uuid(byte[] bytes)
-        {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            return new UUID(buffer.getLong(), buffer.getLong());
         }
     }
 

@@ -1,6 +1,5 @@
 package io.moraine.inline.flush;
 
-import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.catalog.MoraineCatalog;
@@ -76,8 +75,7 @@ public final class InlineFlusher
                     throw new UnsupportedFeatureException("table " + table.getString("table_name") + " is partitioned; flushing "
                             + "partitioned tables in Java is not supported yet. Flush it with DuckDB: CALL ducklake_flush_inlined_data(...)");
                 }
-                Row schema = snapshot.visible(TableKind.SCHEMA, table.getLong("schema_id")).toList().getFirst();
-                String tablePath = CatalogPaths.tablePath(dataPath, schema, table);
+                String tablePath = snapshot.tablePath(dataPath, tableId);
                 Path tableDirectory = io.moraine.inline.DeletedPositions.localPath(tablePath);
                 for (Row registration : registrations) {
                     long version = registration.getLong("schema_version");

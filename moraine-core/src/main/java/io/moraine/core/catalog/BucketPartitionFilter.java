@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,36 +29,29 @@ public final class BucketPartitionFilter
     private BucketPartitionFilter() {}
 
     /**
-     * The data files that may hold rows whose column (by id) equals one of its values; values are {@link Long} for
-     * integer columns, {@link LocalDate} for dates and {@link FileStatsFilter.Utf8} for strings.
+     * A test on {@code ducklake_data_file} rows of the table: whether the file may hold rows whose column (by id) equals
+     * one of its values; values are {@link Long} for integer columns, {@link LocalDate} for dates and
+     * {@link FileStatsFilter.Utf8} for strings. Reads the table's partition keys once, and its partition values only
+     * when a bucket key is constrained.
      */
-    public static LongPredicate filesMayMatch(CatalogSnapshot snapshot, long tableId, Map<Long, List<Object>> valuesByColumn)
+    public static Predicate<Row> filesMayMatch(CatalogSnapshot snapshot, long tableId, Map<Long, List<Object>> valuesByColumn)
     {
         if (valuesByColumn.isEmpty() || !anyBucketKeyOn(snapshot, tableId, valuesByColumn)) {
-            return fileId -> true;
+            return file -> true;
         }
         Map<Long, List<Row>> keysBySpec = new HashMap<>();
-        Map<Long, Long> specOfFile = new HashMap<>();
-        try (RowCursor files = snapshot.dataFiles(tableId)) {
-            files.forEachRemaining(file -> {
-                Long partitionId = file.getLong("partition_id");
-                if (partitionId != null) {
-                    specOfFile.put(file.getLong("data_file_id"), partitionId);
-                    keysBySpec.computeIfAbsent(partitionId, id -> snapshot.partitionColumns(tableId, id));
-                }
-            });
-        }
         Map<Long, Map<Long, String>> valuesOfFile = new HashMap<>();
         try (RowCursor values = snapshot.filePartitionValues(tableId)) {
             values.forEachRemaining(value -> valuesOfFile.computeIfAbsent(value.getLong("data_file_id"), id -> new HashMap<>())
                     .put(value.getLong("partition_key_index"), value.getString("partition_value")));
         }
-        return fileId -> {
-            Long spec = specOfFile.get(fileId);
+        return file -> {
+            Long spec = file.getLong("partition_id");
             if (spec == null) {
                 return true;
             }
-            for (Row key : keysBySpec.get(spec)) {
+            long fileId = file.getLong("data_file_id");
+            for (Row key : keysBySpec.computeIfAbsent(spec, id -> snapshot.partitionColumns(tableId, id))) {
                 Optional<Integer> buckets = bucketCount(key);
                 List<Object> values = valuesByColumn.get(key.getLong("column_id"));
                 if (buckets.isEmpty() || values == null) {

@@ -94,6 +94,17 @@ public final class CatalogSnapshot
         return false;
     }
 
+    /**
+     * Where the relative file paths of table {@code tableId} resolve at S (reference §4.2): its schema's path and its
+     * own under {@code dataPath}.
+     */
+    public String tablePath(String dataPath, long tableId)
+    {
+        Row table = table(tableId).orElseThrow(() -> new io.moraine.core.error.NotFoundException("table " + tableId + " is not visible at snapshot " + id()));
+        Row schema = visible(TableKind.SCHEMA, table.getLong("schema_id")).toList().getFirst();
+        return CatalogPaths.tablePath(dataPath, schema, table);
+    }
+
     /** The consistent view this snapshot reads through; inline reads beside the file list must use it. */
     public KeyValueReader reader()
     {

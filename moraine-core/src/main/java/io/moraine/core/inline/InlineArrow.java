@@ -34,6 +34,13 @@ public final class InlineArrow
 
     private InlineArrow() {}
 
+    /** A UUID as DuckDB's Arrow export carries it: 16 big-endian bytes in a fixed-size binary value. */
+    public static java.util.UUID uuid(byte[] sixteenBytes)
+    {
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(sixteenBytes);
+        return new java.util.UUID(buffer.getLong(), buffer.getLong());
+    }
+
     /** The value of an {@code inline/schema} record holding the schema itself. */
     public static byte[] encodeSchema(Schema schema)
     {
