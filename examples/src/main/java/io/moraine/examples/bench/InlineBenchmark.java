@@ -60,15 +60,19 @@ public final class InlineBenchmark
     public static void main(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("rows", "chunk-rows", "commits", "repetitions"));
+        CommandLine line = CommandLine.parse(args, Set.of("rows", "chunk-rows", "commits", "writers", "repetitions"));
         int rows = line.intOption("rows", 1_000_000);
         int chunkRows = line.intOption("chunk-rows", 1000);
-        int commits = line.intOption("commits", 200);
+        int commits = line.intOption("commits", 1000);
+        int writers = line.intOption("writers", 8);
         int repetitions = line.intOption("repetitions", 5);
         Path work = Files.createTempDirectory("moraine-bench-inline-");
         try (BufferAllocator allocator = new RootAllocator()) {
             scanVersusParquet(work, allocator, rows, chunkRows, repetitions);
-            commitsVersusParquetFiles(work, allocator, commits);
+            commitsVersusParquetFiles(work, allocator, commits, 1);
+            if (writers > 1) {
+                commitsVersusParquetFiles(work, allocator, commits, writers);
+            }
             decodeRate(allocator, chunkRows);
         }
     }
@@ -129,48 +133,100 @@ public final class InlineBenchmark
         return checksum;
     }
 
-    private static void commitsVersusParquetFiles(Path work, BufferAllocator allocator, int commits)
+    /**
+     * (b) Appends of 10 rows to one table, by {@code writers} threads at once, each commit durable before it returns:
+     * inlined, then each writing a Parquet file first (DuckDB's COPY, one connection per writer). Concurrent commits
+     * rebase onto each other as DuckLake's do, and share write-ahead-log flushes (group commit).
+     */
+    private static void commitsVersusParquetFiles(Path work, BufferAllocator allocator, int commits, int writers)
             throws Exception
     {
-        StoreUri uri = StoreUri.parse(work.resolve("commits").toString());
-        Path data = work.resolve("commit-data");
-        try (MoraineCatalog catalog = createTable(uri, data); Connection duckdb = DuckDbConnections.open("", "ducklake");
-                Statement statement = duckdb.createStatement()) {
-            long snapshot = 1;
-            long nextRowId = 0;
-            long started = System.nanoTime();
-            for (int i = 0; i < commits; i++) {
-                try (VectorSchemaRoot rows = batch(allocator, nextRowId, 10)) {
-                    catalog.begin(snapshot).insert(snapshot(snapshot + 1, 0)).insert(changes(snapshot + 1, "inlined_insert:1"))
-                            .insertInlined(1, 1, snapshot + 1, nextRowId, rows)
-                            .update(TableKind.TABLE_STATS, Map.of("record_count", nextRowId + 10, "next_row_id", nextRowId + 10), 1L)
-                            .commit();
-                }
-                snapshot++;
-                nextRowId += 10;
-            }
-            double inlinePerSecond = commits / ((System.nanoTime() - started) / 1e9);
+        StoreUri uri = StoreUri.parse(work.resolve("commits-" + writers).toString());
+        Path data = work.resolve("commit-data-" + writers);
+        Files.createDirectories(data.resolve("main/t"));
+        try (MoraineCatalog catalog = createTable(uri, data)) {
+            double inlinePerSecond = commitsPerSecond(commits, writers, () -> null, duckdb -> appendInlined(catalog, allocator));
+            double parquetPerSecond = commitsPerSecond(commits, writers, () -> DuckDbConnections.open("", "ducklake"),
+                    duckdb -> appendParquetFile(catalog, duckdb, data.resolve("main/t")));
+            System.out.printf("== (b) %d commits of 10 rows on file://, %d writer%s: inlined %8.1f commits/s   each writing a Parquet file %8.1f commits/s"
+                    + "   ratio %.2fx (goal >= 5x)%n", commits, writers, writers == 1 ? "" : "s", inlinePerSecond, parquetPerSecond,
+                    inlinePerSecond / parquetPerSecond);
+        }
+    }
 
-            Files.createDirectories(data.resolve("main/t"));
-            long fileId = 0;
-            started = System.nanoTime();
-            for (int i = 0; i < commits; i++) {
-                String name = "ducklake-" + UUID.randomUUID() + ".parquet";
-                Path file = data.resolve("main/t").resolve(name);
-                statement.execute("COPY (SELECT i AS id, 'name-' || i AS name, i * 0.5 AS amount FROM range(" + nextRowId + ", " + (nextRowId + 10)
-                        + ") t(i)) TO '" + file + "' (FORMAT parquet)");
-                catalog.begin(snapshot).insert(snapshot(snapshot + 1, fileId + 1)).insert(changes(snapshot + 1, "inserted_into_table:1"))
-                        .insert(Row.of(TableKind.DATA_FILE, fileId, 1L, snapshot + 1, null, null, name, true, "parquet", 10L, Files.size(file), null,
-                                nextRowId, null, null, null, null))
-                        .update(TableKind.TABLE_STATS, Map.of("record_count", nextRowId + 10, "next_row_id", nextRowId + 10), 1L)
-                        .commit();
-                snapshot++;
-                fileId++;
-                nextRowId += 10;
+    private interface Append
+    {
+        void run(Connection duckdb)
+                throws Exception;
+    }
+
+    private interface ConnectionFactory
+    {
+        Connection open()
+                throws Exception;
+    }
+
+    private static double commitsPerSecond(int commits, int writers, ConnectionFactory connections, Append append)
+            throws Exception
+    {
+        java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(commits);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(writers);
+        try {
+            long started = System.nanoTime();
+            List<java.util.concurrent.Future<Void>> done = new java.util.ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                done.add(pool.submit(() -> {
+                    try (Connection duckdb = connections.open()) {
+                        while (remaining.getAndDecrement() > 0) {
+                            append.run(duckdb);
+                        }
+                    }
+                    return null;
+                }));
             }
-            double parquetPerSecond = commits / ((System.nanoTime() - started) / 1e9);
-            System.out.printf("== (b) %d commits of 10 rows on file://: inlined %8.1f commits/s   each writing a Parquet file %8.1f commits/s"
-                    + "   ratio %.2fx (goal >= 5x)%n", commits, inlinePerSecond, parquetPerSecond, inlinePerSecond / parquetPerSecond);
+            for (java.util.concurrent.Future<Void> writer : done) {
+                writer.get();
+            }
+            return commits / ((System.nanoTime() - started) / 1e9);
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void appendInlined(MoraineCatalog catalog, BufferAllocator allocator)
+    {
+        try (CatalogSnapshot read = catalog.latest()) {
+            Row stats = read.tableStats(1).orElseThrow();
+            long firstRowId = stats.getLong("next_row_id");
+            long snapshot = read.id() + 1;
+            try (VectorSchemaRoot rows = batch(allocator, firstRowId, 10)) {
+                catalog.begin(read.id()).insert(snapshot(snapshot, read.snapshotRow().getLong("next_file_id")))
+                        .insert(changes(snapshot, "inlined_insert:1"))
+                        .insertInlined(1, 1, snapshot, firstRowId, rows)
+                        .update(stats, Map.of("record_count", stats.getLong("record_count") + 10, "next_row_id", firstRowId + 10))
+                        .commit();
+            }
+        }
+    }
+
+    private static void appendParquetFile(MoraineCatalog catalog, Connection duckdb, Path tableDirectory)
+            throws Exception
+    {
+        try (CatalogSnapshot read = catalog.latest(); Statement statement = duckdb.createStatement()) {
+            Row stats = read.tableStats(1).orElseThrow();
+            long firstRowId = stats.getLong("next_row_id");
+            long snapshot = read.id() + 1;
+            long fileId = read.snapshotRow().getLong("next_file_id");
+            String name = "ducklake-" + UUID.randomUUID() + ".parquet";
+            Path file = tableDirectory.resolve(name);
+            statement.execute("COPY (SELECT i AS id, 'name-' || i AS name, i * 0.5 AS amount FROM range(" + firstRowId + ", " + (firstRowId + 10)
+                    + ") t(i)) TO '" + file + "' (FORMAT parquet)");
+            catalog.begin(read.id()).insert(snapshot(snapshot, fileId + 1)).insert(changes(snapshot, "inserted_into_table:1"))
+                    .insert(Row.of(TableKind.DATA_FILE, fileId, 1L, snapshot, null, null, name, true, "parquet", 10L, Files.size(file), null,
+                            firstRowId, null, null, null, null))
+                    .update(stats, Map.of("record_count", stats.getLong("record_count") + 10, "next_row_id", firstRowId + 10))
+                    .commit();
         }
     }
 

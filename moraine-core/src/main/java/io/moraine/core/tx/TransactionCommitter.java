@@ -13,8 +13,10 @@ import java.util.OptionalLong;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Lands staged transactions on the store, one at a time: checks the head, rebases or refuses a transaction that
- * read an older snapshot, translates its operations and writes them as one durable batch.
+ * Lands staged transactions on the store: one at a time, it checks the head, rebases or refuses a transaction that
+ * read an older snapshot, translates its operations and applies them as one batch; then, outside the commit lock, it
+ * waits for the batch to be durable before acknowledging it. Committers that queue up while a write-ahead-log flush
+ * is in flight thus share the next flush (group commit), and readers see a commit only once it is durable.
  */
 public final class TransactionCommitter
 {
@@ -40,7 +42,7 @@ public final class TransactionCommitter
     public long commitCreation(byte[] formatRecord, StoreFacts facts, List<StagedOperation> operations)
     {
         synchronized (commitLock) {
-            KeyValueReader reader = store.latest();
+            KeyValueReader reader = store.latestIncludingPending();
             CommitTranslator.Plan plan = new CommitTranslator(reader, facts).translate(operations);
             java.util.Map<java.nio.ByteBuffer, byte[]> writes = new java.util.LinkedHashMap<>();
             writes.put(java.nio.ByteBuffer.wrap(SystemKeys.FORMAT), formatRecord);
@@ -55,8 +57,10 @@ public final class TransactionCommitter
 
     long commit(long readSnapshotId, List<StagedOperation> operations)
     {
+        SlateStore.PendingWrite pending;
+        long landed;
         synchronized (commitLock) {
-            KeyValueReader reader = store.latest();
+            KeyValueReader reader = store.latestIncludingPending();
             OptionalLong head = readHead(reader);
             List<StagedOperation> landing = operations;
             boolean addsSnapshot = operations.stream().anyMatch(TransactionCommitter::insertsSnapshot);
@@ -72,14 +76,17 @@ public final class TransactionCommitter
                 throw new CommitConflictException("commit conflict: snapshot " + plan.newHead().getAsLong()
                         + " exists already (head is " + head.getAsLong() + "); re-read the catalog and retry");
             }
-            long landed = plan.newHead().isPresent() ? plan.newHead().getAsLong() : head.orElse(-1);
+            landed = plan.newHead().isPresent() ? plan.newHead().getAsLong() : head.orElse(-1);
             if (plan.isEmpty()) {
                 return landed;
             }
             listener.beforeWrite(landed, plan.writes());
-            store.write(plan.writes());
-            return landed;
+            pending = store.apply(plan.writes());
         }
+        try (pending) {
+            pending.awaitDurable();
+        }
+        return landed;
     }
 
     private static boolean insertsSnapshot(StagedOperation operation)

@@ -183,6 +183,73 @@ class TransactionTest
         }
     }
 
+    @Test
+    void concurrentAppendersAllLandAndEachSeesItsCommitOnceAcknowledged()
+            throws Exception
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("group-commit").toString());
+        int writers = 6;
+        int commitsPerWriter = 15;
+        try (MoraineCatalog catalog = newCatalog(uri)) {
+            catalog.begin(0).insert(CatalogTestSupport.table(1, 0, "t", 0)).insert(tableStats(1, 0, 0, 0)).commit();
+            java.util.concurrent.ConcurrentLinkedQueue<Long> landed = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            List<Thread> threads = new ArrayList<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            for (int w = 0; w < writers; w++) {
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < commitsPerWriter; i++) {
+                            long snapshotId = appendOneFile(catalog);
+                            landed.add(snapshotId);
+                            // Acknowledged means durable and visible to every reader of this catalog.
+                            try (CatalogSnapshot visible = catalog.latest()) {
+                                assertThat(visible.id()).isGreaterThanOrEqualTo(snapshotId);
+                            }
+                        }
+                    }
+                    catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    }
+                }));
+            }
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            if (failure.get() != null) {
+                throw new AssertionError("a concurrent appender failed", failure.get());
+            }
+            int total = writers * commitsPerWriter;
+            assertThat(landed).containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.rangeClosed(1, total).boxed().toList());
+            try (CatalogSnapshot head = catalog.latest()) {
+                List<Row> files = head.dataFiles(1).toList();
+                assertThat(files).extracting(row -> row.getLong("data_file_id"))
+                        .containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.range(0, total).boxed().toList());
+                assertThat(files).extracting(row -> row.getLong("row_id_start"))
+                        .containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.range(0, total).map(i -> i * 10).boxed().toList());
+                assertThat(head.tableStats(1).orElseThrow().getLong("record_count")).isEqualTo(total * 10L);
+            }
+        }
+        // Everything acknowledged survives a reopen.
+        try (MoraineCatalog reopened = MoraineCatalog.open(uri, OpenMode.READ_ONLY)) {
+            assertThat(reopened.headSnapshotId()).hasValue(writers * commitsPerWriter);
+        }
+    }
+
+    /** One appender's commit: it reads the head, adds a 10-row file and lets the committer rebase it if it lost the race. */
+    private static long appendOneFile(MoraineCatalog catalog)
+    {
+        try (CatalogSnapshot read = catalog.latest()) {
+            Row stats = read.tableStats(1).orElseThrow();
+            Row next = nextSnapshot(read.snapshotRow(), 0, 0, 1);
+            long fileId = read.snapshotRow().getLong("next_file_id");
+            long rowIdStart = stats.getLong("next_row_id");
+            return catalog.begin(read.id()).insert(next).insert(changes(next.getLong("snapshot_id"), "inserted_into_table:1"))
+                    .insert(dataFile(1, fileId, next.getLong("snapshot_id"), rowIdStart, 10))
+                    .update(stats, Map.of("record_count", stats.getLong("record_count") + 10, "next_row_id", rowIdStart + 10))
+                    .commit();
+        }
+    }
+
     private static Map<TableKind, List<Row>> everything(MoraineCatalog catalog)
     {
         Map<TableKind, List<Row>> rows = new java.util.EnumMap<>(TableKind.class);
