@@ -180,34 +180,36 @@ public final class InlineScan
             BigIntVector begins = (BigIntVector) output.getVector(BEGIN_SNAPSHOT.getName());
             BigIntVector ends = (BigIntVector) output.getVector(END_SNAPSHOT.getName());
             long begin = chunk.chunk().id().beginSnapshot();
+            int chunkRows = chunk.chunk().rowCount();
+            if (nextOffset == 0 && chunk.offsets().cardinality() == chunkRows && chunkRows <= limit) {
+                // Every row of the chunk is selected and fits: append its buffers in bulk instead of row by row.
+                if (decoded != null) {
+                    for (Field field : userFields) {
+                        FieldVector target = output.getVector(field.getName());
+                        target.setValueCount(outputRow);
+                        decoded.getVector(field.getName()).accept(new org.apache.arrow.vector.util.VectorAppender(target), null);
+                    }
+                }
+                for (int i = 0; i < chunkRows; i++) {
+                    setVirtualColumns(rowIds, begins, ends, outputRow + i, chunk.chunk().rowIdStart() + i, begin);
+                }
+                nextOffset = -1;
+                return chunkRows;
+            }
             int taken = 0;
             int offset = chunk.offsets().nextSetBit(nextOffset);
-            boolean wholeChunk = nextOffset == 0 && chunk.offsets().cardinality() == chunk.chunk().rowCount() && chunk.chunk().rowCount() <= limit;
-            if (wholeChunk && decoded != null) {
-                // Every row of the chunk is selected and fits: append its buffers in bulk instead of row by row.
+            List<FieldVector[]> columnPairs = new ArrayList<>();
+            if (decoded != null) {
                 for (Field field : userFields) {
-                    FieldVector target = output.getVector(field.getName());
-                    target.setValueCount(outputRow);
-                    decoded.getVector(field.getName()).accept(new org.apache.arrow.vector.util.VectorAppender(target), null);
+                    columnPairs.add(new FieldVector[] {output.getVector(field.getName()), decoded.getVector(field.getName())});
                 }
             }
             while (offset >= 0 && taken < limit) {
                 int row = outputRow + taken;
-                long rowId = chunk.chunk().rowIdStart() + offset;
-                if (decoded != null && !wholeChunk) {
-                    for (Field field : userFields) {
-                        output.getVector(field.getName()).copyFromSafe(offset, row, decoded.getVector(field.getName()));
-                    }
+                for (FieldVector[] pair : columnPairs) {
+                    pair[0].copyFromSafe(offset, row, pair[1]);
                 }
-                rowIds.setSafe(row, rowId);
-                begins.setSafe(row, begin);
-                OptionalLong end = directory.endOf(rowId, begin);
-                if (end.isPresent()) {
-                    ends.setSafe(row, end.getAsLong());
-                }
-                else {
-                    ends.setNull(row);
-                }
+                setVirtualColumns(rowIds, begins, ends, row, chunk.chunk().rowIdStart() + offset, begin);
                 taken++;
                 offset = chunk.offsets().nextSetBit(offset + 1);
             }
@@ -218,6 +220,22 @@ public final class InlineScan
             if (decoded != null) {
                 residentBytes -= bodyBytes + decoded.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
                 decoded.close();
+            }
+        }
+    }
+
+    /** row_id, begin_snapshot and end_snapshot of one output row; end stays null (as allocated) for a live version. */
+    private void setVirtualColumns(BigIntVector rowIds, BigIntVector begins, BigIntVector ends, int row, long rowId, long begin)
+    {
+        rowIds.setSafe(row, rowId);
+        begins.setSafe(row, begin);
+        if (directory.hasDeletionEvents()) {
+            OptionalLong end = directory.endOf(rowId, begin);
+            if (end.isPresent()) {
+                ends.setSafe(row, end.getAsLong());
+            }
+            else {
+                ends.setNull(row);
             }
         }
     }

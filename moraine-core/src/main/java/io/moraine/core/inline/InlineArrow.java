@@ -137,8 +137,7 @@ public final class InlineArrow
         checkChunkHeader(key, value);
         int rows = rowCount(key, value);
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-        try (ArrowRecordBatch batch = MessageSerializer.deserializeRecordBatch(new ReadChannel(new ByteArrayReadableSeekableByteChannel(
-                java.util.Arrays.copyOfRange(value, CHUNK_HEADER, value.length))), allocator)) {
+        try (ArrowRecordBatch batch = MessageSerializer.deserializeRecordBatch(new ReadChannel(bodyChannel(value)), allocator)) {
             new VectorLoader(root).load(batch);
             if (root.getRowCount() != rows) {
                 throw corrupt(key, "header says " + rows + " rows but the body holds " + root.getRowCount());
@@ -152,6 +151,15 @@ public final class InlineArrow
             }
             throw corrupt(key, "Arrow record batch does not decode against its schema (" + e + ")");
         }
+    }
+
+    /** The record-batch message after the chunk header, read in place. */
+    private static ByteArrayReadableSeekableByteChannel bodyChannel(byte[] value)
+            throws IOException
+    {
+        ByteArrayReadableSeekableByteChannel channel = new ByteArrayReadableSeekableByteChannel(value);
+        channel.position(CHUNK_HEADER);
+        return channel;
     }
 
     private static void checkChunkHeader(byte[] key, byte[] value)
