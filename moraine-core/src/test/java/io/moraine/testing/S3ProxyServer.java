@@ -5,15 +5,22 @@ import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.domain.Blob;
+import org.gaul.s3proxy.blobstore.domain.PageSet;
+import org.gaul.s3proxy.blobstore.domain.StorageMetadata;
 import org.gaul.s3proxy.blobstore.options.CreateContainerOptions;
+import org.gaul.s3proxy.blobstore.options.GetOptions;
+import org.gaul.s3proxy.blobstore.options.ListContainerOptions;
 import org.gaul.s3proxy.blobstore.options.PutOptions;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A real S3 server (S3Proxy 4.0, in-memory blobs) on 127.0.0.1 for tests. SlateDB's S3 client reads its settings
@@ -96,6 +103,39 @@ public final class S3ProxyServer
                 blobStore.putBlob(bucket, Blob.builder(key).payload(ByteSource.wrap(bytes)).contentLength(bytes.length).build(), PutOptions.NONE);
             }
         }
+    }
+
+    /** The objects under {@code prefix} in {@code bucket}: key to size in bytes. */
+    public Map<String, Long> objects(String bucket, String prefix)
+    {
+        Map<String, Long> objects = new TreeMap<>();
+        String marker = null;
+        do {
+            ListContainerOptions.Builder options = ListContainerOptions.builder().prefix(prefix);
+            if (marker != null) {
+                options.afterMarker(marker);
+            }
+            PageSet<? extends StorageMetadata> page = blobStore.list(bucket, options.build());
+            page.forEach(object -> objects.put(object.name(), object.size()));
+            marker = page.nextMarker();
+        }
+        while (marker != null);
+        return objects;
+    }
+
+    /** Copies the object {@code key} of {@code bucket} to the local {@code file}. */
+    public Path download(String bucket, String key, Path file)
+            throws IOException
+    {
+        Blob blob = blobStore.getBlob(bucket, key, GetOptions.NONE);
+        if (blob == null) {
+            throw new IOException("no object " + key + " in bucket " + bucket);
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        try (InputStream in = blob.getPayload()) {
+            Files.copy(in, file);
+        }
+        return file;
     }
 
     public URI endpoint()

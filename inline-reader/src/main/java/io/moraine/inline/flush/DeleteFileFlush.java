@@ -6,11 +6,9 @@ import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.inline.InlineFileDeletes;
-import org.apache.parquet.hadoop.ParquetWriter;
+import io.moraine.inline.storage.LakeFileSystem;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -31,7 +29,7 @@ final class DeleteFileFlush
 
     private DeleteFileFlush() {}
 
-    static List<Plan> plan(CatalogSnapshot snapshot, long tableId, String dataPath, String tablePath, Path tableDirectory, long nextFileId)
+    static List<Plan> plan(CatalogSnapshot snapshot, long tableId, String dataPath, String tablePath, LakeFileSystem files, long nextFileId)
             throws IOException
     {
         Map<Long, TreeMap<Long, Long>> inlined = InlineFileDeletes.entriesAt(snapshot.reader(), tableId, snapshot.id());
@@ -50,15 +48,15 @@ final class DeleteFileFlush
             TreeMap<Long, Long> positions = new TreeMap<>();
             Optional<Row> existing = deleteFiles.stream().filter(row -> row.getLong("data_file_id") == dataFileId).findFirst();
             if (existing.isPresent()) {
-                positions.putAll(io.moraine.inline.DeletedPositions.read(io.moraine.inline.DataFiles.LOCAL.open(
+                positions.putAll(io.moraine.inline.DeletedPositions.read(files.open(
                         CatalogPaths.filePath(tablePath, existing.get()), java.util.OptionalLong.empty()), existing.get().getLong("begin_snapshot")));
             }
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
-            String dataFilePath = io.moraine.inline.DeletedPositions.localPath(CatalogPaths.filePath(tablePath, dataFile.get())).toString();
+            String dataFilePath = LakeFileSystem.canonical(CatalogPaths.filePath(tablePath, dataFile.get()));
             String name = "ducklake-" + InlineFlusher.uuidV7() + "-delete.parquet";
-            Path file = tableDirectory.resolve(name);
-            Files.createDirectories(tableDirectory);
-            try (ParquetWriter<DeleteRowWriteSupport.Deletion> writer = ParquetFiles.writer(file, new DeleteRowWriteSupport(dataFilePath))) {
+            FlushFileWriter<DeleteRowWriteSupport.Deletion> writer = FlushFileWriter.create(files, LakeFileSystem.resolve(tablePath, name),
+                    new DeleteRowWriteSupport(dataFilePath));
+            try (writer) {
                 for (Map.Entry<Long, Long> position : positions.entrySet()) {
                     writer.write(new DeleteRowWriteSupport.Deletion(position.getKey(), position.getValue()));
                 }
@@ -66,7 +64,7 @@ final class DeleteFileFlush
             long min = positions.values().stream().mapToLong(Long::longValue).min().orElseThrow();
             long max = positions.values().stream().mapToLong(Long::longValue).max().orElseThrow();
             Row deleteRow = Row.of(TableKind.DELETE_FILE, nextFileId++, tableId, min, null, dataFileId, name, true, "parquet",
-                    (long) positions.size(), Files.size(file), ParquetFiles.footerSize(file), null, max);
+                    (long) positions.size(), writer.sizeBytes(), writer.footerSize(), null, max);
             Optional<Row> scheduled = existing.map(old -> Row.of(TableKind.FILES_SCHEDULED_FOR_DELETION, old.getLong("delete_file_id"),
                     relativeTo(dataPath, CatalogPaths.filePath(tablePath, old)), true, Instant.now().truncatedTo(ChronoUnit.MICROS)));
             plans.add(new Plan(tableId, deleteRow, existing, scheduled, dataFileId, List.copyOf(entry.getValue().keySet())));

@@ -17,16 +17,14 @@ import io.moraine.inline.InlineBatch;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
+import io.moraine.inline.storage.LakeFileSystem;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.parquet.hadoop.ParquetWriter;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -47,17 +45,32 @@ import java.util.UUID;
 public final class InlineFlusher
 {
     private static final int WINDOW_ROWS = 8192;
+    private static final String NOTHING_COMMITTED = "nothing was committed to the catalog; files this flush already wrote are "
+            + "orphans no snapshot references (safe to delete), and the flush can be run again";
 
     /** What a flush wrote for one inlined table (one table, one schema version). */
-    public record FlushedFile(long tableId, long schemaVersion, long dataFileId, Path dataFile, long rows, long endedRows) {}
+    public record FlushedFile(long tableId, long schemaVersion, long dataFileId, String dataFile, long rows, long endedRows) {}
 
     private InlineFlusher() {}
 
     /**
      * Flushes every table with inlined rows, or only {@code schemaName.tableName}. Returns the files written (empty
-     * when there was nothing to flush, in which case nothing is committed).
+     * when there was nothing to flush, in which case nothing is committed). Files on {@code s3://} data paths are
+     * written with the S3 settings of the environment, the ones the catalog store reads.
      */
     public static List<FlushedFile> flush(MoraineCatalog catalog, Optional<String> qualifiedTable)
+    {
+        try (LakeFileSystem files = LakeFileSystem.fromEnvironment()) {
+            return flush(catalog, qualifiedTable, files);
+        }
+    }
+
+    /**
+     * {@link #flush(MoraineCatalog, Optional)} writing and reading the lake's files through {@code files}. The files are
+     * written before the catalog commit: when anything fails, nothing is committed, and files already written stay
+     * behind as orphans that no snapshot references.
+     */
+    public static List<FlushedFile> flush(MoraineCatalog catalog, Optional<String> qualifiedTable, LakeFileSystem files)
     {
         long head = catalog.headSnapshotId().orElseThrow(() -> new NotFoundException("catalog " + catalog.uri() + " has no snapshot"));
         List<FlushedFile> flushed = new ArrayList<>();
@@ -76,11 +89,10 @@ public final class InlineFlusher
                             + "partitioned tables in Java is not supported yet. Flush it with DuckDB: CALL ducklake_flush_inlined_data(...)");
                 }
                 String tablePath = snapshot.tablePath(dataPath, tableId);
-                Path tableDirectory = io.moraine.inline.DeletedPositions.localPath(tablePath);
                 for (Row registration : registrations) {
                     long version = registration.getLong("schema_version");
                     List<ColumnNode> columns = columnsOfVersion(catalog, snapshot, tableId, version);
-                    StagedPlan plan = writeVersion(snapshot, allocator, tableId, version, columns, head, tableDirectory, nextFileId);
+                    StagedPlan plan = writeVersion(snapshot, allocator, tableId, version, columns, head, files, tablePath, nextFileId);
                     if (plan != null) {
                         nextFileId = plan.nextFileId();
                         plans.add(plan);
@@ -88,12 +100,13 @@ public final class InlineFlusher
                     }
                 }
                 try {
-                    List<DeleteFileFlush.Plan> tableDeletes = DeleteFileFlush.plan(snapshot, tableId, dataPath, tablePath, tableDirectory, nextFileId);
+                    List<DeleteFileFlush.Plan> tableDeletes = DeleteFileFlush.plan(snapshot, tableId, dataPath, tablePath, files, nextFileId);
                     nextFileId += tableDeletes.size();
                     deletePlans.addAll(tableDeletes);
                 }
                 catch (IOException e) {
-                    throw new StoreException("flushing inlined deletes of table " + tableId + " failed: " + e.getMessage(), e);
+                    throw new StoreException("flushing inlined deletes of table " + tableId + " under " + tablePath + " failed: " + e.getMessage()
+                            + "; " + NOTHING_COMMITTED, e);
                 }
             }
             if (plans.isEmpty() && deletePlans.isEmpty()) {
@@ -141,10 +154,10 @@ public final class InlineFlusher
     }
 
     private static StagedPlan writeVersion(CatalogSnapshot snapshot, BufferAllocator allocator, long tableId, long version, List<ColumnNode> columns,
-            long head, Path tableDirectory, long dataFileId)
+            long head, LakeFileSystem files, String tablePath, long dataFileId)
     {
         String dataName = "ducklake-" + uuidV7() + ".parquet";
-        Path dataFile = tableDirectory.resolve(dataName);
+        String dataFile = LakeFileSystem.resolve(tablePath, dataName);
         long rows = 0;
         long minSnapshot = Long.MAX_VALUE;
         long maxSnapshot = Long.MIN_VALUE;
@@ -153,7 +166,7 @@ public final class InlineFlusher
         FlushedColumnStats stats = new FlushedColumnStats(columns);
         RowIdMultiset writtenRowIds = new RowIdMultiset();
         try (InlineScan scan = InlineReader.scanVersion(snapshot.reader(), tableId, version, new InlineSelection.ForFlush(head), Optional.empty(), WINDOW_ROWS, allocator)) {
-            ParquetWriter<ArrowRowWriteSupport.RowRef> writer = null;
+            FlushFileWriter<ArrowRowWriteSupport.RowRef> writer = null;
             try {
                 while (scan.hasNext()) {
                     InlineBatch batch = scan.next();
@@ -163,9 +176,8 @@ public final class InlineFlusher
                     BigIntVector begins = (BigIntVector) batch.root().getVector(InlineScan.BEGIN_SNAPSHOT.getName());
                     BigIntVector ends = (BigIntVector) batch.root().getVector(InlineScan.END_SNAPSHOT.getName());
                     if (writer == null) {
-                        Files.createDirectories(tableDirectory);
                         List<Field> fields = user.stream().map(FieldVector::getField).toList();
-                        writer = ParquetFiles.writer(dataFile, new ArrowRowWriteSupport(ParquetSchemas.dataFile(fields, columns)));
+                        writer = FlushFileWriter.create(files, dataFile, new ArrowRowWriteSupport(ParquetSchemas.dataFile(fields, columns)));
                     }
                     for (int i = 0; i < batch.root().getRowCount(); i++) {
                         long begin = begins.get(i);
@@ -195,26 +207,28 @@ public final class InlineFlusher
                         + "selected " + scan.selectedRows() + " from the inline chunks; nothing was committed");
             }
             Row dataRow = Row.of(TableKind.DATA_FILE, dataFileId, tableId, minSnapshot, null, null, dataName, true, "parquet", rows,
-                    Files.size(dataFile), ParquetFiles.footerSize(dataFile), minRowId, null, null, null, maxSnapshot);
+                    writer.sizeBytes(), writer.footerSize(), minRowId, null, null, null, maxSnapshot);
             Optional<Row> deleteRow = Optional.empty();
             long nextFileId = dataFileId + 1;
             if (!deletions.isEmpty()) {
                 String deleteName = "ducklake-" + uuidV7() + "-delete.parquet";
-                Path deleteFile = tableDirectory.resolve(deleteName);
-                try (ParquetWriter<DeleteRowWriteSupport.Deletion> deleteWriter = ParquetFiles.writer(deleteFile, new DeleteRowWriteSupport(dataFile.toString()))) {
+                FlushFileWriter<DeleteRowWriteSupport.Deletion> deleteWriter = FlushFileWriter.create(files, LakeFileSystem.resolve(tablePath, deleteName),
+                        new DeleteRowWriteSupport(dataFile));
+                try (deleteWriter) {
                     for (DeleteRowWriteSupport.Deletion deletion : deletions) {
                         deleteWriter.write(deletion);
                     }
                 }
                 long minEnd = deletions.stream().mapToLong(DeleteRowWriteSupport.Deletion::snapshotId).min().orElseThrow();
                 deleteRow = Optional.of(Row.of(TableKind.DELETE_FILE, nextFileId++, tableId, minEnd, null, dataFileId, deleteName, true,
-                        "parquet", (long) deletions.size(), Files.size(deleteFile), ParquetFiles.footerSize(deleteFile), null, null));
+                        "parquet", (long) deletions.size(), deleteWriter.sizeBytes(), deleteWriter.footerSize(), null, null));
             }
             return new StagedPlan(new FlushedFile(tableId, version, dataFileId, dataFile, rows, deletions.size()), dataRow,
-                    stats.rows(dataFileId, tableId, ParquetFiles.columnSizes(dataFile)), deleteRow, nextFileId, tableId, version, writtenRowIds);
+                    stats.rows(dataFileId, tableId, writer.columnSizes()), deleteRow, nextFileId, tableId, version, writtenRowIds);
         }
         catch (IOException e) {
-            throw new StoreException("writing flushed Parquet for table " + tableId + " under " + tableDirectory + " failed: " + e.getMessage(), e);
+            throw new StoreException("writing flushed Parquet for table " + tableId + " under " + tablePath + " failed: " + e.getMessage()
+                    + "; " + NOTHING_COMMITTED, e);
         }
     }
 

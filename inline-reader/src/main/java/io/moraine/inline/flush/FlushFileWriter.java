@@ -1,0 +1,76 @@
+package io.moraine.inline.flush;
+
+import io.moraine.inline.storage.LakeFileSystem;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/** One Parquet file the flush writes into the lake and, once closed, the sizes the catalog records for it. */
+final class FlushFileWriter<T>
+        implements Closeable
+{
+    private final String path;
+    private final MeasuredOutputFile file;
+    private final ParquetWriter<T> writer;
+
+    private FlushFileWriter(String path, MeasuredOutputFile file, ParquetWriter<T> writer)
+    {
+        this.path = path;
+        this.file = file;
+        this.writer = writer;
+    }
+
+    static <T> FlushFileWriter<T> create(LakeFileSystem files, String path, WriteSupport<T> support)
+            throws IOException
+    {
+        MeasuredOutputFile file = new MeasuredOutputFile(files.create(path));
+        return new FlushFileWriter<>(path, file, ParquetFiles.writer(file, support));
+    }
+
+    void write(T record)
+            throws IOException
+    {
+        writer.write(record);
+    }
+
+    /** Finishes the file; on an object store, this is when it is uploaded. */
+    @Override
+    public void close()
+            throws IOException
+    {
+        writer.close();
+    }
+
+    String path()
+    {
+        return path;
+    }
+
+    long sizeBytes()
+    {
+        return file.length();
+    }
+
+    long footerSize()
+    {
+        return file.footerLength();
+    }
+
+    /** Bytes of each top-level column in the file (its column chunks' compressed sizes over all row groups), by name. */
+    Map<String, Long> columnSizes()
+    {
+        Map<String, Long> sizes = new HashMap<>();
+        for (BlockMetaData block : writer.getFooter().getBlocks()) {
+            for (ColumnChunkMetaData column : block.getColumns()) {
+                sizes.merge(column.getPath().toArray()[0], column.getTotalSize(), Long::sum);
+            }
+        }
+        return sizes;
+    }
+}
