@@ -2,17 +2,25 @@ package io.moraine.inline.flush;
 
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /** Opens parquet-java writers on local files without Hadoop file systems, and reads a written file's footer length and column sizes. */
 final class ParquetFiles
@@ -40,15 +48,22 @@ final class ParquetFiles
         }
     }
 
-    /** Bytes of each top-level column in the file (its column chunks' compressed sizes over all row groups), by name. */
-    static java.util.Map<String, Long> columnSizes(Path file)
+    /**
+     * Bytes of each leaf column in the file (its column chunks' compressed sizes over all row groups), by the leaf's
+     * field id, which is its DuckLake column id.
+     */
+    static Map<Long, Long> columnSizes(Path file)
             throws IOException
     {
-        java.util.Map<String, Long> sizes = new java.util.HashMap<>();
-        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(file))) {
-            for (org.apache.parquet.hadoop.metadata.BlockMetaData block : reader.getFooter().getBlocks()) {
-                for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData column : block.getColumns()) {
-                    sizes.merge(column.getPath().toArray()[0], column.getTotalSize(), Long::sum);
+        Map<Long, Long> sizes = new HashMap<>();
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+            for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                for (ColumnChunkMetaData column : block.getColumns()) {
+                    Type.ID fieldId = schema.getType(column.getPath().toArray()).getId();
+                    if (fieldId != null) {
+                        sizes.merge((long) fieldId.intValue(), column.getTotalSize(), Long::sum);
+                    }
                 }
             }
         }
