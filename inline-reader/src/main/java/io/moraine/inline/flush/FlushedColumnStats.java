@@ -19,6 +19,10 @@ import java.util.Map;
  * The {@code ducklake_file_column_stats} rows of a flushed file, gathered while its rows are written: one per leaf
  * column (a top-level scalar, or the scalar leaves of structs, lists and maps), none for nested parents, as DuckLake's
  * own flush writes them. The rows are walked as the Parquet writer shreds them into leaf slots.
+ * <p>
+ * VARIANT is not handled: inlined VARIANT rows never reach a flush (DuckDB cannot export them to Arrow for import,
+ * and the Parquet schema has no VARIANT layout). DuckLake 1.5 writes an unshredded VARIANT column one row here
+ * (size and counts, no min/max) and no {@code ducklake_file_variant_stats} rows.
  */
 final class FlushedColumnStats
 {
