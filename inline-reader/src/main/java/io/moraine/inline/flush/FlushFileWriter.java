@@ -5,6 +5,8 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -62,13 +64,20 @@ final class FlushFileWriter<T>
         return file.footerLength();
     }
 
-    /** Bytes of each top-level column in the file (its column chunks' compressed sizes over all row groups), by name. */
-    Map<String, Long> columnSizes()
+    /**
+     * Bytes of each leaf column in the file (its column chunks' compressed sizes over all row groups), by the leaf's
+     * field id, which is its DuckLake column id.
+     */
+    Map<Long, Long> columnSizes()
     {
-        Map<String, Long> sizes = new HashMap<>();
+        Map<Long, Long> sizes = new HashMap<>();
+        MessageType schema = writer.getFooter().getFileMetaData().getSchema();
         for (BlockMetaData block : writer.getFooter().getBlocks()) {
             for (ColumnChunkMetaData column : block.getColumns()) {
-                sizes.merge(column.getPath().toArray()[0], column.getTotalSize(), Long::sum);
+                Type.ID fieldId = schema.getType(column.getPath().toArray()).getId();
+                if (fieldId != null) {
+                    sizes.merge((long) fieldId.intValue(), column.getTotalSize(), Long::sum);
+                }
             }
         }
         return sizes;
