@@ -20,6 +20,7 @@ final class FlushFileWriter<T>
     private final String path;
     private final MeasuredOutputFile file;
     private final ParquetWriter<T> writer;
+    private boolean closed;
 
     private FlushFileWriter(String path, MeasuredOutputFile file, ParquetWriter<T> writer)
     {
@@ -46,7 +47,10 @@ final class FlushFileWriter<T>
     public void close()
             throws IOException
     {
-        writer.close();
+        if (!closed) {
+            closed = true;
+            writer.close();
+        }
     }
 
     String path()

@@ -3,26 +3,18 @@ package io.moraine.inline.flush;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.PartitionSpec;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.RowScope;
 import io.moraine.core.catalog.StoreFacts;
 import io.moraine.core.catalog.TableKind;
-import io.moraine.core.error.CorruptionException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.error.StoreException;
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.RowIdMultiset;
 import io.moraine.core.tx.StagedTransaction;
-import io.moraine.inline.InlineBatch;
-import io.moraine.inline.InlineReader;
-import io.moraine.inline.InlineScan;
-import io.moraine.inline.InlineSelection;
 import io.moraine.inline.storage.LakeFileSystem;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.Field;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -36,27 +28,27 @@ import java.util.UUID;
 
 /**
  * {@code ducklake_flush_inlined_data} written in Java (reference §3.4): at the head snapshot F, every inlined row
- * version of a table that began at or before F — live and ended alike — is written to one Parquet data file per
- * schema version with DuckLake's hidden row-id and snapshot columns; ended versions are named in a partial delete
- * file; the file records are backdated to the smallest row snapshot; the flushed chunks and the deletion events no
+ * version of a table that began at or before F — live and ended alike — is written to Parquet data files with
+ * DuckLake's hidden row-id and snapshot columns, one per schema version and partition value tuple of the spec the rows
+ * were inserted under (under hive directories unless {@code hive_file_pattern} is false), in the table's current sort
+ * order when it has one; ended versions are named, by their position in the file as written, in a partial delete
+ * file per data file; the file records are backdated to the smallest row snapshot; the flushed chunks and the deletion events no
  * other chunk needs are drained; all in one catalog commit at F + 1. Time travel and the change feed see no new rows
  * at F + 1: the rows keep their ids and snapshots.
  */
 public final class InlineFlusher
 {
-    private static final int WINDOW_ROWS = 8192;
+    /** One data file a flush wrote for an inlined table (one table, one schema version, one partition value tuple). */
+    public record FlushedFile(long tableId, long schemaVersion, long dataFileId, String dataFile, long rows, long endedRows) {}
+
     private static final String NOTHING_COMMITTED = "nothing was committed to the catalog; files this flush already wrote are "
             + "orphans no snapshot references (safe to delete), and the flush can be run again";
-
-    /** What a flush wrote for one inlined table (one table, one schema version). */
-    public record FlushedFile(long tableId, long schemaVersion, long dataFileId, String dataFile, long rows, long endedRows) {}
 
     private InlineFlusher() {}
 
     /**
      * Flushes every table with inlined rows, or only {@code schemaName.tableName}. Returns the files written (empty
-     * when there was nothing to flush, in which case nothing is committed). Files on {@code s3://} data paths are
-     * written with the S3 settings of the environment, the ones the catalog store reads.
+     * when there was nothing to flush, in which case nothing is committed).
      */
     public static List<FlushedFile> flush(MoraineCatalog catalog, Optional<String> qualifiedTable)
     {
@@ -84,19 +76,18 @@ public final class InlineFlusher
             for (Row table : tablesToFlush(snapshot, qualifiedTable)) {
                 long tableId = table.getLong("table_id");
                 List<Row> registrations = snapshot.inlinedDataTables(tableId);
-                if (snapshot.partitionInfo(tableId).map(info -> !snapshot.partitionColumns(tableId, info.getLong("partition_id")).isEmpty()).orElse(false)) {
-                    throw new UnsupportedFeatureException("table " + table.getString("table_name") + " is partitioned; flushing "
-                            + "partitioned tables in Java is not supported yet. Flush it with DuckDB: CALL ducklake_flush_inlined_data(...)");
-                }
                 String tablePath = snapshot.tablePath(dataPath, tableId);
+                boolean hive = FlushOptions.hiveFilePattern(catalog, table.getLong("schema_id"), tableId);
                 for (Row registration : registrations) {
                     long version = registration.getLong("schema_version");
-                    List<ColumnNode> columns = columnsOfVersion(catalog, snapshot, tableId, version);
-                    StagedPlan plan = writeVersion(snapshot, allocator, tableId, version, columns, head, files, tablePath, nextFileId);
+                    VersionState state = versionState(catalog, snapshot, tableId, version);
+                    VersionFlush.Layout layout = new VersionFlush.Layout(files, tablePath, state.partitioning(), hive);
+                    Optional<FlushSortOrder> sortOrder = FlushSortOrder.current(snapshot, tableId, state.columns());
+                    StagedPlan plan = stageVersion(snapshot, allocator, tableId, version, state.columns(), layout, sortOrder, head, nextFileId);
                     if (plan != null) {
                         nextFileId = plan.nextFileId();
                         plans.add(plan);
-                        flushed.add(plan.flushed());
+                        plan.files().forEach(file -> flushed.add(file.flushed()));
                     }
                 }
                 try {
@@ -117,8 +108,10 @@ public final class InlineFlusher
         return flushed;
     }
 
-    private record StagedPlan(FlushedFile flushed, Row dataFile, List<Row> columnStats, Optional<Row> deleteFile, long nextFileId, long tableId,
-            long schemaVersion, RowIdMultiset writtenRowIds) {}
+    private record StagedPlan(List<FlushFile.Staged> files, long nextFileId, long tableId, long schemaVersion, RowIdMultiset writtenRowIds) {}
+
+    /** The columns and partition spec of a schema version: both as of the version's first snapshot. */
+    private record VersionState(List<ColumnNode> columns, Optional<PartitionSpec> partitioning) {}
 
     private static List<Row> tablesToFlush(CatalogSnapshot snapshot, Optional<String> qualifiedTable)
     {
@@ -133,8 +126,12 @@ public final class InlineFlusher
                 + " does not exist at snapshot " + snapshot.id() + "; name it as <schema>.<table>")));
     }
 
-    /** DuckLake resolves an inlined table's layout from the columns at the first snapshot of its schema version. */
-    private static List<ColumnNode> columnsOfVersion(MoraineCatalog catalog, CatalogSnapshot head, long tableId, long version)
+    /**
+     * DuckLake resolves an inlined table's layout from the table at the first snapshot of its schema version; a
+     * partition change always bumps the schema version, so that snapshot's spec is the one the rows were inserted
+     * under. A spec without key columns (RESET PARTITIONED BY) means unpartitioned.
+     */
+    private static VersionState versionState(MoraineCatalog catalog, CatalogSnapshot head, long tableId, long version)
     {
         Long first = null;
         try (var snapshots = catalog.scan(TableKind.SNAPSHOT, RowScope.CURRENT)) {
@@ -146,88 +143,41 @@ public final class InlineFlusher
             }
         }
         if (first == null) {
-            return head.columnTree(tableId);
+            return stateAt(head, tableId);
         }
         try (CatalogSnapshot atVersion = catalog.at(first)) {
-            return atVersion.columnTree(tableId);
+            return stateAt(atVersion, tableId);
         }
     }
 
-    private static StagedPlan writeVersion(CatalogSnapshot snapshot, BufferAllocator allocator, long tableId, long version, List<ColumnNode> columns,
-            long head, LakeFileSystem files, String tablePath, long dataFileId)
+    private static VersionState stateAt(CatalogSnapshot snapshot, long tableId)
     {
-        String dataName = "ducklake-" + uuidV7() + ".parquet";
-        String dataFile = LakeFileSystem.resolve(tablePath, dataName);
-        long rows = 0;
-        long minSnapshot = Long.MAX_VALUE;
-        long maxSnapshot = Long.MIN_VALUE;
-        long minRowId = Long.MAX_VALUE;
-        List<DeleteRowWriteSupport.Deletion> deletions = new ArrayList<>();
-        FlushedColumnStats stats = new FlushedColumnStats(columns);
-        RowIdMultiset writtenRowIds = new RowIdMultiset();
-        try (InlineScan scan = InlineReader.scanVersion(snapshot.reader(), tableId, version, new InlineSelection.ForFlush(head), Optional.empty(), WINDOW_ROWS, allocator)) {
-            FlushFileWriter<ArrowRowWriteSupport.RowRef> writer = null;
-            try {
-                while (scan.hasNext()) {
-                    InlineBatch batch = scan.next();
-                    List<FieldVector> vectors = batch.root().getFieldVectors();
-                    List<FieldVector> user = vectors.subList(0, vectors.size() - 3);
-                    BigIntVector rowIds = (BigIntVector) batch.root().getVector(InlineScan.ROW_ID.getName());
-                    BigIntVector begins = (BigIntVector) batch.root().getVector(InlineScan.BEGIN_SNAPSHOT.getName());
-                    BigIntVector ends = (BigIntVector) batch.root().getVector(InlineScan.END_SNAPSHOT.getName());
-                    if (writer == null) {
-                        List<Field> fields = user.stream().map(FieldVector::getField).toList();
-                        writer = FlushFileWriter.create(files, dataFile, new ArrowRowWriteSupport(ParquetSchemas.dataFile(fields, columns)));
-                    }
-                    for (int i = 0; i < batch.root().getRowCount(); i++) {
-                        long begin = begins.get(i);
-                        writer.write(new ArrowRowWriteSupport.RowRef(user, i, rowIds.get(i), begin));
-                        stats.add(user, i);
-                        writtenRowIds.add(rowIds.get(i));
-                        if (!ends.isNull(i) && ends.get(i) <= head) {
-                            deletions.add(new DeleteRowWriteSupport.Deletion(rows, ends.get(i)));
-                        }
-                        minSnapshot = Math.min(minSnapshot, begin);
-                        maxSnapshot = Math.max(maxSnapshot, begin);
-                        minRowId = Math.min(minRowId, rowIds.get(i));
-                        rows++;
-                    }
-                }
-            }
-            finally {
-                if (writer != null) {
-                    writer.close();
-                }
-            }
-            if (rows == 0) {
+        List<ColumnNode> columns = snapshot.columnTree(tableId);
+        Optional<PartitionSpec> partitioning = snapshot.partitionInfo(tableId)
+                .map(info -> PartitionSpec.of(info.getLong("partition_id"), snapshot.partitionColumns(tableId, info.getLong("partition_id")), columns))
+                .filter(spec -> !spec.keys().isEmpty());
+        return new VersionState(columns, partitioning);
+    }
+
+    private static StagedPlan stageVersion(CatalogSnapshot snapshot, BufferAllocator allocator, long tableId, long version, List<ColumnNode> columns,
+            VersionFlush.Layout layout, Optional<FlushSortOrder> sortOrder, long head, long nextFileId)
+    {
+        try {
+            VersionFlush.Written written = VersionFlush.write(snapshot, allocator, tableId, version, columns, layout, sortOrder, head);
+            if (written.files().isEmpty()) {
                 return null;
             }
-            if (rows != scan.selectedRows()) {
-                throw new CorruptionException("flush of table " + tableId + " version " + version + " wrote " + rows + " rows but "
-                        + "selected " + scan.selectedRows() + " from the inline chunks; nothing was committed");
+            Long partitionId = layout.partitioning().map(PartitionSpec::partitionId).orElse(null);
+            List<FlushFile.Staged> files = new ArrayList<>();
+            for (FlushFile file : written.files()) {
+                FlushFile.Staged staged = file.stage(tableId, version, nextFileId, partitionId);
+                nextFileId += staged.deleteFile().isPresent() ? 2 : 1;
+                files.add(staged);
             }
-            Row dataRow = Row.of(TableKind.DATA_FILE, dataFileId, tableId, minSnapshot, null, null, dataName, true, "parquet", rows,
-                    writer.sizeBytes(), writer.footerSize(), minRowId, null, null, null, maxSnapshot);
-            Optional<Row> deleteRow = Optional.empty();
-            long nextFileId = dataFileId + 1;
-            if (!deletions.isEmpty()) {
-                String deleteName = "ducklake-" + uuidV7() + "-delete.parquet";
-                FlushFileWriter<DeleteRowWriteSupport.Deletion> deleteWriter = FlushFileWriter.create(files, LakeFileSystem.resolve(tablePath, deleteName),
-                        new DeleteRowWriteSupport(dataFile));
-                try (deleteWriter) {
-                    for (DeleteRowWriteSupport.Deletion deletion : deletions) {
-                        deleteWriter.write(deletion);
-                    }
-                }
-                long minEnd = deletions.stream().mapToLong(DeleteRowWriteSupport.Deletion::snapshotId).min().orElseThrow();
-                deleteRow = Optional.of(Row.of(TableKind.DELETE_FILE, nextFileId++, tableId, minEnd, null, dataFileId, deleteName, true,
-                        "parquet", (long) deletions.size(), deleteWriter.sizeBytes(), deleteWriter.footerSize(), null, null));
-            }
-            return new StagedPlan(new FlushedFile(tableId, version, dataFileId, dataFile, rows, deletions.size()), dataRow,
-                    stats.rows(dataFileId, tableId, writer.columnSizes()), deleteRow, nextFileId, tableId, version, writtenRowIds);
+            return new StagedPlan(files, nextFileId, tableId, version, written.rowIds());
         }
         catch (IOException e) {
-            throw new StoreException("writing flushed Parquet for table " + tableId + " under " + tablePath + " failed: " + e.getMessage()
+            throw new StoreException("writing flushed Parquet for table " + tableId + " under " + layout.tablePath() + " failed: " + e.getMessage()
                     + "; " + NOTHING_COMMITTED, e);
         }
     }
@@ -249,9 +199,12 @@ public final class InlineFlusher
         deletePlans.forEach(plan -> DeleteFileFlush.stage(transaction, plan));
         Map<Long, Long> newestVersion = new HashMap<>();
         for (StagedPlan plan : plans) {
-            transaction.insert(plan.dataFile());
-            plan.columnStats().forEach(transaction::insert);
-            plan.deleteFile().ifPresent(transaction::insert);
+            for (FlushFile.Staged file : plan.files()) {
+                transaction.insert(file.dataFile());
+                file.columnStats().forEach(transaction::insert);
+                file.partitionValues().forEach(transaction::insert);
+                file.deleteFile().ifPresent(transaction::insert);
+            }
             transaction.drainInlined(plan.tableId(), plan.schemaVersion(), flushSnapshot, plan.writtenRowIds());
             newestVersion.merge(plan.tableId(), plan.schemaVersion(), Math::max);
         }

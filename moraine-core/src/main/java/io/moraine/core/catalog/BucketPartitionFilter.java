@@ -4,7 +4,10 @@ import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +22,8 @@ import java.util.regex.Pattern;
  * Prunes data files of {@code bucket(N)} partitions for equality and IN predicates (reference §4.9): each constant is
  * hashed as DuckDB's {@code murmur3_32} does (§9: signed integers and dates as 8-byte little-endian longs, strings as
  * their UTF-8 bytes; seed 0), and a file is kept only if its partition value is one of the constants' buckets. Each
- * file is judged through its own {@code partition_id}'s key columns (§2.15). Other types are never pruned.
+ * file is judged through its own {@code partition_id}'s key columns (§2.15). Other types are never pruned. Writers
+ * bucket values with the same hashing ({@link PartitionTransform}).
  */
 public final class BucketPartitionFilter
 {
@@ -87,6 +91,15 @@ public final class BucketPartitionFilter
         return matcher.matches() ? Optional.of(Integer.parseInt(matcher.group(1))) : Optional.empty();
     }
 
+    /**
+     * The bucket {@code bucket(N)} puts the value in: {@code (murmur3_32(v) & 0x7fffffff) % N}; empty when the value's
+     * hashing is unknown. Values as {@link PartitionTransform} takes them.
+     */
+    static Optional<Integer> bucketOf(Object value, int buckets)
+    {
+        return hash(value).map(hash -> (hash & Integer.MAX_VALUE) % buckets);
+    }
+
     /** The bucket numbers (as DuckLake writes them, decimal text) of the values; empty when a value's hashing is unknown. */
     private static Optional<Set<String>> bucketsOf(List<Object> values, int buckets)
     {
@@ -101,12 +114,22 @@ public final class BucketPartitionFilter
         return Optional.of(result);
     }
 
+    private static long micros(Instant instant)
+    {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+    }
+
     static Optional<Integer> hash(Object value)
     {
         return switch (value) {
             case Long number -> Optional.of(MURMUR3.hashLong(number).asInt());
             case LocalDate date -> Optional.of(MURMUR3.hashLong(date.toEpochDay()).asInt());
             case FileStatsFilter.Utf8 text -> Optional.of(MURMUR3.hashBytes(text.value().getBytes(StandardCharsets.UTF_8)).asInt());
+            case String text -> Optional.of(MURMUR3.hashBytes(text.getBytes(StandardCharsets.UTF_8)).asInt());
+            case Boolean bool -> Optional.of(MURMUR3.hashLong(bool ? 1 : 0).asInt());
+            // timestamp and timestamptz hash their microseconds since the epoch
+            case LocalDateTime timestamp -> Optional.of(MURMUR3.hashLong(micros(timestamp.toInstant(ZoneOffset.UTC))).asInt());
+            case Instant instant -> Optional.of(MURMUR3.hashLong(micros(instant)).asInt());
             default -> Optional.empty();
         };
     }
