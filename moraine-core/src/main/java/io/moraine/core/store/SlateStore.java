@@ -62,6 +62,7 @@ public final class SlateStore
     private final Db db;
     private final DbReader reader;
     private final StoreReadListener readListener;
+    private final WalFlushes walFlushes = new WalFlushes(this::flushWal);
     private boolean closed;
 
     private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader,
@@ -270,8 +271,14 @@ public final class SlateStore
                 }
                 return null;
             }, uri, "preparing a write batch");
-            return new PendingWrite(await(db.write(batch), uri, "writing a batch"));
+            WriteHandle handle = await(db.write(batch), uri, "writing a batch");
+            return new PendingWrite(handle, walFlushes.applied());
         }
+    }
+
+    private void flushWal()
+    {
+        await(db.flushWithOptions(new FlushOptions(FlushType.WAL)), uri, "flushing the write-ahead log");
     }
 
     /** A batch applied to the writer and not yet known to be durable. */
@@ -279,18 +286,18 @@ public final class SlateStore
             implements AutoCloseable
     {
         private final WriteHandle handle;
+        private final long batchNumber;
 
-        private PendingWrite(WriteHandle handle)
+        private PendingWrite(WriteHandle handle, long batchNumber)
         {
             this.handle = handle;
+            this.batchNumber = batchNumber;
         }
 
         /** Returns once this batch (and every batch applied before it) is durable in the object store. */
         public void awaitDurable()
         {
-            // Flush the WAL now rather than on SlateDB's flush timer (100 ms by default): a commit waits for it. A
-            // flush covers every batch applied so far, so committers that queue up behind one share it.
-            await(db.flushWithOptions(new FlushOptions(FlushType.WAL)), uri, "flushing the write-ahead log");
+            walFlushes.awaitFlushed(batchNumber);
             await(handle.awaitDurable(), uri, "waiting for a batch to become durable");
         }
 

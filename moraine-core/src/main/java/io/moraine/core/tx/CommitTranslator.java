@@ -230,6 +230,23 @@ final class CommitTranslator
                 entries.put(entry.key(), entry.value());
             }
         }
+        return overlayOwnWrites(entries, start, end);
+    }
+
+    /** The entries with {@code start <= key < end} that this commit itself wrote (for ranges the store cannot hold yet). */
+    java.util.NavigableMap<byte[], byte[]> scanOwnWrites(byte[] start, byte[] end)
+    {
+        return overlayOwnWrites(new java.util.TreeMap<>(Arrays::compareUnsigned), start, end);
+    }
+
+    /** Whether this commit adds snapshot {@code snapshotId}: then nothing in the store can name it yet. */
+    boolean addsSnapshot(long snapshotId)
+    {
+        return newHead == snapshotId;
+    }
+
+    private java.util.NavigableMap<byte[], byte[]> overlayOwnWrites(java.util.TreeMap<byte[], byte[]> entries, byte[] start, byte[] end)
+    {
         for (Map.Entry<ByteBuffer, byte[]> write : writes.entrySet()) {
             byte[] key = toArray(write.getKey());
             if (Arrays.compareUnsigned(key, start) >= 0 && Arrays.compareUnsigned(key, end) < 0) {

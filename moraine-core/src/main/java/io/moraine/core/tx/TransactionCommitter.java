@@ -23,6 +23,7 @@ public final class TransactionCommitter
     private final SlateStore store;
     private final CommitListener listener;
     private final Object commitLock = new Object();
+    private final CommitterReadCache cache = new CommitterReadCache();
 
     public TransactionCommitter(SlateStore store, CommitListener listener)
     {
@@ -42,7 +43,7 @@ public final class TransactionCommitter
     public long commitCreation(byte[] formatRecord, StoreFacts facts, List<StagedOperation> operations)
     {
         synchronized (commitLock) {
-            KeyValueReader reader = store.latestIncludingPending();
+            KeyValueReader reader = cache.over(store.latestIncludingPending());
             CommitTranslator.Plan plan = new CommitTranslator(reader, facts).translate(operations);
             java.util.Map<java.nio.ByteBuffer, byte[]> writes = new java.util.LinkedHashMap<>();
             writes.put(java.nio.ByteBuffer.wrap(SystemKeys.FORMAT), formatRecord);
@@ -50,7 +51,9 @@ public final class TransactionCommitter
             writes.putAll(plan.writes());
             long landed = plan.newHead().orElse(-1);
             listener.beforeWrite(landed, writes);
-            store.write(writes);
+            try (SlateStore.PendingWrite pending = applyToStore(writes)) {
+                pending.awaitDurable();
+            }
             return landed;
         }
     }
@@ -60,7 +63,7 @@ public final class TransactionCommitter
         SlateStore.PendingWrite pending;
         long landed;
         synchronized (commitLock) {
-            KeyValueReader reader = store.latestIncludingPending();
+            KeyValueReader reader = cache.over(store.latestIncludingPending());
             OptionalLong head = readHead(reader);
             List<StagedOperation> landing = operations;
             boolean addsSnapshot = operations.stream().anyMatch(TransactionCommitter::insertsSnapshot);
@@ -81,12 +84,26 @@ public final class TransactionCommitter
                 return landed;
             }
             listener.beforeWrite(landed, plan.writes());
-            pending = store.apply(plan.writes());
+            pending = applyToStore(plan.writes());
         }
         try (pending) {
             pending.awaitDurable();
         }
         return landed;
+    }
+
+    /** Applies a batch and tells the read cache; if applying fails, the store's state is unknown and the cache is dropped. */
+    private SlateStore.PendingWrite applyToStore(java.util.Map<java.nio.ByteBuffer, byte[]> writes)
+    {
+        try {
+            SlateStore.PendingWrite pending = store.apply(writes);
+            cache.applied(writes);
+            return pending;
+        }
+        catch (RuntimeException e) {
+            cache.clear();
+            throw e;
+        }
     }
 
     private static boolean insertsSnapshot(StagedOperation operation)
