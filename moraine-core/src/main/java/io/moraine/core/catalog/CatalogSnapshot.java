@@ -216,7 +216,11 @@ public final class CatalogSnapshot
 
     public Optional<Row> tableStats(long tableId)
     {
-        return first(children(TableKind.TABLE_STATS, tableId), row -> true);
+        // A point read, not a prefix scan: every commit rewrites this row, and a scan would step over each
+        // unflushed older version of it in SlateDB's memtable.
+        byte[] key = io.moraine.core.keyspace.RowKeys.key(Subspace.CURRENT, TableKind.TABLE_STATS, tableId);
+        byte[] value = reader.get(key);
+        return value == null ? Optional.empty() : Optional.of(io.moraine.core.keyspace.RowValueCodec.decode(TableKind.TABLE_STATS, key, value));
     }
 
     public List<Row> tableColumnStats(long tableId)
