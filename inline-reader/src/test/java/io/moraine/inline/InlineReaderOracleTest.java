@@ -122,8 +122,7 @@ class InlineReaderOracleTest
             for (String step : INLINING_WORKLOAD) {
                 oracle.execute(step);
             }
-            String copySpec = oracle.catalogCopy(temp.resolve("before-expiry.ducklake"));
-            CatalogImporter.importCatalog(DuckLakeSource.parse(copySpec), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("before-expiry.ducklake"), store);
 
             List<Row> registrations;
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {

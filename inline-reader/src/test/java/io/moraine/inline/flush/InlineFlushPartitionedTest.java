@@ -7,9 +7,8 @@ import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.testing.DuckLakeOracle;
+import io.moraine.inline.OracleImports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -141,8 +140,7 @@ class InlineFlushPartitionedTest
             oracle.execute("CREATE TABLE lake.e (id INTEGER, name VARCHAR)");
             oracle.execute("INSERT INTO lake.e VALUES (1, 'B'), (2, 'a')");
             oracle.execute("ALTER TABLE lake.e SET SORTED BY (lower(name) ASC)");
-            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve("expr-copy.ducklake"))), store, Optional.empty(),
-                    CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("expr-copy.ducklake"), store);
         }
         try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
             long head = catalog.headSnapshotId().orElseThrow();
@@ -175,8 +173,7 @@ class InlineFlushPartitionedTest
             long tableId = Long.parseLong(oracle.query("SELECT table_id FROM __ducklake_metadata_lake.ducklake_table WHERE table_name = '"
                     + table + "' AND end_snapshot IS NULL").getFirst().getFirst());
             Path tableDirectory = oracle.dataPath().resolve("main/" + table);
-            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve(table + "-copy.ducklake"))), store, Optional.empty(),
-                    CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve(table + "-copy.ducklake"), store);
 
             Map<String, FlushedFile> ours = new TreeMap<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {

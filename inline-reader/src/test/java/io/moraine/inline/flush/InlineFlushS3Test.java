@@ -6,10 +6,9 @@ import io.moraine.core.catalog.Row;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.inline.InlineFileDeletes;
 import io.moraine.inline.InlineReader;
+import io.moraine.inline.OracleImports;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
 import io.moraine.testing.DuckLakeOracle;
@@ -69,8 +68,7 @@ class InlineFlushS3Test
             oracle.execute("DELETE FROM lake.p WHERE a < 100");
             oracle.execute("DELETE FROM lake.p WHERE a IN (500, 501)");
             s3.upload(bucket, oracle.dataPath(), "lake/data/");
-            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve("copy.ducklake"))), store, Optional.of(dataPath),
-                    CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("copy.ducklake"), store, Optional.of(dataPath));
             Set<String> uploadedBefore = s3.objects(bucket, "lake/data/").keySet();
 
             Path downloads = temp.resolve("downloads");
@@ -143,8 +141,7 @@ class InlineFlushS3Test
         try (DuckLakeOracle oracle = DuckLakeOracle.create(temp.resolve("refused-lake"), DuckLakeOracle.CatalogDatabase.DUCKDB)) {
             oracle.execute("CREATE TABLE lake.r (a INTEGER)");
             oracle.execute("INSERT INTO lake.r VALUES (1), (2), (3)");
-            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve("refused-copy.ducklake"))), store, Optional.of(dataPath),
-                    CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("refused-copy.ducklake"), store, Optional.of(dataPath));
         }
         try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
             long head = catalog.headSnapshotId().orElseThrow();

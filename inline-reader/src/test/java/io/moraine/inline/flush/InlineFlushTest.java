@@ -5,9 +5,8 @@ import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.inline.InlineReader;
+import io.moraine.inline.OracleImports;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
 import io.moraine.testing.DuckLakeOracle;
@@ -49,8 +48,7 @@ class InlineFlushTest
             for (String step : WORKLOAD) {
                 oracle.execute(step);
             }
-            String copySpec = oracle.catalogCopy(temp.resolve("copy.ducklake"));
-            CatalogImporter.importCatalog(DuckLakeSource.parse(copySpec), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("copy.ducklake"), store);
 
             long flushSnapshot;
             List<InlineFlusher.FlushedFile> ours;
@@ -118,8 +116,7 @@ class InlineFlushTest
                     + "18446744073709551615, -7, 65535, [1, 2])");
             oracle.execute("INSERT INTO lake.s VALUES (NULL, 7, 'NaN', -0.5, 'apple', DATE '2025-12-31', TIMESTAMP '2026-01-02 00:00:00.5', NULL, -2.00, NULL, "
                     + "false, NULL, NULL, 0, 100, 0, NULL), (3, NULL, NULL, NULL, 'Zebra', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, [5])");
-            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve("stats-copy.ducklake"))), store, Optional.empty(),
-                    CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("stats-copy.ducklake"), store);
             java.util.Map<String, List<Object>> ours = new java.util.TreeMap<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
                 InlineFlusher.flush(catalog, Optional.empty());
@@ -164,8 +161,7 @@ class InlineFlushTest
             // Only NULL structs inside lists: DuckDB counts each such NULL twice for the struct's leaves.
             oracle.execute("CREATE TABLE lake.z (ls STRUCT(p INTEGER)[])");
             oracle.execute("INSERT INTO lake.z VALUES ([NULL]), ([NULL, NULL])");
-            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve("nested-copy.ducklake"))), store, Optional.empty(),
-                    CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("nested-copy.ducklake"), store);
             java.util.Map<String, String> paths = new java.util.HashMap<>();
             for (List<String> column : oracle.query("WITH RECURSIVE p(table_id, column_id, path) AS (SELECT c.table_id, c.column_id, t.table_name || '.' || c.column_name "
                     + "FROM __ducklake_metadata_lake.ducklake_column c JOIN __ducklake_metadata_lake.ducklake_table t USING (table_id) WHERE c.parent_column IS NULL "
@@ -208,8 +204,7 @@ class InlineFlushTest
             oracle.execute("CREATE TABLE lake.r (a INTEGER)");
             oracle.execute("INSERT INTO lake.r VALUES (1), (2), (3)");
             oracle.execute("UPDATE lake.r SET a = 20 WHERE a = 2"); // re-inlines row id 1: the multiset holds it twice
-            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve("multiset-copy.ducklake"))), store, Optional.empty(),
-                    CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("multiset-copy.ducklake"), store);
         }
         try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
             long head = catalog.headSnapshotId().orElseThrow();
@@ -275,8 +270,7 @@ class InlineFlushTest
             oracle.execute("CREATE TABLE lake.q (a INTEGER)");
             oracle.execute("INSERT INTO lake.q SELECT range FROM range(1000)");
             oracle.execute("DELETE FROM lake.q WHERE a IN (7, 8)");
-            String copySpec = oracle.catalogCopy(temp.resolve("deletes-copy.ducklake"));
-            CatalogImporter.importCatalog(DuckLakeSource.parse(copySpec), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("deletes-copy.ducklake"), store);
 
             java.util.Set<String> ours = new java.util.TreeSet<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
