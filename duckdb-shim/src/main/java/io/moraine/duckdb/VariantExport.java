@@ -43,9 +43,10 @@ final class VariantExport
     {
         for (Map.Entry<String, String> column : columnTypes.entrySet()) {
             if (column.getValue().contains("VARIANT") && !column.getValue().equals("VARIANT")) {
+                // DuckDB 1.5 cannot write such a column to Parquet either, so flushing it with DuckDB first is no way out.
                 throw new UnsupportedFeatureException("cannot import inlined column " + column.getKey() + " of " + table + " (type "
-                        + column.getValue() + "): VARIANT inside a nested type is not supported; flush the inlined data with DuckDB "
-                        + "first (CALL ducklake_flush_inlined_data('<lake>')) and import again");
+                        + column.getValue() + "): a VARIANT inside a STRUCT, LIST or MAP is not supported, only a top-level VARIANT "
+                        + "column; delete those rows or move the values to a top-level VARIANT column before importing");
             }
         }
         return columnTypes.entrySet().stream()

@@ -3,6 +3,7 @@ package io.moraine.inline.flush;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.Row;
+import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.ParquetVariant;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
@@ -30,6 +31,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Inlined VARIANT values survive import (as arrow.parquet.variant), the inline reader and our flush to Parquet. */
 class InlineFlushVariantTest
@@ -107,6 +109,23 @@ class InlineFlushVariantTest
                         InlineFlushVariantTest::summed);
             }
             assertThat(ourStats).isEqualTo(theirStats);
+        }
+    }
+
+    @Test
+    void anInlinedVariantInsideAStructIsRefusedAtImportNamingTheColumn()
+            throws Exception
+    {
+        try (DuckLakeOracle oracle = DuckLakeOracle.create(temp.resolve("nested-lake"), DuckLakeOracle.CatalogDatabase.DUCKDB)) {
+            oracle.execute("CREATE TABLE lake.n (id INTEGER, s STRUCT(a VARIANT))");
+            oracle.execute("INSERT INTO lake.n VALUES (1, {'a': 5::VARIANT})");
+            String copy = oracle.catalogCopy(temp.resolve("nested-copy.ducklake"));
+            assertThatThrownBy(() -> CatalogImporter.importCatalog(DuckLakeSource.parse(copy), StoreUri.parse(temp.resolve("nested-store").toString()),
+                    Optional.empty(), CatalogImporter.Progress.SILENT))
+                    .isInstanceOf(UnsupportedFeatureException.class)
+                    .hasMessageContaining("column s of")
+                    .hasMessageContaining("ducklake_inlined_data_1_1")
+                    .hasMessageContaining("STRUCT(a VARIANT)");
         }
     }
 
