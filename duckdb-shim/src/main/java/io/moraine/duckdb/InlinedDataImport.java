@@ -1,5 +1,6 @@
 package io.moraine.duckdb;
 
+import io.moraine.core.inline.ParquetVariant;
 import io.moraine.core.tx.InlineOperation;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -18,6 +19,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads DuckLake's inlined tables from a source catalog through DuckDB's Arrow export and turns them into inline
@@ -47,13 +50,21 @@ final class InlinedDataImport
         List<InlineOperation> operations = new ArrayList<>();
         String userColumns = String.join(", ", userColumnCasts);
         String select = "SELECT row_id, begin_snapshot, end_snapshot" + (userColumns.isEmpty() ? "" : ", " + userColumns)
-                + " FROM " + qualifiedTable + " ORDER BY begin_snapshot, row_id";
+                + " FROM " + qualifiedTable;
+        Map<String, String> columnTypes = VariantExport.columnTypes(connection, select);
+        Set<String> variants = VariantExport.variantColumns(qualifiedTable, columnTypes);
+        if (!variants.isEmpty()) {
+            select = VariantExport.exportable(select, columnTypes, variants);
+        }
+        select += " ORDER BY begin_snapshot, row_id";
         List<long[]> ends = new ArrayList<>();
         try (Statement statement = connection.createStatement();
                 ResultSet resultSet = statement.executeQuery(select);
                 ArrowReader reader = (ArrowReader) resultSet.unwrap(DuckDBResultSet.class).arrowExportStream(allocator, ARROW_BATCH_ROWS)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            Schema userSchema = new Schema(root.getSchema().getFields().subList(3, root.getSchema().getFields().size()));
+            Schema userSchema = new Schema(root.getSchema().getFields().subList(3, root.getSchema().getFields().size()).stream()
+                    .map(field -> variants.contains(field.getName()) ? ParquetVariant.field(field.getName(), true) : field)
+                    .toList());
             operations.add(new InlineOperation.RegisterSchema(tableId, schemaVersion, userSchema));
             while (reader.loadNextBatch()) {
                 chunkRuns(tableId, schemaVersion, root, userSchema, operations, ends);

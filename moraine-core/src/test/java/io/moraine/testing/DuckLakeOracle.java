@@ -185,7 +185,8 @@ public final class DuckLakeOracle
     public String catalogCopy(Path file)
             throws SQLException
     {
-        execute("ATTACH '" + file + "' AS oracle_catalog_copy");
+        // A new file defaults to an old storage version, which cannot hold VARIANT columns (inlined VARIANT data).
+        execute("ATTACH '" + file + "' AS oracle_catalog_copy (STORAGE_VERSION 'v1.5.0')");
         execute("COPY FROM DATABASE __ducklake_metadata_lake TO oracle_catalog_copy");
         execute("DETACH oracle_catalog_copy");
         return "ducklake:" + file;

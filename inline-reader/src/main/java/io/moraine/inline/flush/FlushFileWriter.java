@@ -69,7 +69,7 @@ final class FlushFileWriter<T>
     }
 
     /**
-     * Bytes of each leaf column in the file (its column chunks' compressed sizes over all row groups), by the leaf's
+     * Bytes of each leaf column (a VARIANT counts as one) in the file (its column chunks' compressed sizes over all row groups), by the leaf's
      * field id, which is its DuckLake column id.
      */
     Map<Long, Long> columnSizes()
@@ -78,12 +78,24 @@ final class FlushFileWriter<T>
         MessageType schema = writer.getFooter().getFileMetaData().getSchema();
         for (BlockMetaData block : writer.getFooter().getBlocks()) {
             for (ColumnChunkMetaData column : block.getColumns()) {
-                Type.ID fieldId = schema.getType(column.getPath().toArray()).getId();
+                Type.ID fieldId = nearestFieldId(schema, column.getPath().toArray());
                 if (fieldId != null) {
                     sizes.merge((long) fieldId.intValue(), column.getTotalSize(), Long::sum);
                 }
             }
         }
         return sizes;
+    }
+
+    /** The leaf's own field id, or its nearest ancestor's: a VARIANT's metadata and value count toward their group. */
+    private static Type.ID nearestFieldId(MessageType schema, String[] path)
+    {
+        for (int length = path.length; length > 0; length--) {
+            Type.ID id = schema.getType(java.util.Arrays.copyOf(path, length)).getId();
+            if (id != null) {
+                return id;
+            }
+        }
+        return null;
     }
 }

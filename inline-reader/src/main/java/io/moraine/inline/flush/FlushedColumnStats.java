@@ -20,9 +20,8 @@ import java.util.Map;
  * column (a top-level scalar, or the scalar leaves of structs, lists and maps), none for nested parents, as DuckLake's
  * own flush writes them. The rows are walked as the Parquet writer shreds them into leaf slots.
  * <p>
- * VARIANT is not handled: inlined VARIANT rows never reach a flush (DuckDB cannot export them to Arrow for import,
- * and the Parquet schema has no VARIANT layout). DuckLake 1.5 writes an unshredded VARIANT column one row here
- * (size and counts, no min/max) and no {@code ducklake_file_variant_stats} rows.
+ * A top-level VARIANT column is one leaf (its metadata and value binaries together), as DuckLake 1.5 writes an
+ * unshredded one: size and counts, no min/max, and no {@code ducklake_file_variant_stats} rows.
  */
 final class FlushedColumnStats
 {

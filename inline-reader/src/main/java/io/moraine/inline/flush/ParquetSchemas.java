@@ -2,6 +2,7 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.inline.ParquetVariant;
 import io.moraine.inline.DataFileVisibility;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -30,6 +31,7 @@ final class ParquetSchemas
     static final String SNAPSHOT_ID = "_ducklake_internal_snapshot_id";
     static final int ROW_ID_FIELD_ID = DataFileVisibility.ROW_ID_FIELD_ID;
     static final int SNAPSHOT_ID_FIELD_ID = DataFileVisibility.SNAPSHOT_ID_FIELD_ID;
+    private static final byte VARIANT_SPEC_VERSION = 1;
 
     private ParquetSchemas() {}
 
@@ -60,7 +62,7 @@ final class ParquetSchemas
         String name = field.getName();
         Integer id = column.map(node -> (int) node.columnId()).orElse(null);
         ArrowType type = field.getType();
-        Type built = switch (type.getTypeID()) {
+        Type built = ParquetVariant.isVariant(field) ? variant(name) : switch (type.getTypeID()) {
             case Struct -> {
                 List<Type> children = new ArrayList<>();
                 for (Field child : field.getChildren()) {
@@ -88,6 +90,15 @@ final class ParquetSchemas
             default -> primitive(field, name);
         };
         return id == null ? built : built.withId(id);
+    }
+
+    /** An unshredded VARIANT group, as DuckDB writes one without its {@code typed_value}; the field id goes on the group. */
+    private static Type variant(String name)
+    {
+        return Types.optionalGroup().as(LogicalTypeAnnotation.variantType(VARIANT_SPEC_VERSION))
+                .required(PrimitiveTypeName.BINARY).named(ParquetVariant.METADATA)
+                .required(PrimitiveTypeName.BINARY).named(ParquetVariant.VALUE)
+                .named(name);
     }
 
     private static Type primitive(Field field, String name)
