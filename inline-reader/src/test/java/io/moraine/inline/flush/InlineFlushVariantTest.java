@@ -13,6 +13,7 @@ import io.moraine.inline.InlineBatch;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
+import io.moraine.inline.OracleImports;
 import io.moraine.testing.DuckLakeOracle;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
@@ -63,8 +64,7 @@ class InlineFlushVariantTest
                 oracle.execute(step);
             }
             List<List<String>> expected = oracle.query("SELECT " + NORMALIZED_VALUES + " FROM lake.t ORDER BY id");
-            CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(temp.resolve("copy.ducklake"))), store, Optional.empty(),
-                    CatalogImporter.Progress.SILENT);
+            OracleImports.importInto(oracle, temp.resolve("copy.ducklake"), store);
 
             List<String> ourFiles = new ArrayList<>();
             Map<String, List<Object>> ourStats = new TreeMap<>();
