@@ -42,11 +42,15 @@ final class CommitTranslator
     private final StoreFacts originalFacts;
     private long newHead = Long.MIN_VALUE;
 
-    CommitTranslator(KeyValueReader reader, StoreFacts facts)
+    /** The store's head as the commit found it (empty for a new store). */
+    private final OptionalLong storeHead;
+
+    CommitTranslator(KeyValueReader reader, StoreFacts facts, OptionalLong storeHead)
     {
         this.reader = reader;
         this.facts = facts;
         this.originalFacts = facts;
+        this.storeHead = storeHead;
     }
 
     Plan translate(List<StagedOperation> operations)
@@ -85,7 +89,7 @@ final class CommitTranslator
         }
         Subspace target = row.isCurrent() ? Subspace.CURRENT : Subspace.HISTORY;
         byte[] key = RowKeys.key(target, row);
-        for (Subspace subspace : subspacesOf(kind)) {
+        for (Subspace subspace : cannotExistYet(row) ? List.<Subspace>of() : subspacesOf(kind)) {
             byte[] existingKey = RowKeys.key(subspace, row);
             if (read(existingKey) != null) {
                 throw new ConstraintException("cannot insert " + row + ": a row with the same key "
@@ -99,6 +103,16 @@ final class CommitTranslator
         if (kind == TableKind.SNAPSHOT) {
             newHead = Math.max(newHead, row.getLong("snapshot_id"));
         }
+    }
+
+    /**
+     * A snapshot or its changes row for a snapshot newer than the store's head: every commit writes its snapshot's
+     * rows together with the head, so no such row can be in the store and looking for one would be a wasted read.
+     */
+    private boolean cannotExistYet(Row row)
+    {
+        return (row.kind() == TableKind.SNAPSHOT || row.kind() == TableKind.SNAPSHOT_CHANGES)
+                && storeHead.isPresent() && row.getLong("snapshot_id") > storeHead.getAsLong();
     }
 
     private void checkPrimaryKeyIndex(Row row)

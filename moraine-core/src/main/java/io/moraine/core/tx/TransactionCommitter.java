@@ -44,7 +44,7 @@ public final class TransactionCommitter
     {
         synchronized (commitLock) {
             KeyValueReader reader = cache.over(store.latestIncludingPending());
-            CommitTranslator.Plan plan = new CommitTranslator(reader, facts).translate(operations);
+            CommitTranslator.Plan plan = new CommitTranslator(reader, facts, readHead(reader)).translate(operations);
             java.util.Map<java.nio.ByteBuffer, byte[]> writes = new java.util.LinkedHashMap<>();
             writes.put(java.nio.ByteBuffer.wrap(SystemKeys.FORMAT), formatRecord);
             writes.put(java.nio.ByteBuffer.wrap(SystemKeys.STORE_FACTS), facts.encode());
@@ -74,7 +74,7 @@ public final class TransactionCommitter
                                 + " and the transaction changes the catalog's structure, so it cannot be rebased; "
                                 + "re-read the catalog and retry"));
             }
-            CommitTranslator.Plan plan = new CommitTranslator(reader, StoreFacts.read(reader)).translate(landing);
+            CommitTranslator.Plan plan = new CommitTranslator(reader, StoreFacts.read(reader), head).translate(landing);
             if (plan.newHead().isPresent() && head.isPresent() && plan.newHead().getAsLong() <= head.getAsLong()) {
                 throw new CommitConflictException("commit conflict: snapshot " + plan.newHead().getAsLong()
                         + " exists already (head is " + head.getAsLong() + "); re-read the catalog and retry");
