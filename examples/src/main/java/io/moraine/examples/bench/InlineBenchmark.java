@@ -17,6 +17,7 @@ import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
 import io.moraine.inline.flush.InlineFlusher;
+import io.moraine.inline.storage.LakeFileSystem;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -60,7 +61,7 @@ public final class InlineBenchmark
     public static void main(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("rows", "chunk-rows", "commits", "writers", "repetitions"));
+        CommandLine line = CommandLine.parse(args, Set.of("rows", "chunk-rows", "commits", "writers", "repetitions", "s3proxy"));
         int rows = line.intOption("rows", 1_000_000);
         int chunkRows = line.intOption("chunk-rows", 1000);
         int commits = line.intOption("commits", 1000);
@@ -69,11 +70,18 @@ public final class InlineBenchmark
         Path work = Files.createTempDirectory("moraine-bench-inline-");
         try (BufferAllocator allocator = new RootAllocator()) {
             scanVersusParquet(work, allocator, rows, chunkRows, repetitions);
-            commitsVersusParquetFiles(work, allocator, commits, 1);
-            if (writers > 1) {
-                commitsVersusParquetFiles(work, allocator, commits, writers);
+            for (int concurrency : writers > 1 ? List.of(1, writers) : List.of(1)) {
+                commitsVersusParquetFiles(work, allocator, commits, CommitTarget.local(work, concurrency));
+                if (line.flag("s3proxy")) {
+                    commitsVersusParquetFiles(work, allocator, commits, CommitTarget.s3Proxy(concurrency));
+                }
             }
             decodeRate(allocator, chunkRows);
+        }
+        finally {
+            if (line.flag("s3proxy")) {
+                io.moraine.testing.S3ProxyServer.sharedUnchecked().close();
+            }
         }
     }
 
@@ -133,20 +141,43 @@ public final class InlineBenchmark
         return checksum;
     }
 
+    /** Where (b) commits: the store, and the table directory its Parquet-writing commits write their files into. */
+    private record CommitTarget(String label, int writers, StoreUri store, String dataPath)
+    {
+        static CommitTarget local(Path work, int writers)
+                throws java.io.IOException
+        {
+            Path data = work.resolve("commit-data-" + writers);
+            Files.createDirectories(data.resolve("main/t"));
+            return new CommitTarget("file://", writers, StoreUri.parse(work.resolve("commits-" + writers).toString()), data + "/");
+        }
+
+        /** Store and data files in a local S3Proxy (bin/moraine --s3proxy sets the environment SlateDB reads). */
+        static CommitTarget s3Proxy(int writers)
+        {
+            String bucket = io.moraine.testing.S3ProxyServer.sharedUnchecked().createBucket("moraine-bench-" + writers);
+            return new CommitTarget("s3:// (S3Proxy)", writers, StoreUri.parse("s3://" + bucket + "/catalog"), "s3://" + bucket + "/data/");
+        }
+
+        String tablePath()
+        {
+            return dataPath + "main/t/";
+        }
+    }
+
     /**
      * (b) Appends of 10 rows to one table, by {@code writers} threads at once, each commit durable before it returns:
-     * inlined, then each writing a Parquet file first (DuckDB's COPY, one connection per writer). Concurrent commits
-     * rebase onto each other as DuckLake's do, and share write-ahead-log flushes (group commit).
+     * inlined, then each writing a Parquet file into the lake first (DuckDB's COPY, one connection per writer, then the
+     * file system of the lake's data path). Concurrent commits rebase onto each other as DuckLake's do, and share
+     * write-ahead-log flushes (group commit).
      */
-    private static void commitsVersusParquetFiles(Path work, BufferAllocator allocator, int commits, int writers)
+    private static void commitsVersusParquetFiles(Path work, BufferAllocator allocator, int commits, CommitTarget target)
             throws Exception
     {
-        StoreUri uri = StoreUri.parse(work.resolve("commits-" + writers).toString());
-        Path data = work.resolve("commit-data-" + writers);
-        Files.createDirectories(data.resolve("main/t"));
-        try (MoraineCatalog catalog = createTable(uri, data)) {
+        int writers = target.writers();
+        try (MoraineCatalog catalog = createTable(target.store(), target.dataPath()); LakeFileSystem lakeFiles = LakeFileSystem.fromEnvironment()) {
             Append inlined = duckdb -> appendInlined(catalog, allocator);
-            Append parquetFile = duckdb -> appendParquetFile(catalog, duckdb, data.resolve("main/t"));
+            Append parquetFile = duckdb -> appendParquetFile(catalog, duckdb, work, lakeFiles, target.tablePath());
             ConnectionFactory noConnection = () -> null;
             ConnectionFactory duckdbConnection = () -> DuckDbConnections.open("", "ducklake");
             // Warm both paths up first (JIT, DuckDB's first COPY), so neither pays for compilation in its figure.
@@ -154,8 +185,8 @@ public final class InlineBenchmark
             commitRate(commits / 4, writers, duckdbConnection, parquetFile);
             CommitRate inline = commitRate(commits, writers, noConnection, inlined);
             CommitRate parquet = commitRate(commits, writers, duckdbConnection, parquetFile);
-            System.out.printf("== (b) %d commits of 10 rows on file://, %d writer%s: inlined %8.1f commits/s (%.2f ms CPU each)   each writing a Parquet file "
-                    + "%8.1f commits/s (%.2f ms CPU each)   ratio %.2fx (goal >= 5x)%n", commits, writers, writers == 1 ? "" : "s",
+            System.out.printf("== (b) %d commits of 10 rows on %s, %d writer%s: inlined %8.1f commits/s (%.2f ms CPU each)   each writing a Parquet file "
+                    + "%8.1f commits/s (%.2f ms CPU each)   ratio %.2fx (goal >= 5x)%n", commits, target.label(), writers, writers == 1 ? "" : "s",
                     inline.perSecond(), inline.cpuMillisEach(), parquet.perSecond(), parquet.cpuMillisEach(), inline.perSecond() / parquet.perSecond());
         }
     }
@@ -222,7 +253,7 @@ public final class InlineBenchmark
         }
     }
 
-    private static void appendParquetFile(MoraineCatalog catalog, Connection duckdb, Path tableDirectory)
+    private static void appendParquetFile(MoraineCatalog catalog, Connection duckdb, Path work, LakeFileSystem lakeFiles, String tablePath)
             throws Exception
     {
         try (CatalogSnapshot read = catalog.latest(); Statement statement = duckdb.createStatement()) {
@@ -231,11 +262,16 @@ public final class InlineBenchmark
             long snapshot = read.id() + 1;
             long fileId = read.snapshotRow().getLong("next_file_id");
             String name = "ducklake-" + UUID.randomUUID() + ".parquet";
-            Path file = tableDirectory.resolve(name);
+            Path written = work.resolve(name);
             statement.execute("COPY (SELECT i AS id, 'name-' || i AS name, i * 0.5 AS amount FROM range(" + firstRowId + ", " + (firstRowId + 10)
-                    + ") t(i)) TO '" + file + "' (FORMAT parquet)");
+                    + ") t(i)) TO '" + written + "' (FORMAT parquet)");
+            long size = Files.size(written);
+            try (var out = lakeFiles.create(LakeFileSystem.resolve(tablePath, name)).create(0)) {
+                Files.copy(written, out);
+            }
+            Files.delete(written);
             catalog.begin(read.id()).insert(snapshot(snapshot, fileId + 1)).insert(changes(snapshot, "inserted_into_table:1"))
-                    .insert(Row.of(TableKind.DATA_FILE, fileId, 1L, snapshot, null, null, name, true, "parquet", 10L, Files.size(file), null,
+                    .insert(Row.of(TableKind.DATA_FILE, fileId, 1L, snapshot, null, null, name, true, "parquet", 10L, size, null,
                             firstRowId, null, null, null, null))
                     .update(stats, Map.of("record_count", stats.getLong("record_count") + 10, "next_row_id", firstRowId + 10))
                     .commit();
@@ -263,7 +299,12 @@ public final class InlineBenchmark
 
     private static MoraineCatalog createTable(StoreUri uri, Path dataPath)
     {
-        MoraineCatalog catalog = MoraineCatalog.create(uri, NewCatalog.bootstrapped(dataPath.toString()));
+        return createTable(uri, dataPath.toString());
+    }
+
+    private static MoraineCatalog createTable(StoreUri uri, String dataPath)
+    {
+        MoraineCatalog catalog = MoraineCatalog.create(uri, NewCatalog.bootstrapped(dataPath));
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         catalog.begin(0)
                 .insert(Row.of(TableKind.SNAPSHOT, 1L, now, 1L, 2L, 0L))
