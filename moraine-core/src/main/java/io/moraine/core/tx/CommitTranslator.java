@@ -89,9 +89,11 @@ final class CommitTranslator
         }
         Subspace target = row.isCurrent() ? Subspace.CURRENT : Subspace.HISTORY;
         byte[] key = RowKeys.key(target, row);
-        for (Subspace subspace : cannotExistYet(row) ? List.<Subspace>of() : subspacesOf(kind)) {
+        boolean onlyThisCommitCanHoldIt = cannotExistInStore(row);
+        for (Subspace subspace : subspacesOf(kind)) {
             byte[] existingKey = RowKeys.key(subspace, row);
-            if (read(existingKey) != null) {
+            byte[] existing = onlyThisCommitCanHoldIt ? writes.get(ByteBuffer.wrap(existingKey)) : read(existingKey);
+            if (existing != null) {
                 throw new ConstraintException("cannot insert " + row + ": a row with the same key "
                         + describeKey(kind, row) + " exists already in " + kind.tableName()
                         + (kind.primaryKey().isPresent() ? " (primary key " + kind.primaryKey().get() + ")" : "")
@@ -107,9 +109,10 @@ final class CommitTranslator
 
     /**
      * A snapshot or its changes row for a snapshot newer than the store's head: every commit writes its snapshot's
-     * rows together with the head, so no such row can be in the store and looking for one would be a wasted read.
+     * rows together with the head, so no such row can be in the store (only in this commit's own writes), and looking
+     * for one there would be a wasted read.
      */
-    private boolean cannotExistYet(Row row)
+    private boolean cannotExistInStore(Row row)
     {
         return (row.kind() == TableKind.SNAPSHOT || row.kind() == TableKind.SNAPSHOT_CHANGES)
                 && storeHead.isPresent() && row.getLong("snapshot_id") > storeHead.getAsLong();

@@ -184,6 +184,19 @@ class TransactionTest
     }
 
     @Test
+    void aCommitInsertingTheSameNewSnapshotTwiceIsRefusedAndWritesNothing()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("duplicate-snapshot"))) {
+            Row s1 = nextSnapshot(CatalogTestSupport.head(catalog), 0, 0, 0);
+            StagedTransaction transaction = catalog.begin(0).insert(s1).insert(changes(1, "inserted_into_table:1")).insert(s1);
+            assertThatThrownBy(transaction::commit)
+                    .isInstanceOf(io.moraine.core.error.ConstraintException.class)
+                    .hasMessageContaining("exists already");
+            assertThat(catalog.headSnapshotId()).hasValue(0);
+        }
+    }
+
+    @Test
     void concurrentAppendersAllLandAndEachSeesItsCommitOnceAcknowledged()
             throws Exception
     {
