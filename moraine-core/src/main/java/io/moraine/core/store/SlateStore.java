@@ -63,6 +63,8 @@ public final class SlateStore
     private final DbReader reader;
     private final StoreReadListener readListener;
     private final WalFlushes walFlushes = new WalFlushes(this::flushWal);
+    /** Held while a batch is applied and numbered, and while a snapshot is taken with nothing pending. */
+    private final Object applyGate = new Object();
     private boolean closed;
 
     private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader,
@@ -222,9 +224,28 @@ public final class SlateStore
         if (db == null) {
             return new SnapshotView(latest(), () -> {});
         }
-        DbSnapshot snapshot = await(db.snapshot(), uri, "taking a snapshot");
-        return new SnapshotView(new Reader(key -> snapshot.getWithOptions(key, READ_OPTIONS), range -> snapshot.scanWithOptions(range, SCAN_OPTIONS)),
-                snapshot::close);
+        // SlateDB pins a snapshot at the newest applied batch, durable or not, and a durable-only read through it
+        // would see more as pending batches become durable. So the view is taken only when nothing is pending:
+        // holding the apply gate, no batch can be applied in between.
+        while (true) {
+            long newest;
+            synchronized (applyGate) {
+                newest = walFlushes.lastApplied();
+                if (walFlushes.isFlushed(newest)) {
+                    DbSnapshot snapshot = await(db.snapshot(), uri, "taking a snapshot");
+                    return new SnapshotView(new Reader(key -> snapshot.getWithOptions(key, READ_OPTIONS),
+                            range -> snapshot.scanWithOptions(range, SCAN_OPTIONS)), snapshot::close);
+                }
+            }
+            walFlushes.awaitFlushed(newest);
+        }
+    }
+
+    /** Returns once every batch applied so far is durable (for a commit that wrote nothing but reports the head). */
+    public void awaitAppliedDurable()
+    {
+        requireWriter("wait for durability");
+        walFlushes.awaitFlushed(walFlushes.lastApplied());
     }
 
     /** A {@link KeyValueReader} that must be closed. */
@@ -271,8 +292,10 @@ public final class SlateStore
                 }
                 return null;
             }, uri, "preparing a write batch");
-            WriteHandle handle = await(db.write(batch), uri, "writing a batch");
-            return new PendingWrite(handle, walFlushes.applied());
+            synchronized (applyGate) {
+                WriteHandle handle = await(db.write(batch), uri, "writing a batch");
+                return new PendingWrite(handle, walFlushes.applied());
+            }
         }
     }
 

@@ -35,6 +35,30 @@ final class WalFlushes
         }
     }
 
+    /** The number of the newest batch applied so far (0 before any). */
+    long lastApplied()
+    {
+        lock.lock();
+        try {
+            return applied;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether a finished flush covers batch {@code batchNumber}. */
+    boolean isFlushed(long batchNumber)
+    {
+        lock.lock();
+        try {
+            return flushed >= batchNumber;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
     /** Returns once a flush that started after batch {@code batchNumber} was applied has finished. */
     void awaitFlushed(long batchNumber)
     {
@@ -47,12 +71,12 @@ final class WalFlushes
                 }
                 flushing = true;
                 long covered = applied;
-                RuntimeException failure = null;
+                Throwable failure = null;
                 lock.unlock();
                 try {
                     flush.run();
                 }
-                catch (RuntimeException e) {
+                catch (RuntimeException | Error e) {
                     failure = e;
                 }
                 finally {
@@ -63,8 +87,11 @@ final class WalFlushes
                     }
                     flushFinished.signalAll();
                 }
-                if (failure != null) {
-                    throw failure;
+                if (failure instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                if (failure instanceof Error error) {
+                    throw error;
                 }
             }
         }

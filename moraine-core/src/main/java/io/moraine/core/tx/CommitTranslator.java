@@ -108,14 +108,14 @@ final class CommitTranslator
     }
 
     /**
-     * A snapshot or its changes row for a snapshot newer than the store's head: every commit writes its snapshot's
-     * rows together with the head, so no such row can be in the store (only in this commit's own writes), and looking
-     * for one there would be a wasted read.
+     * A snapshot row newer than the store's head: every commit that inserts snapshot rows moves the head to the
+     * newest of them, so no such row can be in the store (only in this commit's own writes), and looking for one
+     * there would be a wasted read.
      */
     private boolean cannotExistInStore(Row row)
     {
-        return (row.kind() == TableKind.SNAPSHOT || row.kind() == TableKind.SNAPSHOT_CHANGES)
-                && storeHead.isPresent() && row.getLong("snapshot_id") > storeHead.getAsLong();
+        return row.kind() == TableKind.SNAPSHOT && storeHead.isPresent()
+                && row.get("snapshot_id") instanceof Long snapshotId && snapshotId > storeHead.getAsLong();
     }
 
     private void checkPrimaryKeyIndex(Row row)
@@ -248,18 +248,6 @@ final class CommitTranslator
             }
         }
         return overlayOwnWrites(entries, start, end);
-    }
-
-    /** The entries with {@code start <= key < end} that this commit itself wrote (for ranges the store cannot hold yet). */
-    java.util.NavigableMap<byte[], byte[]> scanOwnWrites(byte[] start, byte[] end)
-    {
-        return overlayOwnWrites(new java.util.TreeMap<>(Arrays::compareUnsigned), start, end);
-    }
-
-    /** Whether this commit adds snapshot {@code snapshotId}: then nothing in the store can name it yet. */
-    boolean addsSnapshot(long snapshotId)
-    {
-        return newHead == snapshotId;
     }
 
     private java.util.NavigableMap<byte[], byte[]> overlayOwnWrites(java.util.TreeMap<byte[], byte[]> entries, byte[] start, byte[] end)

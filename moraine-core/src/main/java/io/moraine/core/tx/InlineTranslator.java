@@ -66,13 +66,9 @@ final class InlineTranslator
         }
         byte[] versionPrefix = new KeyWriter().tag(io.moraine.core.keyspace.Subspace.INLINE.tag()).tag(InlineKeys.INSERT)
                 .int64(chunk.tableId()).int64(chunk.schemaVersion()).int64(chunk.beginSnapshot()).toBytes();
-        // One past the highest sequence in use (not the count: an expiry may have removed a lower one). Chunks of a
-        // snapshot this commit adds can only be this commit's own: the store is not read for them.
-        byte[] versionEnd = KeyWriter.prefixEnd(versionPrefix);
-        var chunksOfSnapshot = commit.addsSnapshot(chunk.beginSnapshot())
-                ? commit.scanOwnWrites(versionPrefix, versionEnd)
-                : commit.scanMerged(versionPrefix, versionEnd);
-        long sequence = chunksOfSnapshot.keySet().stream()
+        // One past the highest sequence in use (not the count: an expiry may have removed a lower one). The store is
+        // read even when this commit adds the snapshot: the staging API lets an earlier commit inline rows for it.
+        long sequence = commit.scanMerged(versionPrefix, KeyWriter.prefixEnd(versionPrefix)).keySet().stream()
                 .mapToLong(key -> InlineKeys.component(key, 3) + 1)
                 .max()
                 .orElse(0);

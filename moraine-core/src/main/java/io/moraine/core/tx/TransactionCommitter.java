@@ -81,10 +81,17 @@ public final class TransactionCommitter
             }
             landed = plan.newHead().isPresent() ? plan.newHead().getAsLong() : head.orElse(-1);
             if (plan.isEmpty()) {
-                return landed;
+                pending = null;
             }
-            listener.beforeWrite(landed, plan.writes());
-            pending = applyToStore(plan.writes());
+            else {
+                listener.beforeWrite(landed, plan.writes());
+                pending = applyToStore(plan.writes());
+            }
+        }
+        if (pending == null) {
+            // Nothing written, but the head reported may be a pending commit's: acknowledge it only once durable.
+            store.awaitAppliedDurable();
+            return landed;
         }
         try (pending) {
             pending.awaitDurable();

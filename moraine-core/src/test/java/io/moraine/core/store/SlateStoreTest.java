@@ -76,6 +76,29 @@ class SlateStoreTest
     }
 
     @Test
+    void pendingBatchesAreInvisibleToReadersAndASnapshotViewStaysPutWhileTheyBecomeDurable()
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("pending").toString());
+        byte[] key = key(1);
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            try (SlateStore.PendingWrite first = store.apply(Map.of(ByteBuffer.wrap(key), "v1".getBytes(StandardCharsets.UTF_8)))) {
+                assertThat(store.latestIncludingPending().get(key)).asString(StandardCharsets.UTF_8).isEqualTo("v1");
+                // A snapshot waits for the pending batch to be durable, so it includes it.
+                try (SlateStore.SnapshotView view = store.snapshot()) {
+                    assertThat(view.reader().get(key)).asString(StandardCharsets.UTF_8).isEqualTo("v1");
+                    try (SlateStore.PendingWrite second = store.apply(Map.of(ByteBuffer.wrap(key), "v2".getBytes(StandardCharsets.UTF_8)))) {
+                        assertThat(view.reader().get(key)).asString(StandardCharsets.UTF_8).isEqualTo("v1");
+                        second.awaitDurable();
+                        assertThat(view.reader().get(key)).as("the view is pinned, durable or not").asString(StandardCharsets.UTF_8).isEqualTo("v1");
+                    }
+                }
+                first.awaitDurable();
+            }
+            assertThat(store.latest().get(key)).asString(StandardCharsets.UTF_8).isEqualTo("v2");
+        }
+    }
+
+    @Test
     void aReadOnlyReaderFollowsTheWriter()
             throws Exception
     {
