@@ -312,7 +312,10 @@ public final class MoraineCatalog
         store.deleteCheckpoint(id);
     }
 
-    /** The underlying store, for tools that work below the catalog (dumps, fault injection in tests). */
+    /**
+     * The underlying store, for tools that work below the catalog (dumps, fault injection in tests). Writing through
+     * it bypasses the committer and its read cache: reopen the catalog before committing again.
+     */
     public SlateStore store()
     {
         return store;
