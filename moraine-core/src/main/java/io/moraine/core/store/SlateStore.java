@@ -225,12 +225,17 @@ public final class SlateStore
             return new SnapshotView(latest(), () -> {});
         }
         // SlateDB pins a snapshot at the newest applied batch, durable or not, and a durable-only read through it
-        // would see more as pending batches become durable. So the view is taken only when nothing is pending:
-        // holding the apply gate, no batch can be applied in between.
-        while (true) {
+        // would see more as pending batches become durable. So the view is pinned only when nothing is pending, under
+        // the apply gate. Waiting for the pending batches' flush happens outside the gate first, so that committers
+        // keep applying; if batches keep arriving, the last wait holds the gate and cannot be overtaken.
+        for (int attempt = 0; ; attempt++) {
+            boolean holdGateWhileWaiting = attempt >= 2;
             long newest;
             synchronized (applyGate) {
                 newest = walFlushes.lastApplied();
+                if (holdGateWhileWaiting) {
+                    walFlushes.awaitFlushed(newest);
+                }
                 if (walFlushes.isFlushed(newest)) {
                     DbSnapshot snapshot = await(db.snapshot(), uri, "taking a snapshot");
                     return new SnapshotView(new Reader(key -> snapshot.getWithOptions(key, READ_OPTIONS),
