@@ -73,14 +73,16 @@ public final class InlineFlusher
             headRow = snapshot.snapshotRow();
             String dataPath = snapshot.facts().get(StoreFacts.DATA_PATH);
             long nextFileId = headRow.getLong("next_file_id");
+            Map<Long, Long> firstSnapshots = firstSnapshotOfEachSchemaVersion(catalog);
             for (Row table : tablesToFlush(snapshot, qualifiedTable)) {
                 long tableId = table.getLong("table_id");
                 List<Row> registrations = snapshot.inlinedDataTables(tableId);
                 String tablePath = snapshot.tablePath(dataPath, tableId);
-                boolean hive = FlushOptions.hiveFilePattern(catalog, table.getLong("schema_id"), tableId);
+                // hive_file_pattern: whether partitioned files go under key=value/ directories; DuckLake's default is true.
+                boolean hive = snapshot.option("hive_file_pattern", table.getLong("schema_id"), tableId).map(value -> value.equalsIgnoreCase("true")).orElse(true);
                 for (Row registration : registrations) {
                     long version = registration.getLong("schema_version");
-                    VersionState state = versionState(catalog, snapshot, tableId, version);
+                    VersionState state = versionState(catalog, snapshot, firstSnapshots.get(version), tableId);
                     VersionFlush.Layout layout = new VersionFlush.Layout(files, tablePath, state.partitioning(), hive);
                     Optional<FlushSortOrder> sortOrder = FlushSortOrder.current(snapshot, tableId, state.columns());
                     StagedPlan plan = stageVersion(snapshot, allocator, tableId, version, state.columns(), layout, sortOrder, head, nextFileId);
@@ -131,23 +133,27 @@ public final class InlineFlusher
      * partition change always bumps the schema version, so that snapshot's spec is the one the rows were inserted
      * under. A spec without key columns (RESET PARTITIONED BY) means unpartitioned.
      */
-    private static VersionState versionState(MoraineCatalog catalog, CatalogSnapshot head, long tableId, long version)
+    private static VersionState versionState(MoraineCatalog catalog, CatalogSnapshot head, Long firstSnapshotOfVersion, long tableId)
     {
-        Long first = null;
+        if (firstSnapshotOfVersion == null) {
+            return stateAt(head, tableId);
+        }
+        try (CatalogSnapshot atVersion = catalog.at(firstSnapshotOfVersion)) {
+            return stateAt(atVersion, tableId);
+        }
+    }
+
+    /** The first snapshot of every schema version, from one pass over the snapshots. */
+    private static Map<Long, Long> firstSnapshotOfEachSchemaVersion(MoraineCatalog catalog)
+    {
+        Map<Long, Long> first = new HashMap<>();
         try (var snapshots = catalog.scan(TableKind.SNAPSHOT, RowScope.CURRENT)) {
             while (snapshots.hasNext()) {
                 Row row = snapshots.next();
-                if (row.getLong("schema_version") == version && (first == null || row.getLong("snapshot_id") < first)) {
-                    first = row.getLong("snapshot_id");
-                }
+                first.merge(row.getLong("schema_version"), row.getLong("snapshot_id"), Math::min);
             }
         }
-        if (first == null) {
-            return stateAt(head, tableId);
-        }
-        try (CatalogSnapshot atVersion = catalog.at(first)) {
-            return stateAt(atVersion, tableId);
-        }
+        return first;
     }
 
     private static VersionState stateAt(CatalogSnapshot snapshot, long tableId)

@@ -250,6 +250,36 @@ public final class CatalogSnapshot
         return children(TableKind.SORT_EXPRESSION, tableId, sortId).toList();
     }
 
+    /**
+     * A {@code ducklake_metadata} option as it applies to one table (reference §2.1): the table-scoped value, else the
+     * schema-scoped one, else the global one; empty when none is set (the caller applies DuckLake's default).
+     */
+    public Optional<String> option(String key, long schemaId, long tableId)
+    {
+        String global = null;
+        String schema = null;
+        String table = null;
+        try (RowCursor rows = children(TableKind.METADATA)) {
+            while (rows.hasNext()) {
+                Row row = rows.next();
+                if (!key.equals(row.getString("key"))) {
+                    continue;
+                }
+                String scope = row.getString("scope");
+                if (scope == null) {
+                    global = row.getString("value");
+                }
+                else if (scope.equals("schema") && row.getLong("scope_id") == schemaId) {
+                    schema = row.getString("value");
+                }
+                else if (scope.equals("table") && row.getLong("scope_id") == tableId) {
+                    table = row.getString("value");
+                }
+            }
+        }
+        return Optional.ofNullable(table != null ? table : schema != null ? schema : global);
+    }
+
     /** Tags of a schema, table or view visible at S (a NULL value means the tag was removed). */
     public List<Row> tags(long objectId)
     {
