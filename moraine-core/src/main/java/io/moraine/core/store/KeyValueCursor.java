@@ -37,7 +37,7 @@ public final class KeyValueCursor
         if (exhausted) {
             return false;
         }
-        page = SlateDbCalls.await(iterator.nextBatch(pageSize), store, "scanning");
+        page = SlateDbCalls.await(executor -> iterator.nextBatch(pageSize, executor), store, "scanning");
         position = 0;
         if (page.size() < pageSize) {
             exhausted = true;

@@ -16,6 +16,15 @@ public interface KeyValueReader
         return values;
     }
 
+    /**
+     * Starts fetching the values under {@code keys} and returns at once where the store allows, so that the caller can
+     * work while they arrive; {@link PendingReads#await()} collects them.
+     */
+    default PendingReads startGetAll(java.util.List<byte[]> keys)
+    {
+        return PendingReads.done(getAll(keys));
+    }
+
     /** The entries with {@code start <= key < end}, in key order, fetched {@code pageSize} at a time. */
     KeyValueCursor scan(byte[] start, byte[] end, int pageSize);
 }

@@ -10,25 +10,69 @@ import io.moraine.core.error.StoreException;
 import io.slatedb.uniffi.CloseReason;
 import io.slatedb.uniffi.Error;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Function;
 
 /** Waits for SlateDB's asynchronous calls and turns its errors into typed moraine exceptions. */
 public final class SlateDbCalls
 {
     private SlateDbCalls() {}
 
-    /** Waits for {@code future}; {@code what} says what was being done, for the error message. */
-    public static <T> T await(CompletableFuture<T> future, StoreUri store, String what)
+    /**
+     * Starts an asynchronous binding call and waits for it; {@code what} says what was being done, for the error
+     * message. The binding's completion steps run on this thread (see {@link WaitingThreadExecutor}).
+     */
+    public static <T> T await(Function<Executor, CompletableFuture<T>> call, StoreUri store, String what)
+    {
+        WaitingThreadExecutor executor = new WaitingThreadExecutor();
+        return awaitAll(List.of(call.apply(executor)), executor::runUntilDone, store, what).getFirst();
+    }
+
+    /**
+     * Starts every call on the common pool and returns at once. A call does its work, including copying its value out
+     * of Rust byte by byte, when it is polled, and the first poll happens where the call is started: started here, that
+     * work runs in parallel with the caller's own. Collect the results with {@link #awaitAll}.
+     */
+    public static <T> List<CompletableFuture<T>> startInParallel(List<Function<Executor, CompletableFuture<T>>> calls)
+    {
+        ForkJoinPool pool = ForkJoinPool.commonPool();
+        return calls.stream()
+                .map(call -> CompletableFuture.supplyAsync(() -> call.apply(pool), pool).thenCompose(Function.identity()))
+                .toList();
+    }
+
+    /** Waits for every future {@link #startInParallel} started. */
+    public static <T> List<T> awaitAll(List<CompletableFuture<T>> futures, StoreUri store, String what)
+    {
+        return awaitAll(futures, future -> {}, store, what);
+    }
+
+    private interface Waiter
+    {
+        void runUntilDone(CompletableFuture<?> future)
+                throws InterruptedException;
+    }
+
+    private static <T> List<T> awaitAll(List<CompletableFuture<T>> futures, Waiter waiter, StoreUri store, String what)
     {
         try {
-            return future.get();
+            List<T> results = new ArrayList<>(futures.size());
+            for (CompletableFuture<T> future : futures) {
+                waiter.runUntilDone(future);
+                results.add(future.get());
+            }
+            return results;
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            future.cancel(true);
+            futures.forEach(future -> future.cancel(true));
             throw new OperationInterruptedException("interrupted while " + what + " on store " + store, e);
         }
         catch (ExecutionException | CompletionException e) {

@@ -32,6 +32,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import static io.moraine.core.store.SlateDbCalls.await;
@@ -62,7 +64,10 @@ public final class SlateStore
     private final Db db;
     private final DbReader reader;
     private final StoreReadListener readListener;
-    private final WalFlushes walFlushes = new WalFlushes(this::flushWal);
+    // How long a write-ahead-log flush waits for committers already queued to apply, so that they share it.
+    private static final Duration GROUP_COMMIT_WAIT = Duration.ofMillis(1);
+
+    private final WalFlushes walFlushes = new WalFlushes(this::flushWal, GROUP_COMMIT_WAIT);
     /** Held while a batch is applied and numbered, and while a snapshot is taken with nothing pending. */
     private final Object applyGate = new Object();
     private boolean closed;
@@ -123,12 +128,12 @@ public final class SlateStore
             throw e;
         }
         try (probe) {
-            DbIterator iterator = await(probe.scan(new KeyRange(new byte[] {0}, true, null, false)), uri, "probing the store");
+            DbIterator iterator = await(executor -> probe.scan(new KeyRange(new byte[] {0}, true, null, false), executor), uri, "probing the store");
             try (KeyValueCursor cursor = new KeyValueCursor(iterator, uri, 1)) {
                 return cursor.hasNext();
             }
             finally {
-                await(probe.shutdown(), uri, "closing the store probe");
+                await(probe::shutdown, uri, "closing the store probe");
             }
         }
     }
@@ -147,7 +152,7 @@ public final class SlateStore
                 builder.withWalObjectStore(store);
                 return null;
             }, uri, "configuring the WAL store"));
-            return await(builder.build(), uri, "opening the store read-write");
+            return await(builder::build, uri, "opening the store read-write");
         }
     }
 
@@ -162,7 +167,7 @@ public final class SlateStore
                 }
                 return null;
             }, uri, "configuring the reader");
-            return await(builder.build(), uri, "opening the store read-only");
+            return await(builder::build, uri, "opening the store read-only");
         }
     }
 
@@ -201,8 +206,8 @@ public final class SlateStore
     public KeyValueReader latest()
     {
         return db != null
-                ? new Reader(key -> db.getWithOptions(key, READ_OPTIONS), range -> db.scanWithOptions(range, SCAN_OPTIONS))
-                : new Reader(key -> reader.getWithOptions(key, READ_OPTIONS), range -> reader.scanWithOptions(range, SCAN_OPTIONS));
+                ? new Reader((key, executor) -> db.getWithOptions(key, READ_OPTIONS, executor), (range, executor) -> db.scanWithOptions(range, SCAN_OPTIONS, executor))
+                : new Reader((key, executor) -> reader.getWithOptions(key, READ_OPTIONS, executor), (range, executor) -> reader.scanWithOptions(range, SCAN_OPTIONS, executor));
     }
 
     /**
@@ -212,7 +217,8 @@ public final class SlateStore
     public KeyValueReader latestIncludingPending()
     {
         requireWriter("read pending writes");
-        return new Reader(key -> db.getWithOptions(key, PENDING_READ_OPTIONS), range -> db.scanWithOptions(range, PENDING_SCAN_OPTIONS));
+        return new Reader((key, executor) -> db.getWithOptions(key, PENDING_READ_OPTIONS, executor),
+                (range, executor) -> db.scanWithOptions(range, PENDING_SCAN_OPTIONS, executor));
     }
 
     /**
@@ -237,9 +243,9 @@ public final class SlateStore
                     walFlushes.awaitFlushed(newest);
                 }
                 if (walFlushes.isFlushed(newest)) {
-                    DbSnapshot snapshot = await(db.snapshot(), uri, "taking a snapshot");
-                    return new SnapshotView(new Reader(key -> snapshot.getWithOptions(key, READ_OPTIONS),
-                            range -> snapshot.scanWithOptions(range, SCAN_OPTIONS)), snapshot::close);
+                    DbSnapshot snapshot = await(db::snapshot, uri, "taking a snapshot");
+                    return new SnapshotView(new Reader((key, executor) -> snapshot.getWithOptions(key, READ_OPTIONS, executor),
+                            (range, executor) -> snapshot.scanWithOptions(range, SCAN_OPTIONS, executor)), snapshot::close);
                 }
             }
             walFlushes.awaitFlushed(newest);
@@ -298,7 +304,7 @@ public final class SlateStore
                 return null;
             }, uri, "preparing a write batch");
             synchronized (applyGate) {
-                WriteHandle handle = await(db.write(batch), uri, "writing a batch");
+                WriteHandle handle = await(executor -> db.write(batch, executor), uri, "writing a batch");
                 return new PendingWrite(handle, walFlushes.applied());
             }
         }
@@ -306,7 +312,25 @@ public final class SlateStore
 
     private void flushWal()
     {
-        await(db.flushWithOptions(new FlushOptions(FlushType.WAL)), uri, "flushing the write-ahead log");
+        await(executor -> db.flushWithOptions(new FlushOptions(FlushType.WAL), executor), uri, "flushing the write-ahead log");
+    }
+
+    /**
+     * Says a committer is about to {@link #apply} a batch; close the handle once it has (or has given up). A flush
+     * that would start meanwhile waits for it briefly, so that both batches share one write-ahead-log flush.
+     */
+    public CommitterArrival committerArriving()
+    {
+        requireWriter("commit");
+        return walFlushes.committerArriving()::close;
+    }
+
+    /** See {@link #committerArriving()}. */
+    public interface CommitterArrival
+            extends AutoCloseable
+    {
+        @Override
+        void close();
     }
 
     /** A batch applied to the writer and not yet known to be durable. */
@@ -326,7 +350,7 @@ public final class SlateStore
         public void awaitDurable()
         {
             walFlushes.awaitFlushed(batchNumber);
-            await(handle.awaitDurable(), uri, "waiting for a batch to become durable");
+            await(handle::awaitDurable, uri, "waiting for a batch to become durable");
         }
 
         @Override
@@ -358,11 +382,11 @@ public final class SlateStore
         if (db != null) {
             // A checkpoint pins a manifest, which names SSTs only: flush the memtable so that everything
             // acknowledged so far is in the checkpointed state.
-            await(db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE)), uri, "flushing before a checkpoint");
+            await(executor -> db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE), executor), uri, "flushing before a checkpoint");
         }
         try (Admin admin = admin(uri, objectStore, walObjectStore)) {
-            var result = await(admin.createDetachedCheckpoint(new CheckpointOptions(lifetime.map(Duration::toMillis).orElse(null), null,
-                    name.orElse(null))), uri, "creating a checkpoint");
+            CheckpointOptions options = new CheckpointOptions(lifetime.map(Duration::toMillis).orElse(null), null, name.orElse(null));
+            var result = await(executor -> admin.createDetachedCheckpoint(options, executor), uri, "creating a checkpoint");
             return listCheckpoints().stream()
                     .filter(checkpoint -> checkpoint.id().equals(result.id()))
                     .findFirst()
@@ -378,7 +402,7 @@ public final class SlateStore
     private static List<CheckpointInfo> listCheckpoints(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal)
     {
         try (Admin admin = admin(uri, objectStore, wal)) {
-            return await(admin.listCheckpoints(null), uri, "listing checkpoints").stream()
+            return await(executor -> admin.listCheckpoints(null, executor), uri, "listing checkpoints").stream()
                     .map(checkpoint -> new CheckpointInfo(checkpoint.id(), checkpoint.manifestId(),
                             Instant.ofEpochSecond(checkpoint.createTimeSecs()),
                             Optional.ofNullable(checkpoint.expireTimeSecs()).map(Instant::ofEpochSecond),
@@ -393,7 +417,7 @@ public final class SlateStore
             throw new NotFoundException("store " + uri + " has no checkpoint " + id + "; list the checkpoints to see which exist");
         }
         try (Admin admin = admin(uri, objectStore, walObjectStore)) {
-            await(admin.deleteCheckpoint(id), uri, "deleting checkpoint " + id);
+            await(executor -> admin.deleteCheckpoint(id, executor), uri, "deleting checkpoint " + id);
         }
     }
 
@@ -419,7 +443,7 @@ public final class SlateStore
         closed = true;
         if (db != null) {
             try (db) {
-                await(db.shutdown(), uri, "closing the store");
+                await(db::shutdown, uri, "closing the store");
             }
             catch (io.moraine.core.error.FencedException e) {
                 // A fenced writer has nothing left to flush; closing it must still succeed.
@@ -427,7 +451,7 @@ public final class SlateStore
         }
         if (reader != null) {
             try (reader) {
-                await(reader.shutdown(), uri, "closing the store");
+                await(reader::shutdown, uri, "closing the store");
             }
         }
     }
@@ -436,10 +460,10 @@ public final class SlateStore
     private final class Reader
             implements KeyValueReader
     {
-        private final Function<byte[], CompletableFuture<byte[]>> getter;
-        private final Function<KeyRange, CompletableFuture<DbIterator>> scanner;
+        private final BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter;
+        private final BiFunction<KeyRange, Executor, CompletableFuture<DbIterator>> scanner;
 
-        private Reader(Function<byte[], CompletableFuture<byte[]>> getter, Function<KeyRange, CompletableFuture<DbIterator>> scanner)
+        private Reader(BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter, BiFunction<KeyRange, Executor, CompletableFuture<DbIterator>> scanner)
         {
             this.getter = getter;
             this.scanner = scanner;
@@ -449,27 +473,31 @@ public final class SlateStore
         public byte[] get(byte[] key)
         {
             readListener.pointRead(key);
-            return await(getter.apply(key), uri, "reading a key");
+            return await(executor -> getter.apply(key, executor), uri, "reading a key");
         }
 
         /** Issues every read at once and waits for all: point reads of one window overlap their latency. */
         @Override
         public List<byte[]> getAll(List<byte[]> keys)
         {
+            return startGetAll(keys).await();
+        }
+
+        @Override
+        public PendingReads startGetAll(List<byte[]> keys)
+        {
             keys.forEach(readListener::pointRead);
-            List<CompletableFuture<byte[]>> futures = keys.stream().map(getter).toList();
-            List<byte[]> values = new java.util.ArrayList<>(futures.size());
-            for (CompletableFuture<byte[]> future : futures) {
-                values.add(await(future, uri, "reading a key"));
-            }
-            return values;
+            List<Function<Executor, CompletableFuture<byte[]>>> reads = keys.stream()
+                    .<Function<Executor, CompletableFuture<byte[]>>>map(key -> executor -> getter.apply(key, executor))
+                    .toList();
+            return PendingReads.started(SlateDbCalls.startInParallel(reads), uri);
         }
 
         @Override
         public KeyValueCursor scan(byte[] start, byte[] end, int pageSize)
         {
             readListener.rangeScan(start, end);
-            DbIterator iterator = await(scanner.apply(new KeyRange(start, true, end, false)), uri, "opening a scan");
+            DbIterator iterator = await(executor -> scanner.apply(new KeyRange(start, true, end, false), executor), uri, "opening a scan");
             return new KeyValueCursor(iterator, uri, pageSize);
         }
     }

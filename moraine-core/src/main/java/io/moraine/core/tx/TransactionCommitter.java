@@ -60,8 +60,27 @@ public final class TransactionCommitter
 
     long commit(long readSnapshotId, List<StagedOperation> operations)
     {
-        SlateStore.PendingWrite pending;
-        long landed;
+        Applied applied;
+        // Announced before queueing on the commit lock, so that a flush starting meanwhile waits to cover this batch too.
+        try (SlateStore.CommitterArrival arrival = store.committerArriving()) {
+            applied = translateAndApply(readSnapshotId, operations);
+        }
+        if (applied.pending() == null) {
+            // Nothing written, but the head reported may be a pending commit's: acknowledge it only once durable.
+            store.awaitAppliedDurable();
+            return applied.landed();
+        }
+        try (SlateStore.PendingWrite pending = applied.pending()) {
+            pending.awaitDurable();
+        }
+        return applied.landed();
+    }
+
+    /** The batch a commit applied (null if it wrote nothing), and the head it lands at. */
+    private record Applied(SlateStore.PendingWrite pending, long landed) {}
+
+    private Applied translateAndApply(long readSnapshotId, List<StagedOperation> operations)
+    {
         synchronized (commitLock) {
             KeyValueReader reader = cache.over(store.latestIncludingPending());
             OptionalLong head = readHead(reader);
@@ -79,24 +98,13 @@ public final class TransactionCommitter
                 throw new CommitConflictException("commit conflict: snapshot " + plan.newHead().getAsLong()
                         + " exists already (head is " + head.getAsLong() + "); re-read the catalog and retry");
             }
-            landed = plan.newHead().isPresent() ? plan.newHead().getAsLong() : head.orElse(-1);
+            long landed = plan.newHead().isPresent() ? plan.newHead().getAsLong() : head.orElse(-1);
             if (plan.isEmpty()) {
-                pending = null;
+                return new Applied(null, landed);
             }
-            else {
-                listener.beforeWrite(landed, plan.writes());
-                pending = applyToStore(plan.writes());
-            }
+            listener.beforeWrite(landed, plan.writes());
+            return new Applied(applyToStore(plan.writes()), landed);
         }
-        if (pending == null) {
-            // Nothing written, but the head reported may be a pending commit's: acknowledge it only once durable.
-            store.awaitAppliedDurable();
-            return landed;
-        }
-        try (pending) {
-            pending.awaitDurable();
-        }
-        return landed;
     }
 
     /** Applies a batch and tells the read cache; if applying fails, the store's state is unknown and the cache is dropped. */

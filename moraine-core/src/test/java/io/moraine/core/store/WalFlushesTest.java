@@ -2,6 +2,7 @@ package io.moraine.core.store;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -21,7 +22,7 @@ class WalFlushesTest
         WalFlushes walFlushes = new WalFlushes(() -> {
             flushes.incrementAndGet();
             sleep(50);
-        });
+        }, Duration.ZERO);
         int committers = 8;
         CyclicBarrier allApplied = new CyclicBarrier(committers);
         List<Thread> threads = new ArrayList<>();
@@ -50,11 +51,43 @@ class WalFlushesTest
             if (attempts.incrementAndGet() == 1) {
                 throw new IllegalStateException("injected WAL failure");
             }
-        });
+        }, Duration.ZERO);
         long batch = walFlushes.applied();
         assertThatThrownBy(() -> walFlushes.awaitFlushed(batch)).hasMessageContaining("injected WAL failure");
         walFlushes.awaitFlushed(batch);
         assertThat(attempts.get()).isEqualTo(2);
+    }
+
+    @Test
+    void aFlushWaitsForACommitterAlreadyQueuedToApply()
+            throws Exception
+    {
+        AtomicInteger flushes = new AtomicInteger();
+        WalFlushes walFlushes = new WalFlushes(flushes::incrementAndGet, Duration.ofSeconds(30));
+        WalFlushes.Arrival second = walFlushes.committerArriving();
+        long first = walFlushes.applied();
+        Thread firstCommitter = Thread.ofPlatform().start(() -> walFlushes.awaitFlushed(first));
+        sleep(100);
+        assertThat(flushes.get()).as("no flush while a committer is queued to apply").isZero();
+        long secondBatch = walFlushes.applied();
+        second.close();
+        firstCommitter.join();
+        walFlushes.awaitFlushed(secondBatch);
+        assertThat(flushes.get()).as("one flush covers the first batch and the one that was queued").isEqualTo(1);
+    }
+
+    @Test
+    void aCommitterThatNeverAppliesHoldsAFlushBackOnlyForTheGroupWait()
+    {
+        AtomicInteger flushes = new AtomicInteger();
+        WalFlushes walFlushes = new WalFlushes(flushes::incrementAndGet, Duration.ofMillis(50));
+        WalFlushes.Arrival stuck = walFlushes.committerArriving();
+        long batch = walFlushes.applied();
+        long started = System.nanoTime();
+        walFlushes.awaitFlushed(batch);
+        assertThat(flushes.get()).isEqualTo(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the flush waited for the group wait").isGreaterThanOrEqualTo(Duration.ofMillis(50));
+        stuck.close();
     }
 
     private static void sleep(long millis)
