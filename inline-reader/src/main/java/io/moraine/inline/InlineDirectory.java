@@ -6,6 +6,7 @@ import io.moraine.core.inline.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
+import io.moraine.core.store.PendingReads;
 import io.slatedb.uniffi.KeyValue;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -138,29 +139,70 @@ final class InlineDirectory
     }
 
     /** The bodies of several chunks, read concurrently. */
-    java.util.Map<ChunkId, byte[]> bodies(List<ChunkId> chunks)
+    Map<ChunkId, byte[]> bodies(List<ChunkId> chunks)
     {
-        java.util.Map<ChunkId, byte[]> bodies = new HashMap<>();
+        return startBodies(chunks).await();
+    }
+
+    /** Starts reading the bodies of several chunks (those not in the cache) and returns at once. */
+    PendingBodies startBodies(List<ChunkId> chunks)
+    {
+        Map<ChunkId, byte[]> cached = new HashMap<>();
         List<ChunkId> missing = new ArrayList<>();
         for (ChunkId chunk : chunks) {
-            byte[] cached = cache == null ? null : cache.get(InlineKeys.insert(chunk));
-            if (cached != null) {
-                bodies.put(chunk, cached);
+            byte[] body = cache == null ? null : cache.get(InlineKeys.insert(chunk));
+            if (body != null) {
+                cached.put(chunk, body);
             }
             else {
                 missing.add(chunk);
             }
         }
         List<byte[]> keys = missing.stream().map(InlineKeys::insert).toList();
-        List<byte[]> values = reader.getAll(keys);
-        for (int i = 0; i < missing.size(); i++) {
-            byte[] body = requireBody(missing.get(i), keys.get(i), values.get(i));
-            bodies.put(missing.get(i), body);
-            if (cache != null) {
-                cache.put(keys.get(i), body);
-            }
+        return new PendingBodies(cached, missing, keys, reader.startGetAll(keys));
+    }
+
+    /** Chunk bodies being read; {@link #await()} checks each and puts it in the cache. */
+    final class PendingBodies
+    {
+        private final Map<ChunkId, byte[]> cached;
+        private final List<ChunkId> missing;
+        private final List<byte[]> keys;
+        private final PendingReads reads;
+
+        private PendingBodies(Map<ChunkId, byte[]> cached, List<ChunkId> missing, List<byte[]> keys, PendingReads reads)
+        {
+            this.cached = cached;
+            this.missing = missing;
+            this.keys = keys;
+            this.reads = reads;
         }
-        return bodies;
+
+        List<ChunkId> chunks()
+        {
+            List<ChunkId> chunks = new ArrayList<>(cached.keySet());
+            chunks.addAll(missing);
+            return chunks;
+        }
+
+        Map<ChunkId, byte[]> await()
+        {
+            Map<ChunkId, byte[]> bodies = new HashMap<>(cached);
+            List<byte[]> values = reads.await();
+            for (int i = 0; i < missing.size(); i++) {
+                byte[] body = requireBody(missing.get(i), keys.get(i), values.get(i));
+                bodies.put(missing.get(i), body);
+                if (cache != null) {
+                    cache.put(keys.get(i), body);
+                }
+            }
+            return bodies;
+        }
+
+        void cancel()
+        {
+            reads.cancel();
+        }
     }
 
     byte[] body(ChunkId chunk)

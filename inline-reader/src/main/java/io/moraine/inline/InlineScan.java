@@ -1,5 +1,6 @@
 package io.moraine.inline;
 
+import io.moraine.core.inline.ChunkId;
 import io.moraine.core.inline.InlineArrow;
 import io.moraine.core.inline.InlineKeys;
 import org.apache.arrow.memory.BufferAllocator;
@@ -14,7 +15,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Iterator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -22,8 +25,10 @@ import java.util.OptionalLong;
 /**
  * Streams the selected inlined rows of one table. Rows are selected once, from the chunk locators and deletion events
  * alone; then each window point-reads only the chunk bodies its rows live in, decodes them, copies the selected rows
- * of the projected columns, and releases them before the next window. A scan that projects no user column reads no
- * body at all. The payload it holds is one window's: {@link #residentBytes()} and {@link #peakResidentBytes()}.
+ * of the projected columns, and releases them before the next window. While a window is decoded, the bodies of the
+ * next one are already being read (read-ahead), so that copying them out of SlateDB overlaps with decoding. A scan
+ * that projects no user column reads no body at all. The payload it holds is about two windows' bodies and one
+ * window's output: {@link #residentBytes()} and {@link #peakResidentBytes()}.
  */
 public final class InlineScan
         implements Iterator<InlineBatch>, AutoCloseable
@@ -33,6 +38,9 @@ public final class InlineScan
     public static final Field END_SNAPSHOT = new Field("end_snapshot", FieldType.nullable(new ArrowType.Int(64, true)), null);
 
     private record Selected(InlineDirectory.Chunk chunk, BitSet offsets) {}
+
+    /** The chunks one window draws rows from, and where the window after it starts (at its last chunk if it is split). */
+    private record Window(List<ChunkId> chunks, int nextStart, long carriedRows) {}
 
     private final InlineDirectory directory;
     private final InlineSelection selection;
@@ -44,7 +52,11 @@ public final class InlineScan
     private int nextChunk;
     private int nextOffset;
     private VectorSchemaRoot current;
-    private final java.util.Map<io.moraine.core.inline.ChunkId, byte[]> prefetched = new java.util.HashMap<>();
+    // The bodies the window being built reads; after a window only the body of a chunk it split is kept.
+    private final Map<ChunkId, byte[]> windowBodies = new HashMap<>();
+    private InlineDirectory.PendingBodies readAhead;
+    private long windowBodyBytes;
+    private long previousWindowBodyBytes;
     private long residentBytes;
     private long peakResidentBytes;
     private long bodiesRead;
@@ -109,10 +121,13 @@ public final class InlineScan
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        releaseCurrent();
         long version = selected.get(nextChunk).chunk().id().schemaVersion();
         Schema versionSchema = directory.schema(version);
         List<Field> userFields = projectedFields(versionSchema);
+        if (!userFields.isEmpty()) {
+            fetchWindowBodies();
+        }
+        releaseCurrent();
         List<Field> outputFields = new ArrayList<>(userFields);
         outputFields.add(ROW_ID);
         outputFields.add(BEGIN_SNAPSHOT);
@@ -121,7 +136,6 @@ public final class InlineScan
         int capacity = (int) Math.min(windowRows, remainingRowsOfVersion(version));
         output.getFieldVectors().forEach(vector -> vector.setInitialCapacity(capacity));
         output.allocateNew();
-        prefetchWindow(version, userFields.isEmpty());
         int rows = 0;
         while (rows < windowRows && nextChunk < selected.size() && selected.get(nextChunk).chunk().id().schemaVersion() == version) {
             Selected chunk = selected.get(nextChunk);
@@ -133,25 +147,85 @@ public final class InlineScan
             }
         }
         output.setRowCount(rows);
-        prefetched.clear();
+        releaseConsumedBodies();
         current = output;
         account(output.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum());
         return new InlineBatch(version, output);
     }
 
-    /** Reads the bodies of every chunk the next window draws from, concurrently. */
-    private void prefetchWindow(long version, boolean noBodies)
+    /**
+     * Collects the bodies of every chunk this window draws from: those the read-ahead fetched, and any it did not, read
+     * now. Then starts reading the next window's.
+     */
+    private void fetchWindowBodies()
     {
-        if (noBodies) {
+        Window window = window(nextChunk, nextOffset == 0 ? -1 : selected.get(nextChunk).offsets().get(nextOffset, Integer.MAX_VALUE).cardinality());
+        Map<ChunkId, byte[]> arrived = new HashMap<>();
+        if (readAhead != null) {
+            arrived.putAll(readAhead.await());
+            readAhead = null;
+        }
+        List<ChunkId> missing = window.chunks().stream().filter(chunk -> !windowBodies.containsKey(chunk) && !arrived.containsKey(chunk)).toList();
+        if (!missing.isEmpty()) {
+            arrived.putAll(directory.bodies(missing));
+        }
+        long arrivedBytes = arrived.values().stream().mapToLong(body -> body.length).sum();
+        // The read-ahead may have landed while all of the previous window's bodies were still held: count that too.
+        peakResidentBytes = Math.max(peakResidentBytes, residentBytes - windowBodyBytes + previousWindowBodyBytes + arrivedBytes);
+        account(arrivedBytes);
+        windowBodyBytes += arrivedBytes;
+        windowBodies.putAll(arrived);
+        bodiesRead += arrived.size();
+        startReadAhead(window);
+    }
+
+    private void startReadAhead(Window window)
+    {
+        if (window.nextStart() >= selected.size()) {
             return;
         }
-        List<io.moraine.core.inline.ChunkId> chunks = new ArrayList<>();
-        long rows = 0;
-        for (int i = nextChunk; i < selected.size() && selected.get(i).chunk().id().schemaVersion() == version && rows < windowRows; i++) {
-            chunks.add(selected.get(i).chunk().id());
-            rows += selected.get(i).offsets().cardinality();
+        long nextVersion = selected.get(window.nextStart()).chunk().id().schemaVersion();
+        if (projectedFields(directory.schema(nextVersion)).isEmpty()) {
+            return;
         }
-        prefetched.putAll(directory.bodies(chunks));
+        List<ChunkId> next = window(window.nextStart(), window.carriedRows()).chunks().stream()
+                .filter(chunk -> !windowBodies.containsKey(chunk))
+                .toList();
+        readAhead = directory.startBodies(next);
+    }
+
+    /**
+     * The window starting at chunk {@code start}, of which {@code firstChunkRows} selected rows are left (-1: all of
+     * them), taking chunks of one schema version until it holds {@link #windowRows} rows.
+     */
+    private Window window(int start, long firstChunkRows)
+    {
+        long version = selected.get(start).chunk().id().schemaVersion();
+        List<ChunkId> chunks = new ArrayList<>();
+        long rows = 0;
+        int i = start;
+        for (; i < selected.size() && selected.get(i).chunk().id().schemaVersion() == version && rows < windowRows; i++) {
+            rows += i == start && firstChunkRows >= 0 ? firstChunkRows : selected.get(i).offsets().cardinality();
+            chunks.add(selected.get(i).chunk().id());
+        }
+        boolean lastChunkSplit = rows > windowRows;
+        return new Window(chunks, lastChunkSplit ? i - 1 : i, lastChunkSplit ? rows - windowRows : -1);
+    }
+
+    /** Drops the bodies this window used up, keeping a split chunk's for the next window. */
+    private void releaseConsumedBodies()
+    {
+        ChunkId split = nextOffset > 0 ? selected.get(nextChunk).chunk().id() : null;
+        previousWindowBodyBytes = windowBodyBytes;
+        java.util.Iterator<Map.Entry<ChunkId, byte[]>> bodies = windowBodies.entrySet().iterator();
+        while (bodies.hasNext()) {
+            Map.Entry<ChunkId, byte[]> body = bodies.next();
+            if (!body.getKey().equals(split)) {
+                residentBytes -= body.getValue().length;
+                windowBodyBytes -= body.getValue().length;
+                bodies.remove();
+            }
+        }
     }
 
     private long remainingRowsOfVersion(long version)
@@ -170,9 +244,13 @@ public final class InlineScan
         long bodyBytes = 0;
         try {
             if (!userFields.isEmpty()) {
-                byte[] body = prefetched.containsKey(chunk.chunk().id()) ? prefetched.get(chunk.chunk().id()) : directory.body(chunk.chunk().id());
-                bodyBytes = body.length;
-                bodiesRead++;
+                byte[] body = windowBodies.get(chunk.chunk().id());
+                if (body == null) {
+                    // Not expected: fetchWindowBodies reads every chunk the window draws from.
+                    body = directory.body(chunk.chunk().id());
+                    bodyBytes = body.length;
+                    bodiesRead++;
+                }
                 decoded = InlineArrow.decodeChunk(InlineKeys.insert(chunk.chunk().id()), body, directory.schema(chunk.chunk().id().schemaVersion()), allocator);
                 account(bodyBytes + decoded.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum());
             }
@@ -288,6 +366,11 @@ public final class InlineScan
     @Override
     public void close()
     {
+        if (readAhead != null) {
+            readAhead.cancel();
+            readAhead = null;
+        }
         releaseCurrent();
+        windowBodies.clear();
     }
 }
