@@ -36,6 +36,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -61,19 +62,20 @@ public final class InlineBenchmark
     public static void main(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("rows", "chunk-rows", "commits", "writers", "repetitions", "s3proxy"));
+        CommandLine line = CommandLine.parse(args, Set.of("rows", "chunk-rows", "commits", "writers", "repetitions", "warmup-seconds", "s3proxy"));
         int rows = line.intOption("rows", 1_000_000);
         int chunkRows = line.intOption("chunk-rows", 1000);
         int commits = line.intOption("commits", 1000);
         int writers = line.intOption("writers", 8);
         int repetitions = line.intOption("repetitions", 5);
+        Duration warmup = Duration.ofSeconds(line.intOption("warmup-seconds", 10));
         Path work = Files.createTempDirectory("moraine-bench-inline-");
         try (BufferAllocator allocator = new RootAllocator()) {
-            scanVersusParquet(work, allocator, rows, chunkRows, repetitions);
+            scanVersusParquet(work, allocator, rows, chunkRows, repetitions, warmup);
             for (int concurrency : writers > 1 ? List.of(1, writers) : List.of(1)) {
-                commitsVersusParquetFiles(work, allocator, commits, CommitTarget.local(work, concurrency));
+                commitsVersusParquetFiles(work, allocator, commits, warmup, CommitTarget.local(work, concurrency));
                 if (line.flag("s3proxy")) {
-                    commitsVersusParquetFiles(work, allocator, commits, CommitTarget.s3Proxy(concurrency));
+                    commitsVersusParquetFiles(work, allocator, commits, warmup, CommitTarget.s3Proxy(concurrency));
                 }
             }
             decodeRate(allocator, chunkRows);
@@ -85,7 +87,7 @@ public final class InlineBenchmark
         }
     }
 
-    private static void scanVersusParquet(Path work, BufferAllocator allocator, int rows, int chunkRows, int repetitions)
+    private static void scanVersusParquet(Path work, BufferAllocator allocator, int rows, int chunkRows, int repetitions, Duration warmup)
             throws Exception
     {
         StoreUri uri = StoreUri.parse(work.resolve("scan").toString());
@@ -97,14 +99,14 @@ public final class InlineBenchmark
                 }
             }
             load.commit();
-            double inline = median(repetitions, () -> inlineScanChecksum(catalog, allocator, Optional.empty()));
+            double inline = median(warmup, repetitions, () -> inlineScanChecksum(catalog, allocator, Optional.empty()));
             io.moraine.inline.ChunkBodyCache cache = new io.moraine.inline.ChunkBodyCache(256L << 20);
-            double cached = median(repetitions, () -> inlineScanChecksum(catalog, allocator, Optional.of(cache)));
+            double cached = median(warmup, repetitions, () -> inlineScanChecksum(catalog, allocator, Optional.of(cache)));
             List<InlineFlusher.FlushedFile> flushed = InlineFlusher.flush(catalog, Optional.empty());
             String parquet = flushed.getFirst().dataFile().toString();
             try (Connection duckdb = DuckDbConnections.open("", "ducklake"); Statement statement = duckdb.createStatement()) {
                 statement.execute("SET threads = 1");
-                double parquetMillis = median(repetitions, () -> {
+                double parquetMillis = median(warmup, repetitions, () -> {
                     try (ResultSet result = statement.executeQuery("SELECT sum(id) + sum(length(name)) + sum(amount)::BIGINT FROM read_parquet('" + parquet + "')")) {
                         result.next();
                         return result.getLong(1);
@@ -171,7 +173,7 @@ public final class InlineBenchmark
      * file system of the lake's data path). Concurrent commits rebase onto each other as DuckLake's do, and share
      * write-ahead-log flushes (group commit).
      */
-    private static void commitsVersusParquetFiles(Path work, BufferAllocator allocator, int commits, CommitTarget target)
+    private static void commitsVersusParquetFiles(Path work, BufferAllocator allocator, int commits, Duration warmup, CommitTarget target)
             throws Exception
     {
         int writers = target.writers();
@@ -181,8 +183,8 @@ public final class InlineBenchmark
             ConnectionFactory noConnection = () -> null;
             ConnectionFactory duckdbConnection = () -> DuckDbConnections.open("", "ducklake");
             // Warm both paths up first (JIT, DuckDB's first COPY), so neither pays for compilation in its figure.
-            commitRate(commits / 4, writers, noConnection, inlined);
-            commitRate(commits / 4, writers, duckdbConnection, parquetFile);
+            warmUp(warmup, writers, noConnection, inlined);
+            warmUp(warmup, writers, duckdbConnection, parquetFile);
             CommitRate inline = commitRate(commits, writers, noConnection, inlined);
             CommitRate parquet = commitRate(commits, writers, duckdbConnection, parquetFile);
             System.out.printf("== (b) %d commits of 10 rows on %s, %d writer%s: inlined %8.1f commits/s (%.2f ms CPU each)   each writing a Parquet file "
@@ -201,6 +203,16 @@ public final class InlineBenchmark
     {
         Connection open()
                 throws Exception;
+    }
+
+    private static void warmUp(Duration warmup, int writers, ConnectionFactory connections, Append append)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + warmup.toNanos();
+        do {
+            commitRate(200, writers, connections, append);
+        }
+        while (System.nanoTime() < deadline);
     }
 
     /** Commits per second, and the process's CPU time per commit (every thread, native ones included). */
@@ -351,9 +363,9 @@ public final class InlineBenchmark
         return root;
     }
 
-    private static double median(int repetitions, Timing.Measured measured)
+    private static double median(Duration warmup, int repetitions, Timing.Measured measured)
             throws Exception
     {
-        return Timing.medianMillis(1, repetitions, measured);
+        return Timing.medianMillisAfterWarmup(warmup, repetitions, measured);
     }
 }

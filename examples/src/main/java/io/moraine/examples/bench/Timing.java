@@ -29,4 +29,20 @@ final class Timing
         Arrays.sort(nanos);
         return nanos[repetitions / 2] / 1e6;
     }
+
+    /**
+     * Runs {@code measured} until {@code warmup} has passed (at least once), then the median of {@code repetitions}
+     * runs: the JIT takes seconds to compile the SlateDB binding's call paths, and a fixed count of warm-up runs would
+     * time a half-compiled program.
+     */
+    static double medianMillisAfterWarmup(java.time.Duration warmup, int repetitions, Measured measured)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + warmup.toNanos();
+        do {
+            measured.run();
+        }
+        while (System.nanoTime() < deadline);
+        return medianMillis(0, repetitions, measured);
+    }
 }
