@@ -41,6 +41,8 @@ final class CommitTranslator
     private StoreFacts facts;
     private final StoreFacts originalFacts;
     private long newHead = Long.MIN_VALUE;
+    // The newest snapshot a snapshot_changes row or an inlined chunk of this commit is for.
+    private long newestSnapshotWritten = Long.MIN_VALUE;
 
     /** The store's head as the commit found it (empty for a new store). */
     private final OptionalLong storeHead;
@@ -71,6 +73,7 @@ final class CommitTranslator
                 case InlineOperation inlineOperation -> inline.apply(inlineOperation);
             }
         }
+        requireSnapshotsExist();
         if (!facts.equals(originalFacts)) {
             writes.put(ByteBuffer.wrap(SystemKeys.STORE_FACTS), facts.encode());
         }
@@ -102,20 +105,55 @@ final class CommitTranslator
         }
         checkPrimaryKeyIndex(row);
         put(key, RowValueCodec.encode(row));
+        if (kind == TableKind.SNAPSHOT_CHANGES && row.get("snapshot_id") instanceof Long snapshotId) {
+            writesForSnapshot(snapshotId);
+        }
         if (kind == TableKind.SNAPSHOT) {
             newHead = Math.max(newHead, row.getLong("snapshot_id"));
         }
     }
 
     /**
-     * A snapshot row newer than the store's head: every commit that inserts snapshot rows moves the head to the
-     * newest of them, so no such row can be in the store (only in this commit's own writes), and looking for one
-     * there would be a wasted read.
+     * A snapshot or snapshot_changes row for a snapshot newer than the store's head: every commit that inserts
+     * snapshot rows moves the head to the newest of them, and no commit writes rows for a snapshot beyond its own head
+     * ({@link #requireSnapshotsExist}), so no such row can be in the store (only in this commit's own writes), and
+     * looking for one there would be a wasted read.
      */
     private boolean cannotExistInStore(Row row)
     {
-        return row.kind() == TableKind.SNAPSHOT && storeHead.isPresent()
-                && row.get("snapshot_id") instanceof Long snapshotId && snapshotId > storeHead.getAsLong();
+        boolean keyedBySnapshot = row.kind() == TableKind.SNAPSHOT || row.kind() == TableKind.SNAPSHOT_CHANGES;
+        return keyedBySnapshot && row.get("snapshot_id") instanceof Long snapshotId && isNewerThanStoreHead(snapshotId);
+    }
+
+    /** Whether {@code snapshotId} is beyond the head the commit found: nothing of that snapshot is in the store yet. */
+    boolean isNewerThanStoreHead(long snapshotId)
+    {
+        return storeHead.isPresent() && snapshotId > storeHead.getAsLong();
+    }
+
+    /** Notes that this commit writes rows (snapshot changes, inlined chunks) of {@code snapshotId}. */
+    void writesForSnapshot(long snapshotId)
+    {
+        newestSnapshotWritten = Math.max(newestSnapshotWritten, snapshotId);
+    }
+
+    /**
+     * Refuses rows for a snapshot that neither exists nor is created by this commit. DuckLake writes a snapshot's
+     * changes and inlined rows in the commit that creates it; the rule also keeps "nothing of a snapshot beyond the
+     * head is stored" true, which lets commits skip looking for such rows.
+     */
+    private void requireSnapshotsExist()
+    {
+        if (newestSnapshotWritten == Long.MIN_VALUE || storeHead.isEmpty()) {
+            return;
+        }
+        long landsAt = Math.max(storeHead.getAsLong(), newHead);
+        if (newestSnapshotWritten > landsAt) {
+            throw new InvalidArgumentException("this commit writes snapshot changes or inlined rows for snapshot " + newestSnapshotWritten
+                    + ", but the catalog's head is " + storeHead.getAsLong() + " and the commit "
+                    + (newHead == Long.MIN_VALUE ? "creates no snapshot" : "creates snapshots up to " + newHead)
+                    + "; insert the ducklake_snapshot row for " + newestSnapshotWritten + " in the same commit. Nothing was written.");
+        }
     }
 
     private void checkPrimaryKeyIndex(Row row)
@@ -248,6 +286,12 @@ final class CommitTranslator
             }
         }
         return overlayOwnWrites(entries, start, end);
+    }
+
+    /** This commit's own writes in {@code [start, end)}, without reading the store. */
+    java.util.NavigableMap<byte[], byte[]> ownWrites(byte[] start, byte[] end)
+    {
+        return overlayOwnWrites(new java.util.TreeMap<>(Arrays::compareUnsigned), start, end);
     }
 
     private java.util.NavigableMap<byte[], byte[]> overlayOwnWrites(java.util.TreeMap<byte[], byte[]> entries, byte[] start, byte[] end)

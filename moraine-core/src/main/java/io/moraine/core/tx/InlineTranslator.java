@@ -66,9 +66,14 @@ final class InlineTranslator
         }
         byte[] versionPrefix = new KeyWriter().tag(io.moraine.core.keyspace.Subspace.INLINE.tag()).tag(InlineKeys.INSERT)
                 .int64(chunk.tableId()).int64(chunk.schemaVersion()).int64(chunk.beginSnapshot()).toBytes();
-        // One past the highest sequence in use (not the count: an expiry may have removed a lower one). The store is
-        // read even when this commit adds the snapshot: the staging API lets an earlier commit inline rows for it.
-        long sequence = commit.scanMerged(versionPrefix, KeyWriter.prefixEnd(versionPrefix)).keySet().stream()
+        // One past the highest sequence in use (not the count: an expiry may have removed a lower one). Chunks of a
+        // snapshot beyond the head the commit found can only be in this commit's own writes: none is read from the store.
+        commit.writesForSnapshot(chunk.beginSnapshot());
+        byte[] versionEnd = KeyWriter.prefixEnd(versionPrefix);
+        var inUse = commit.isNewerThanStoreHead(chunk.beginSnapshot())
+                ? commit.ownWrites(versionPrefix, versionEnd)
+                : commit.scanMerged(versionPrefix, versionEnd);
+        long sequence = inUse.keySet().stream()
                 .mapToLong(key -> InlineKeys.component(key, 3) + 1)
                 .max()
                 .orElse(0);

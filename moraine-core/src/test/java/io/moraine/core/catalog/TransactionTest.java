@@ -197,6 +197,36 @@ class TransactionTest
     }
 
     @Test
+    void rowsForASnapshotTheCommitDoesNotCreateAreRefusedAndWriteNothing()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("future-snapshot"));
+                org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.VectorSchemaRoot rows = io.moraine.core.inline.InlineTestData.rows(allocator, 0, 3, "a")) {
+            assertThatThrownBy(() -> catalog.begin(0).insert(changes(5, "inserted_into_table:1")).commit())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("for snapshot 5")
+                    .hasMessageContaining("creates no snapshot");
+            catalog.begin(0).registerInlinedTable(1, 1, io.moraine.core.inline.InlineTestData.SCHEMA).commit();
+            Row s1 = nextSnapshot(CatalogTestSupport.head(catalog), 0, 0, 0);
+            assertThatThrownBy(() -> catalog.begin(0).insert(s1).insertInlined(1, 1, 2, 0, rows).commit())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("for snapshot 2")
+                    .hasMessageContaining("creates snapshots up to 1");
+            assertThat(catalog.headSnapshotId()).hasValue(0);
+            assertThat(scan(catalog, TableKind.SNAPSHOT_CHANGES, RowScope.ALL)).noneMatch(row -> row.getLong("snapshot_id") == 5);
+
+            // The snapshot's own commit may write them, and a second chunk of the same snapshot gets the next sequence.
+            catalog.begin(0).insert(s1).insert(changes(1, "inlined_insert:1")).insertInlined(1, 1, 1, 0, rows).insertInlined(1, 1, 1, 3, rows).commit();
+            try (io.moraine.core.store.KeyValueCursor chunks = catalog.store().latest().scan(new byte[] {0}, new byte[] {(byte) 0xff}, 64)) {
+                long chunkKeys = java.util.stream.StreamSupport.stream(java.util.Spliterators.spliteratorUnknownSize(chunks, 0), false)
+                        .filter(entry -> io.moraine.core.keyspace.KeyNames.describe(entry.key()).startsWith("inline/insert"))
+                        .count();
+                assertThat(chunkKeys).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
     void concurrentAppendersAllLandAndEachSeesItsCommitOnceAcknowledged()
             throws Exception
     {
