@@ -139,38 +139,49 @@ final class InlineDirectory
     }
 
     /** The bodies of several chunks, read concurrently. */
-    Map<ChunkId, byte[]> bodies(List<ChunkId> chunks)
+    Map<ChunkId, byte[]> bodies(List<Chunk> chunks)
     {
         return startBodies(chunks).await();
     }
 
     /** Starts reading the bodies of several chunks (those not in the cache) and returns at once. */
-    PendingBodies startBodies(List<ChunkId> chunks)
+    PendingBodies startBodies(List<Chunk> chunks)
     {
         Map<ChunkId, byte[]> cached = new HashMap<>();
-        List<ChunkId> missing = new ArrayList<>();
-        for (ChunkId chunk : chunks) {
-            byte[] body = cache == null ? null : cache.get(InlineKeys.insert(chunk));
+        List<Chunk> missing = new ArrayList<>();
+        for (Chunk chunk : chunks) {
+            byte[] body = cache == null ? null : cache.get(cacheKey(chunk));
             if (body != null) {
-                cached.put(chunk, body);
+                cached.put(chunk.id(), body);
             }
             else {
                 missing.add(chunk);
             }
         }
-        List<byte[]> keys = missing.stream().map(InlineKeys::insert).toList();
+        List<byte[]> keys = missing.stream().map(chunk -> InlineKeys.insert(chunk.id())).toList();
         return new PendingBodies(cached, missing, keys, reader.startGetAll(keys));
+    }
+
+    /**
+     * A chunk body's cache key: its store key and row range. A chunk's sequence number can be used again once its
+     * chunk is gone (an expiry removed it), but a chunk of one table, schema version and begin snapshot with the same
+     * row range holds the same row versions, so a cached body is never served for different rows.
+     */
+    private static byte[] cacheKey(Chunk chunk)
+    {
+        byte[] storeKey = InlineKeys.insert(chunk.id());
+        return java.nio.ByteBuffer.allocate(storeKey.length + 16).put(storeKey).putLong(chunk.rowIdStart()).putLong(chunk.rowIdEnd()).array();
     }
 
     /** Chunk bodies being read; {@link #await()} checks each and puts it in the cache. */
     final class PendingBodies
     {
         private final Map<ChunkId, byte[]> cached;
-        private final List<ChunkId> missing;
+        private final List<Chunk> missing;
         private final List<byte[]> keys;
         private final PendingReads reads;
 
-        private PendingBodies(Map<ChunkId, byte[]> cached, List<ChunkId> missing, List<byte[]> keys, PendingReads reads)
+        private PendingBodies(Map<ChunkId, byte[]> cached, List<Chunk> missing, List<byte[]> keys, PendingReads reads)
         {
             this.cached = cached;
             this.missing = missing;
@@ -178,22 +189,16 @@ final class InlineDirectory
             this.reads = reads;
         }
 
-        List<ChunkId> chunks()
-        {
-            List<ChunkId> chunks = new ArrayList<>(cached.keySet());
-            chunks.addAll(missing);
-            return chunks;
-        }
-
         Map<ChunkId, byte[]> await()
         {
             Map<ChunkId, byte[]> bodies = new HashMap<>(cached);
             List<byte[]> values = reads.await();
             for (int i = 0; i < missing.size(); i++) {
-                byte[] body = requireBody(missing.get(i), keys.get(i), values.get(i));
-                bodies.put(missing.get(i), body);
+                Chunk chunk = missing.get(i);
+                byte[] body = requireBody(chunk.id(), keys.get(i), values.get(i));
+                bodies.put(chunk.id(), body);
                 if (cache != null) {
-                    cache.put(keys.get(i), body);
+                    cache.put(cacheKey(chunk), body);
                 }
             }
             return bodies;

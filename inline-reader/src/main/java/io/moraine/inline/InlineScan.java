@@ -40,7 +40,7 @@ public final class InlineScan
     private record Selected(InlineDirectory.Chunk chunk, BitSet offsets) {}
 
     /** The chunks one window draws rows from, and where the window after it starts (at its last chunk if it is split). */
-    private record Window(List<ChunkId> chunks, int nextStart, long carriedRows) {}
+    private record Window(List<InlineDirectory.Chunk> chunks, int nextStart, long carriedRows) {}
 
     private final InlineDirectory directory;
     private final InlineSelection selection;
@@ -56,7 +56,8 @@ public final class InlineScan
     private final Map<ChunkId, byte[]> windowBodies = new HashMap<>();
     private InlineDirectory.PendingBodies readAhead;
     private long windowBodyBytes;
-    private long previousWindowBodyBytes;
+    // The most payload held during the window in progress (at the next fetch: during the previous window).
+    private long windowHighWater;
     private long residentBytes;
     private long peakResidentBytes;
     private long bodiesRead;
@@ -165,14 +166,19 @@ public final class InlineScan
             arrived.putAll(readAhead.await());
             readAhead = null;
         }
-        List<ChunkId> missing = window.chunks().stream().filter(chunk -> !windowBodies.containsKey(chunk) && !arrived.containsKey(chunk)).toList();
+        List<InlineDirectory.Chunk> missing = window.chunks().stream()
+                .filter(chunk -> !windowBodies.containsKey(chunk.id()) && !arrived.containsKey(chunk.id()))
+                .toList();
         if (!missing.isEmpty()) {
             arrived.putAll(directory.bodies(missing));
         }
         long arrivedBytes = arrived.values().stream().mapToLong(body -> body.length).sum();
-        // The read-ahead may have landed while all of the previous window's bodies were still held: count that too.
-        peakResidentBytes = Math.max(peakResidentBytes, residentBytes - windowBodyBytes + previousWindowBodyBytes + arrivedBytes);
+        // The read-ahead may have landed at the previous window's high-water mark, while its output (counted only
+        // when complete) was already allocated: count all of that together as the bound.
+        long previousOutputBytes = current == null ? 0 : current.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
+        peakResidentBytes = Math.max(peakResidentBytes, windowHighWater + previousOutputBytes + arrivedBytes);
         account(arrivedBytes);
+        windowHighWater = residentBytes;
         windowBodyBytes += arrivedBytes;
         windowBodies.putAll(arrived);
         bodiesRead += arrived.size();
@@ -185,11 +191,17 @@ public final class InlineScan
             return;
         }
         long nextVersion = selected.get(window.nextStart()).chunk().id().schemaVersion();
-        if (projectedFields(directory.schema(nextVersion)).isEmpty()) {
+        try {
+            if (projectedFields(directory.schema(nextVersion)).isEmpty()) {
+                return;
+            }
+        }
+        catch (io.moraine.core.error.MoraineException e) {
+            // A damaged schema record is reported by the window that needs it, not by this one.
             return;
         }
-        List<ChunkId> next = window(window.nextStart(), window.carriedRows()).chunks().stream()
-                .filter(chunk -> !windowBodies.containsKey(chunk))
+        List<InlineDirectory.Chunk> next = window(window.nextStart(), window.carriedRows()).chunks().stream()
+                .filter(chunk -> !windowBodies.containsKey(chunk.id()))
                 .toList();
         readAhead = directory.startBodies(next);
     }
@@ -201,12 +213,12 @@ public final class InlineScan
     private Window window(int start, long firstChunkRows)
     {
         long version = selected.get(start).chunk().id().schemaVersion();
-        List<ChunkId> chunks = new ArrayList<>();
+        List<InlineDirectory.Chunk> chunks = new ArrayList<>();
         long rows = 0;
         int i = start;
         for (; i < selected.size() && selected.get(i).chunk().id().schemaVersion() == version && rows < windowRows; i++) {
             rows += i == start && firstChunkRows >= 0 ? firstChunkRows : selected.get(i).offsets().cardinality();
-            chunks.add(selected.get(i).chunk().id());
+            chunks.add(selected.get(i).chunk());
         }
         boolean lastChunkSplit = rows > windowRows;
         return new Window(chunks, lastChunkSplit ? i - 1 : i, lastChunkSplit ? rows - windowRows : -1);
@@ -216,7 +228,6 @@ public final class InlineScan
     private void releaseConsumedBodies()
     {
         ChunkId split = nextOffset > 0 ? selected.get(nextChunk).chunk().id() : null;
-        previousWindowBodyBytes = windowBodyBytes;
         java.util.Iterator<Map.Entry<ChunkId, byte[]>> bodies = windowBodies.entrySet().iterator();
         while (bodies.hasNext()) {
             Map.Entry<ChunkId, byte[]> body = bodies.next();
@@ -334,6 +345,7 @@ public final class InlineScan
     {
         residentBytes += bytes;
         peakResidentBytes = Math.max(peakResidentBytes, residentBytes);
+        windowHighWater = Math.max(windowHighWater, residentBytes);
     }
 
     private void releaseCurrent()
@@ -345,13 +357,16 @@ public final class InlineScan
         }
     }
 
-    /** Payload bytes (chunk bodies, decoded chunks, the current window) held right now. */
+    /**
+     * Payload bytes (chunk bodies, decoded chunks, the current window) held right now. The next window's bodies being
+     * read ahead are counted once they are collected, at the next {@link #next()}.
+     */
     public long residentBytes()
     {
         return residentBytes;
     }
 
-    /** The most payload bytes held at any moment of this scan. */
+    /** The most payload bytes held at any moment of this scan, read-ahead included (an upper bound). */
     public long peakResidentBytes()
     {
         return peakResidentBytes;
@@ -371,6 +386,8 @@ public final class InlineScan
             readAhead = null;
         }
         releaseCurrent();
+        residentBytes -= windowBodyBytes;
+        windowBodyBytes = 0;
         windowBodies.clear();
     }
 }

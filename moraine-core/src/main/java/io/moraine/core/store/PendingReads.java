@@ -2,39 +2,74 @@ package io.moraine.core.store;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Function;
 
-/** Point reads that were started together and are collected together: see {@link KeyValueReader#startGetAll}. */
+/**
+ * Point reads that were started together and are collected together: see {@link KeyValueReader#startGetAll}.
+ * <p>
+ * Each read is started on the common pool. A binding call does its work, including copying its value out of Rust
+ * byte by byte, when it is polled, and the first poll happens where the call is started: started there, that work runs
+ * in parallel with the caller's own.
+ */
 public final class PendingReads
 {
-    private final List<CompletableFuture<byte[]>> reads;
+    /** One read: the pool task that starts the binding call, and the value it yields. */
+    private record Read(CompletableFuture<CompletableFuture<byte[]>> call, CompletableFuture<byte[]> value)
+    {
+        void cancel()
+        {
+            call.cancel(false);
+            call.thenAccept(started -> started.cancel(true));
+        }
+    }
+
+    private final List<Read> reads;
     private final StoreUri store;
 
-    private PendingReads(List<CompletableFuture<byte[]>> reads, StoreUri store)
+    private PendingReads(List<Read> reads, StoreUri store)
     {
         this.reads = reads;
         this.store = store;
     }
 
-    static PendingReads started(List<CompletableFuture<byte[]>> reads, StoreUri store)
+    static PendingReads start(List<Function<Executor, CompletableFuture<byte[]>>> calls, StoreUri store)
     {
+        ForkJoinPool pool = ForkJoinPool.commonPool();
+        List<Read> reads = calls.stream()
+                .map(call -> {
+                    CompletableFuture<CompletableFuture<byte[]>> started = CompletableFuture.supplyAsync(() -> call.apply(pool), pool);
+                    return new Read(started, started.thenCompose(Function.identity()));
+                })
+                .toList();
         return new PendingReads(reads, store);
     }
 
     /** Reads that completed before they were handed out. */
     public static PendingReads done(List<byte[]> values)
     {
-        return new PendingReads(values.stream().map(CompletableFuture::completedFuture).toList(), null);
+        List<Read> reads = values.stream()
+                .map(value -> new Read(CompletableFuture.completedFuture(CompletableFuture.completedFuture(value)), CompletableFuture.completedFuture(value)))
+                .toList();
+        return new PendingReads(reads, null);
     }
 
     /** Waits for every read; the values come in the order of the keys, null where a key is absent. */
     public List<byte[]> await()
     {
-        return SlateDbCalls.awaitAll(reads, store, "reading a key");
+        try {
+            return SlateDbCalls.awaitAll(reads.stream().map(Read::value).toList(), store, "reading a key");
+        }
+        catch (io.moraine.core.error.OperationInterruptedException e) {
+            cancel();
+            throw e;
+        }
     }
 
-    /** Abandons reads whose values are no longer wanted. */
+    /** Abandons reads whose values are no longer wanted: those not started yet never start, the others are cancelled. */
     public void cancel()
     {
-        reads.forEach(read -> read.cancel(true));
+        reads.forEach(Read::cancel);
     }
 }

@@ -17,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.function.Function;
 
 /** Waits for SlateDB's asynchronous calls and turns its errors into typed moraine exceptions. */
@@ -35,20 +34,7 @@ public final class SlateDbCalls
         return awaitAll(List.of(call.apply(executor)), executor::runUntilDone, store, what).getFirst();
     }
 
-    /**
-     * Starts every call on the common pool and returns at once. A call does its work, including copying its value out
-     * of Rust byte by byte, when it is polled, and the first poll happens where the call is started: started here, that
-     * work runs in parallel with the caller's own. Collect the results with {@link #awaitAll}.
-     */
-    public static <T> List<CompletableFuture<T>> startInParallel(List<Function<Executor, CompletableFuture<T>>> calls)
-    {
-        ForkJoinPool pool = ForkJoinPool.commonPool();
-        return calls.stream()
-                .map(call -> CompletableFuture.supplyAsync(() -> call.apply(pool), pool).thenCompose(Function.identity()))
-                .toList();
-    }
-
-    /** Waits for every future {@link #startInParallel} started. */
+    /** Waits for every one of {@code futures} (started together, see {@link PendingReads}). */
     public static <T> List<T> awaitAll(List<CompletableFuture<T>> futures, StoreUri store, String what)
     {
         return awaitAll(futures, future -> {}, store, what);

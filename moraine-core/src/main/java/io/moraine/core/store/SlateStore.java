@@ -490,7 +490,7 @@ public final class SlateStore
             List<Function<Executor, CompletableFuture<byte[]>>> reads = keys.stream()
                     .<Function<Executor, CompletableFuture<byte[]>>>map(key -> executor -> getter.apply(key, executor))
                     .toList();
-            return PendingReads.started(SlateDbCalls.startInParallel(reads), uri);
+            return PendingReads.start(reads, uri);
         }
 
         @Override

@@ -144,13 +144,13 @@ final class CommitTranslator
      */
     private void requireSnapshotsExist()
     {
-        if (newestSnapshotWritten == Long.MIN_VALUE || storeHead.isEmpty()) {
+        if (newestSnapshotWritten == Long.MIN_VALUE) {
             return;
         }
-        long landsAt = Math.max(storeHead.getAsLong(), newHead);
+        long landsAt = Math.max(storeHead.orElse(Long.MIN_VALUE), newHead);
         if (newestSnapshotWritten > landsAt) {
             throw new InvalidArgumentException("this commit writes snapshot changes or inlined rows for snapshot " + newestSnapshotWritten
-                    + ", but the catalog's head is " + storeHead.getAsLong() + " and the commit "
+                    + ", but the catalog's head is " + (storeHead.isPresent() ? storeHead.getAsLong() : "not set (no snapshot yet)") + " and the commit "
                     + (newHead == Long.MIN_VALUE ? "creates no snapshot" : "creates snapshots up to " + newHead)
                     + "; insert the ducklake_snapshot row for " + newestSnapshotWritten + " in the same commit. Nothing was written.");
         }
@@ -288,10 +288,25 @@ final class CommitTranslator
         return overlayOwnWrites(entries, start, end);
     }
 
-    /** This commit's own writes in {@code [start, end)}, without reading the store. */
-    java.util.NavigableMap<byte[], byte[]> ownWrites(byte[] start, byte[] end)
+    /**
+     * The keys in {@code [start, end)} that are taken: held by the store (if {@code readStore}) or written by this
+     * commit, deleted ones included, so that a number freed within this commit is not handed out again in it.
+     */
+    java.util.NavigableSet<byte[]> takenKeys(byte[] start, byte[] end, boolean readStore)
     {
-        return overlayOwnWrites(new java.util.TreeMap<>(Arrays::compareUnsigned), start, end);
+        java.util.TreeSet<byte[]> keys = new java.util.TreeSet<>(Arrays::compareUnsigned);
+        if (readStore) {
+            try (var cursor = reader.scan(start, end, 1024)) {
+                cursor.forEachRemaining(entry -> keys.add(entry.key()));
+            }
+        }
+        for (ByteBuffer written : writes.keySet()) {
+            byte[] key = toArray(written);
+            if (Arrays.compareUnsigned(key, start) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
+                keys.add(key);
+            }
+        }
+        return keys;
     }
 
     private java.util.NavigableMap<byte[], byte[]> overlayOwnWrites(java.util.TreeMap<byte[], byte[]> entries, byte[] start, byte[] end)

@@ -66,14 +66,11 @@ final class InlineTranslator
         }
         byte[] versionPrefix = new KeyWriter().tag(io.moraine.core.keyspace.Subspace.INLINE.tag()).tag(InlineKeys.INSERT)
                 .int64(chunk.tableId()).int64(chunk.schemaVersion()).int64(chunk.beginSnapshot()).toBytes();
-        // One past the highest sequence in use (not the count: an expiry may have removed a lower one). Chunks of a
-        // snapshot beyond the head the commit found can only be in this commit's own writes: none is read from the store.
+        // One past the highest sequence taken (not the count: an expiry may have removed a lower one; nor reusing one
+        // this commit freed). Chunks of a snapshot beyond the head the commit found can only be in this commit's own
+        // writes: the store is not read for them.
         commit.writesForSnapshot(chunk.beginSnapshot());
-        byte[] versionEnd = KeyWriter.prefixEnd(versionPrefix);
-        var inUse = commit.isNewerThanStoreHead(chunk.beginSnapshot())
-                ? commit.ownWrites(versionPrefix, versionEnd)
-                : commit.scanMerged(versionPrefix, versionEnd);
-        long sequence = inUse.keySet().stream()
+        long sequence = commit.takenKeys(versionPrefix, KeyWriter.prefixEnd(versionPrefix), !commit.isNewerThanStoreHead(chunk.beginSnapshot())).stream()
                 .mapToLong(key -> InlineKeys.component(key, 3) + 1)
                 .max()
                 .orElse(0);

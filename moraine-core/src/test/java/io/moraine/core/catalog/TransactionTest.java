@@ -227,6 +227,19 @@ class TransactionTest
     }
 
     @Test
+    void beforeTheFirstSnapshotNoSnapshotsRowsCanBeWritten()
+    {
+        try (MoraineCatalog catalog = MoraineCatalog.create(memoryStore("no-head"), new NewCatalog("/d", false, false, NewCatalog.CREATED_BY))) {
+            assertThat(catalog.headSnapshotId()).isEmpty();
+            assertThatThrownBy(() -> catalog.begin(-1).insert(changes(2, "first")).commit())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("for snapshot 2")
+                    .hasMessageContaining("not set (no snapshot yet)");
+            assertThat(scan(catalog, TableKind.SNAPSHOT_CHANGES, RowScope.ALL)).isEmpty();
+        }
+    }
+
+    @Test
     void concurrentAppendersAllLandAndEachSeesItsCommitOnceAcknowledged()
             throws Exception
     {
