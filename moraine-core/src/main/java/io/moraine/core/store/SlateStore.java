@@ -230,26 +230,25 @@ public final class SlateStore
         if (db == null) {
             return new SnapshotView(latest(), () -> {});
         }
-        // SlateDB pins a snapshot at the newest applied batch, durable or not, and a durable-only read through it
-        // would see more as pending batches become durable. So the view is pinned only when nothing is pending, under
-        // the apply gate. Waiting for the pending batches' flush happens outside the gate first, so that committers
-        // keep applying; if batches keep arriving, the last wait holds the gate and cannot be overtaken.
-        for (int attempt = 0; ; attempt++) {
-            boolean holdGateWhileWaiting = attempt >= 2;
-            long newest;
-            synchronized (applyGate) {
-                newest = walFlushes.lastApplied();
-                if (holdGateWhileWaiting) {
-                    walFlushes.awaitFlushed(newest);
-                }
-                if (walFlushes.isFlushed(newest)) {
-                    DbSnapshot snapshot = await(db::snapshot, uri, "taking a snapshot");
-                    return new SnapshotView(new Reader((key, executor) -> snapshot.getWithOptions(key, READ_OPTIONS, executor),
-                            (range, executor) -> snapshot.scanWithOptions(range, SCAN_OPTIONS, executor)), snapshot::close);
-                }
-            }
+        // SlateDB pins a snapshot at the newest applied batch, durable or not. The view reads everything up to that
+        // batch (later batches are invisible to it whatever their durability) and is handed out only once all of it is
+        // durable: it never moves, and never shows a commit that could still be lost. Readers wait at most for the
+        // flush that covers the batches applied before them, and never hold committers back.
+        long newest;
+        DbSnapshot snapshot;
+        synchronized (applyGate) {
+            newest = walFlushes.lastApplied();
+            snapshot = await(db::snapshot, uri, "taking a snapshot");
+        }
+        try {
             walFlushes.awaitFlushed(newest);
         }
+        catch (RuntimeException | Error e) {
+            snapshot.close();
+            throw e;
+        }
+        return new SnapshotView(new Reader((key, executor) -> snapshot.getWithOptions(key, PENDING_READ_OPTIONS, executor),
+                (range, executor) -> snapshot.scanWithOptions(range, PENDING_SCAN_OPTIONS, executor)), snapshot::close);
     }
 
     /** Returns once every batch applied so far is durable (for a commit that wrote nothing but reports the head). */

@@ -80,18 +80,6 @@ final class WalFlushes
         }
     }
 
-    /** Whether a finished flush covers batch {@code batchNumber}. */
-    boolean isFlushed(long batchNumber)
-    {
-        lock.lock();
-        try {
-            return flushed >= batchNumber;
-        }
-        finally {
-            lock.unlock();
-        }
-    }
-
     /** Returns once a flush that started after batch {@code batchNumber} was applied has finished. */
     void awaitFlushed(long batchNumber)
     {

@@ -85,6 +85,7 @@ class SlateStoreTest
                 assertThat(store.latestIncludingPending().get(key)).asString(StandardCharsets.UTF_8).isEqualTo("v1");
                 // A snapshot waits for the pending batch to be durable, so it includes it.
                 try (SlateStore.SnapshotView view = store.snapshot()) {
+                    assertThat(store.latest().get(key)).as("handed out only once durable").asString(StandardCharsets.UTF_8).isEqualTo("v1");
                     assertThat(view.reader().get(key)).asString(StandardCharsets.UTF_8).isEqualTo("v1");
                     try (SlateStore.PendingWrite second = store.apply(Map.of(ByteBuffer.wrap(key), "v2".getBytes(StandardCharsets.UTF_8)))) {
                         assertThat(view.reader().get(key)).asString(StandardCharsets.UTF_8).isEqualTo("v1");
