@@ -223,7 +223,8 @@ public final class SlateStore
 
     /**
      * A consistent view: every read through it sees the same state, however the writer moves on. For a
-     * {@link OpenMode#CHECKPOINT} store every read is consistent already.
+     * {@link OpenMode#CHECKPOINT} store every read is consistent already. A {@link OpenMode#READ_ONLY} store cannot
+     * pin one (SlateDB's reader has no snapshots): its reads follow the writer as the reader catches up.
      */
     public SnapshotView snapshot()
     {
@@ -232,8 +233,8 @@ public final class SlateStore
         }
         // SlateDB pins a snapshot at the newest applied batch, durable or not. The view reads everything up to that
         // batch (later batches are invisible to it whatever their durability) and is handed out only once all of it is
-        // durable: it never moves, and never shows a commit that could still be lost. Readers wait at most for the
-        // flush that covers the batches applied before them, and never hold committers back.
+        // durable: it never moves, and never shows a commit that could still be lost. A reader waits for the flush in
+        // flight, if any, and the next one at most, and never holds committers back.
         long newest;
         DbSnapshot snapshot;
         synchronized (applyGate) {
@@ -244,7 +245,12 @@ public final class SlateStore
             walFlushes.awaitFlushed(newest);
         }
         catch (RuntimeException | Error e) {
-            snapshot.close();
+            try {
+                snapshot.close();
+            }
+            catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
         return new SnapshotView(new Reader((key, executor) -> snapshot.getWithOptions(key, PENDING_READ_OPTIONS, executor),
@@ -303,7 +309,16 @@ public final class SlateStore
                 return null;
             }, uri, "preparing a write batch");
             synchronized (applyGate) {
-                WriteHandle handle = await(executor -> db.write(batch, executor), uri, "writing a batch");
+                WriteHandle handle;
+                try {
+                    handle = await(executor -> db.write(batch, executor), uri, "writing a batch");
+                }
+                catch (RuntimeException | Error e) {
+                    // SlateDB may have applied the batch all the same (an interrupted wait does not withdraw it):
+                    // number it, so that snapshot views taken from now on wait for a flush that covers it.
+                    walFlushes.applied();
+                    throw e;
+                }
                 return new PendingWrite(handle, walFlushes.applied());
             }
         }
