@@ -267,7 +267,10 @@ public final class MoraineCatalog
                     + "rows reclaimed; read a later snapshot (the newest is " + head + ")");
         }
         Row snapshot = RowValueCodec.decode(TableKind.SNAPSHOT, key, value);
-        return new CatalogSnapshot(view.reader(), snapshot, snapshotId == head, view::close);
+        // At the head only current rows can be visible, so history need not be read; but a READ_ONLY view follows the
+        // writer while it is read, and a later commit may move rows this snapshot sees into history meanwhile.
+        boolean readsHistory = snapshotId != head || store.mode() == io.moraine.core.store.OpenMode.READ_ONLY;
+        return new CatalogSnapshot(view.reader(), snapshot, !readsHistory, view::close);
     }
 
     /** Begins a transaction at the newest snapshot. */
