@@ -14,8 +14,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Iterator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -228,7 +228,7 @@ public final class InlineScan
     private void releaseConsumedBodies()
     {
         ChunkId split = nextOffset > 0 ? selected.get(nextChunk).chunk().id() : null;
-        java.util.Iterator<Map.Entry<ChunkId, byte[]>> bodies = windowBodies.entrySet().iterator();
+        Iterator<Map.Entry<ChunkId, byte[]>> bodies = windowBodies.entrySet().iterator();
         while (bodies.hasNext()) {
             Map.Entry<ChunkId, byte[]> body = bodies.next();
             if (!body.getKey().equals(split)) {
