@@ -1,5 +1,6 @@
 package io.moraine.inline.flush;
 
+import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
@@ -70,13 +71,15 @@ final class MeasuredOutputFile
         return target.getPath();
     }
 
+    /** Forwards every write, remembering its count and the last eight bytes. */
     private final class Counting
-            extends PositionOutputStream
+            extends DelegatingPositionOutputStream
     {
         private final PositionOutputStream out;
 
         private Counting(PositionOutputStream out)
         {
+            super(out);
             this.out = out;
         }
 
@@ -96,6 +99,14 @@ final class MeasuredOutputFile
         }
 
         @Override
+        public void write(byte[] b)
+                throws IOException
+        {
+            // The base class would hand this straight to the stream, uncounted.
+            write(b, 0, b.length);
+        }
+
+        @Override
         public void write(byte[] b, int off, int len)
                 throws IOException
         {
@@ -111,20 +122,6 @@ final class MeasuredOutputFile
         {
             tail[(int) (written % 8)] = b;
             written++;
-        }
-
-        @Override
-        public void flush()
-                throws IOException
-        {
-            out.flush();
-        }
-
-        @Override
-        public void close()
-                throws IOException
-        {
-            out.close();
         }
     }
 }

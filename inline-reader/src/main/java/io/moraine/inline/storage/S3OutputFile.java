@@ -1,5 +1,6 @@
 package io.moraine.inline.storage;
 
+import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -70,7 +71,7 @@ final class S3OutputFile
     }
 
     private final class UploadOnClose
-            extends PositionOutputStream
+            extends DelegatingPositionOutputStream
     {
         private final PositionOutputStream staging;
         private final Path staged;
@@ -78,6 +79,7 @@ final class S3OutputFile
 
         private UploadOnClose(PositionOutputStream staging, Path staged)
         {
+            super(staging);
             this.staging = staging;
             this.staged = staged;
         }
@@ -87,27 +89,6 @@ final class S3OutputFile
                 throws IOException
         {
             return staging.getPos();
-        }
-
-        @Override
-        public void write(int b)
-                throws IOException
-        {
-            staging.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len)
-                throws IOException
-        {
-            staging.write(b, off, len);
-        }
-
-        @Override
-        public void flush()
-                throws IOException
-        {
-            staging.flush();
         }
 
         @Override
