@@ -40,7 +40,7 @@ public final class InlineScan
     private record Selected(InlineDirectory.Chunk chunk, BitSet offsets) {}
 
     /** The chunks one window draws rows from, and where the window after it starts (at its last chunk if it is split). */
-    private record Window(List<InlineDirectory.Chunk> chunks, int nextStart, long carriedRows) {}
+    private record Window(List<InlineDirectory.Chunk> chunks, long rows, int nextStart, long carriedRows) {}
 
     private final InlineDirectory directory;
     private final InlineSelection selection;
@@ -125,8 +125,9 @@ public final class InlineScan
         long version = selected.get(nextChunk).chunk().id().schemaVersion();
         Schema versionSchema = directory.schema(version);
         List<Field> userFields = projectedFields(versionSchema);
+        Window window = window(nextChunk, nextOffset == 0 ? -1 : selected.get(nextChunk).offsets().get(nextOffset, Integer.MAX_VALUE).cardinality());
         if (!userFields.isEmpty()) {
-            fetchWindowBodies();
+            fetchWindowBodies(window);
         }
         releaseCurrent();
         List<Field> outputFields = new ArrayList<>(userFields);
@@ -134,7 +135,7 @@ public final class InlineScan
         outputFields.add(BEGIN_SNAPSHOT);
         outputFields.add(END_SNAPSHOT);
         VectorSchemaRoot output = VectorSchemaRoot.create(new Schema(outputFields), allocator);
-        int capacity = (int) Math.min(windowRows, remainingRowsOfVersion(version));
+        int capacity = (int) Math.max(1, Math.min(windowRows, window.rows()));
         output.getFieldVectors().forEach(vector -> vector.setInitialCapacity(capacity));
         output.allocateNew();
         int rows = 0;
@@ -158,9 +159,8 @@ public final class InlineScan
      * Collects the bodies of every chunk this window draws from: those the read-ahead fetched, and any it did not, read
      * now. Then starts reading the next window's.
      */
-    private void fetchWindowBodies()
+    private void fetchWindowBodies(Window window)
     {
-        Window window = window(nextChunk, nextOffset == 0 ? -1 : selected.get(nextChunk).offsets().get(nextOffset, Integer.MAX_VALUE).cardinality());
         Map<ChunkId, byte[]> arrived = new HashMap<>();
         if (readAhead != null) {
             arrived.putAll(readAhead.await());
@@ -221,7 +221,7 @@ public final class InlineScan
             chunks.add(selected.get(i).chunk());
         }
         boolean lastChunkSplit = rows > windowRows;
-        return new Window(chunks, lastChunkSplit ? i - 1 : i, lastChunkSplit ? rows - windowRows : -1);
+        return new Window(chunks, rows, lastChunkSplit ? i - 1 : i, lastChunkSplit ? rows - windowRows : -1);
     }
 
     /** Drops the bodies this window used up, keeping a split chunk's for the next window. */
@@ -237,15 +237,6 @@ public final class InlineScan
                 bodies.remove();
             }
         }
-    }
-
-    private long remainingRowsOfVersion(long version)
-    {
-        long rows = 0;
-        for (int i = nextChunk; i < selected.size() && selected.get(i).chunk().id().schemaVersion() == version && rows < windowRows; i++) {
-            rows += selected.get(i).offsets().cardinality();
-        }
-        return Math.max(1, rows);
     }
 
     /** Copies up to {@code limit} selected rows of one chunk from {@link #nextOffset}; sets nextOffset to -1 when done. */
