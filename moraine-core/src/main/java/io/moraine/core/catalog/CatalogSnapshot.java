@@ -111,13 +111,16 @@ public final class CatalogSnapshot
         return reader;
     }
 
-    /** The rows of a versioned kind visible at S, optionally under leading key cells (e.g. a table id). */
+    /**
+     * The rows of a kind visible at S, optionally under leading key cells (e.g. a table id), in key order: current and
+     * history rows are merged by key, so a table's files come by ascending {@code data_file_id}.
+     */
     public RowCursor visible(TableKind kind, Object... leadingKeyCells)
     {
         long id = id();
         // At the head no history row can be visible: every end_snapshot is <= head.
         List<Subspace> subspaces = !kind.isVersioned() || isHead ? List.of(Subspace.CURRENT) : List.of(Subspace.CURRENT, Subspace.HISTORY);
-        return new RowCursor(reader, kind, subspaces, leadingKeyCells, RowCursor.DEFAULT_PAGE_SIZE, row -> row.isVisibleAt(id), List.of());
+        return RowCursor.inKeyOrder(reader, kind, subspaces, leadingKeyCells, row -> row.isVisibleAt(id));
     }
 
     /** Every row of an unversioned child kind under leading key cells (e.g. the file stats of one table). */

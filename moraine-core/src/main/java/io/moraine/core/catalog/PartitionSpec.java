@@ -28,7 +28,15 @@ public record PartitionSpec(long partitionId, List<Key> keys)
         /** The stored text of the transformed value, or null for a NULL key. */
         public String valueText(Object columnValue)
         {
-            return DuckDbValueText.of(transform.apply(columnValue, columnType));
+            Object transformed = transform.apply(columnValue, columnType);
+            try {
+                return io.moraine.core.types.DuckLakeValues.text(transformed);
+            }
+            catch (io.moraine.core.error.InvalidArgumentException e) {
+                throw new io.moraine.core.error.UnsupportedFeatureException("partition key column " + columnId + " of type " + columnType + " has values ("
+                        + transformed.getClass().getSimpleName() + ") with no known DuckDB text form in moraine. Flush this table with DuckDB: "
+                        + "CALL ducklake_flush_inlined_data(...)", e);
+            }
         }
     }
 

@@ -1,14 +1,15 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
-import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
-import io.slatedb.uniffi.KeyValue;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
@@ -17,7 +18,11 @@ import java.util.function.Predicate;
 
 /**
  * Streams the rows of one kind (optionally under a key prefix) from one or more subspaces, decoding one store page
- * at a time: memory held is one page, however large the table. Close it to release the store iterators.
+ * at a time: memory held is one page per subspace, however large the table. Close it to release the store iterators.
+ * <p>
+ * Rows of several subspaces come either one subspace after the other, or merged in key order ({@link
+ * #inKeyOrder}): then a row found under the same key in two subspaces (a versioned row a concurrent commit moved from
+ * current into history while this cursor read a following view) is returned once.
  */
 public final class RowCursor
         implements Iterator<Row>, AutoCloseable
@@ -31,11 +36,19 @@ public final class RowCursor
     private final Predicate<Row> filter;
     private final Deque<Subspace> pendingSubspaces;
     private final Iterator<Row> leadingRows;
+    private final boolean merged;
+    private final List<PeekingCursor> mergeInputs = new ArrayList<>();
     private KeyValueCursor cursor;
     private Row next;
 
     RowCursor(KeyValueReader reader, TableKind kind, List<Subspace> subspaces, Object[] prefixCells, int pageSize,
             Predicate<Row> filter, List<Row> leadingRows)
+    {
+        this(reader, kind, subspaces, prefixCells, pageSize, filter, leadingRows, false);
+    }
+
+    private RowCursor(KeyValueReader reader, TableKind kind, List<Subspace> subspaces, Object[] prefixCells, int pageSize,
+            Predicate<Row> filter, List<Row> leadingRows, boolean merged)
     {
         this.reader = reader;
         this.kind = kind;
@@ -44,6 +57,13 @@ public final class RowCursor
         this.filter = filter;
         this.pendingSubspaces = new ArrayDeque<>(subspaces);
         this.leadingRows = leadingRows.iterator();
+        this.merged = merged && subspaces.size() > 1;
+    }
+
+    /** The rows of {@code subspaces} merged in key order (each subspace's keys without their subspace byte). */
+    static RowCursor inKeyOrder(KeyValueReader reader, TableKind kind, List<Subspace> subspaces, Object[] prefixCells, Predicate<Row> filter)
+    {
+        return new RowCursor(reader, kind, subspaces, prefixCells, DEFAULT_PAGE_SIZE, filter, List.of(), true);
     }
 
     @Override
@@ -54,25 +74,64 @@ public final class RowCursor
                 next = leadingRows.next();
                 continue;
             }
-            if (cursor == null || !cursor.hasNext()) {
-                if (cursor != null) {
-                    cursor.close();
-                    cursor = null;
-                }
-                if (pendingSubspaces.isEmpty()) {
-                    return false;
-                }
-                byte[] prefix = RowKeys.prefix(pendingSubspaces.removeFirst(), kind, prefixCells);
-                cursor = reader.scan(prefix, KeyWriter.prefixEnd(prefix), pageSize);
-                continue;
+            Row row = merged ? nextMerged() : nextSequential();
+            if (row == null) {
+                return false;
             }
-            KeyValue entry = cursor.next();
-            Row row = RowValueCodec.decode(kind, entry.key(), entry.value());
             if (filter.test(row)) {
                 next = row;
             }
         }
         return true;
+    }
+
+    private Row nextSequential()
+    {
+        while (cursor == null || !cursor.hasNext()) {
+            if (cursor != null) {
+                cursor.close();
+                cursor = null;
+            }
+            if (pendingSubspaces.isEmpty()) {
+                return null;
+            }
+            cursor = open(pendingSubspaces.removeFirst());
+        }
+        var entry = cursor.next();
+        return RowValueCodec.decode(kind, entry.key(), entry.value());
+    }
+
+    private Row nextMerged()
+    {
+        if (!pendingSubspaces.isEmpty()) {
+            while (!pendingSubspaces.isEmpty()) {
+                mergeInputs.add(new PeekingCursor(open(pendingSubspaces.removeFirst())));
+            }
+        }
+        PeekingCursor smallest = null;
+        for (PeekingCursor input : mergeInputs) {
+            if (input.hasHead() && (smallest == null || input.compareHeads(smallest) < 0)) {
+                smallest = input;
+            }
+        }
+        if (smallest == null) {
+            return null;
+        }
+        byte[] key = smallest.headKey();
+        byte[] value = smallest.headValue();
+        for (PeekingCursor input : mergeInputs) {
+            if (input != smallest && input.hasHead() && input.compareHeads(smallest) == 0) {
+                input.advance();
+            }
+        }
+        smallest.advance();
+        return RowValueCodec.decode(kind, key, value);
+    }
+
+    private KeyValueCursor open(Subspace subspace)
+    {
+        byte[] prefix = RowKeys.prefix(subspace, kind, prefixCells);
+        return reader.scan(prefix, KeyWriter.prefixEnd(prefix), pageSize);
     }
 
     @Override
@@ -90,7 +149,7 @@ public final class RowCursor
     public List<Row> toList()
     {
         try (this) {
-            List<Row> rows = new java.util.ArrayList<>();
+            List<Row> rows = new ArrayList<>();
             forEachRemaining(rows::add);
             return rows;
         }
@@ -103,6 +162,55 @@ public final class RowCursor
             cursor.close();
             cursor = null;
         }
+        mergeInputs.forEach(input -> input.cursor.close());
+        mergeInputs.clear();
         pendingSubspaces.clear();
+    }
+
+    /** A subspace's cursor with its next entry looked at; keys compare without their leading subspace byte. */
+    private static final class PeekingCursor
+    {
+        private final KeyValueCursor cursor;
+        private byte[] headKey;
+        private byte[] headValue;
+
+        PeekingCursor(KeyValueCursor cursor)
+        {
+            this.cursor = cursor;
+            advance();
+        }
+
+        boolean hasHead()
+        {
+            return headKey != null;
+        }
+
+        byte[] headKey()
+        {
+            return headKey;
+        }
+
+        byte[] headValue()
+        {
+            return headValue;
+        }
+
+        int compareHeads(PeekingCursor other)
+        {
+            return Arrays.compareUnsigned(headKey, 1, headKey.length, other.headKey, 1, other.headKey.length);
+        }
+
+        void advance()
+        {
+            if (cursor.hasNext()) {
+                var entry = cursor.next();
+                headKey = entry.key();
+                headValue = entry.value();
+            }
+            else {
+                headKey = null;
+                headValue = null;
+            }
+        }
     }
 }

@@ -31,8 +31,8 @@ class PartitionSpecTest
     @Test
     void identityValuesPrintAsDuckDb()
     {
-        assertThat(Arrays.asList(DuckDbValueText.of(new BigDecimal("1.50")), DuckDbValueText.of(LocalDateTime.parse("2024-01-15T12:30:00.250")),
-                DuckDbValueText.of(Instant.parse("2024-01-15T12:30:00Z")), DuckDbValueText.of(true)))
+        assertThat(Arrays.asList(io.moraine.core.types.DuckLakeValues.text(new BigDecimal("1.50")), io.moraine.core.types.DuckLakeValues.text(LocalDateTime.parse("2024-01-15T12:30:00.250")),
+                io.moraine.core.types.DuckLakeValues.text(Instant.parse("2024-01-15T12:30:00Z")), io.moraine.core.types.DuckLakeValues.text(true)))
                 .containsExactly("1.50", "2024-01-15 12:30:00.25", "2024-01-15 12:30:00+00", "true");
     }
 

@@ -1,0 +1,188 @@
+package io.moraine.core.scan;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.PartitionTransform;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.RowCursor;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.types.BucketHash;
+import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.DuckLakeValues;
+import io.moraine.core.types.TableColumn;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides whether a data file can hold rows a {@link ScanFilter} accepts, from the catalog alone (reference §4.9):
+ * <ul>
+ * <li>its {@code ducklake_file_column_stats}: min/max against each range, null and value counts against NULL and
+ * IS NOT NULL; a file is kept whenever a statistic is missing, NULL, unreadable, or the column holds NaN;</li>
+ * <li>its partition values, read through the file's own spec: identity keys against the domain, {@code year} keys
+ * against the years the ranges span, {@code bucket(N)} keys against the buckets of an equality or IN list's values.
+ * Month, day and hour keys are calendar fields that do not order a column, so those files are pruned by their
+ * statistics only.</li>
+ * </ul>
+ */
+final class FilePruning
+{
+    private record PartitionKey(long columnId, PartitionTransform transform) {}
+
+    private final ScanFilter filter;
+    private final Map<Long, TableColumn> columns;
+    private final Map<Long, Map<Integer, PartitionKey>> specs;
+    private final Set<Long> statsColumns;
+
+    /** Pruning of files without partition specs (for tests of the statistics rules). */
+    FilePruning(ScanFilter filter, Map<Long, TableColumn> columns)
+    {
+        this(filter, columns, Map.of());
+    }
+
+    private FilePruning(ScanFilter filter, Map<Long, TableColumn> columns, Map<Long, Map<Integer, PartitionKey>> specs)
+    {
+        this.filter = filter;
+        this.columns = columns;
+        this.specs = specs;
+        this.statsColumns = Set.copyOf(filter.domains().keySet().stream().filter(id -> columns.containsKey(id) && columns.get(id).type().isOrderable()).toList());
+    }
+
+    /** Pruning for {@code filter} (values already normalised) over a table's files; reads every partition spec the table had. */
+    static FilePruning of(CatalogSnapshot snapshot, long tableId, ScanFilter filter, Map<Long, TableColumn> columns)
+    {
+        Map<Long, Map<Integer, PartitionKey>> specs = new HashMap<>();
+        try (RowCursor keys = snapshot.children(TableKind.PARTITION_COLUMN, tableId)) {
+            keys.forEachRemaining(key -> specs.computeIfAbsent(key.getLong("partition_id"), id -> new HashMap<>())
+                    .put(key.getLong("partition_key_index").intValue(), new PartitionKey(key.getLong("column_id"), PartitionTransform.parse(key.getString("transform")))));
+        }
+        return new FilePruning(filter, columns, specs);
+    }
+
+    /** The columns whose statistics the filter can test: only their stats rows need reading. */
+    Set<Long> statsColumns()
+    {
+        return statsColumns;
+    }
+
+    /** Whether the table was ever partitioned (its files then carry partition values). */
+    boolean tableHasPartitions()
+    {
+        return !specs.isEmpty();
+    }
+
+    /**
+     * Whether the file may hold matching rows.
+     *
+     * @param stats the file's stats rows of {@link #statsColumns()}, by column id
+     * @param partitionValues the file's partition values by key index (NULL values absent or null)
+     */
+    boolean mayMatch(Row dataFile, Map<Long, Row> stats, Map<Integer, String> partitionValues)
+    {
+        for (Map.Entry<Long, ColumnDomain> entry : filter.domains().entrySet()) {
+            TableColumn column = columns.get(entry.getKey());
+            if (column == null) {
+                continue;
+            }
+            Row columnStats = stats.get(entry.getKey());
+            if (columnStats != null && statsExclude(column.type(), columnStats, entry.getValue())) {
+                return false;
+            }
+        }
+        Long partitionId = dataFile.getLong("partition_id");
+        Map<Integer, PartitionKey> spec = partitionId == null ? null : specs.get(partitionId);
+        if (spec != null) {
+            for (Map.Entry<Integer, PartitionKey> key : spec.entrySet()) {
+                ColumnDomain domain = filter.domains().get(key.getValue().columnId());
+                TableColumn column = columns.get(key.getValue().columnId());
+                if (domain != null && column != null && partitionExcludes(column, key.getValue().transform(), domain, partitionValues.get(key.getKey()))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean statsExclude(DuckLakeType type, Row stats, ColumnDomain domain)
+    {
+        Long nullCount = stats.getLong("null_count");
+        Long valueCount = stats.getLong("value_count");
+        boolean mayHoldNull = nullCount == null || nullCount > 0;
+        boolean mayHoldValues = valueCount == null || valueCount > 0;
+        if (domain.ranges().isEmpty()) {
+            return !mayHoldNull;
+        }
+        if (!mayHoldValues) {
+            return !domain.nullAllowed();
+        }
+        if (domain.nullAllowed() && mayHoldNull || Boolean.TRUE.equals(stats.get("contains_nan"))) {
+            return false;
+        }
+        Optional<Object> min = DuckLakeValues.parseStat(type, stats.getString("min_value"));
+        Optional<Object> max = DuckLakeValues.parseStat(type, stats.getString("max_value"));
+        if (min.isEmpty() || max.isEmpty()) {
+            return false;
+        }
+        return domain.ranges().stream().noneMatch(range -> range.overlaps(min.get(), max.get()));
+    }
+
+    private static boolean partitionExcludes(TableColumn column, PartitionTransform transform, ColumnDomain domain, String valueText)
+    {
+        if (valueText == null) {
+            // Every row of the file has NULL in the key column (a NULL key is written as a NULL partition value).
+            return !domain.nullAllowed();
+        }
+        return switch (transform.kind()) {
+            case IDENTITY -> DuckLakeValues.parseStat(column.type(), valueText).map(value -> !domain.accepts(value)).orElse(false);
+            case YEAR -> parseLong(valueText).map(year -> !yearsOf(column, transform, domain).accepts(year)).orElse(false);
+            case BUCKET -> bucketsOf(domain, transform.buckets()).map(buckets -> parseLong(valueText).map(bucket -> !buckets.contains(bucket)).orElse(false))
+                    .orElse(false);
+            case MONTH, DAY, HOUR -> false;
+        };
+    }
+
+    /** The years a domain's ranges span (year is monotonic, so a range maps to the range of its bounds' years). */
+    private static ColumnDomain yearsOf(TableColumn column, PartitionTransform year, ColumnDomain domain)
+    {
+        List<ValueRange> years = new ArrayList<>();
+        for (ValueRange range : domain.ranges()) {
+            try {
+                years.add(new ValueRange(range.low().map(low -> year.apply(low, column.type().duckLakeName())), true,
+                        range.high().map(high -> year.apply(high, column.type().duckLakeName())), true));
+            }
+            catch (RuntimeException e) {
+                years.add(ValueRange.all());
+            }
+        }
+        return new ColumnDomain(years, domain.nullAllowed());
+    }
+
+    private static Optional<List<Long>> bucketsOf(ColumnDomain domain, int buckets)
+    {
+        if (!domain.isDiscrete() || domain.nullAllowed()) {
+            return Optional.empty();
+        }
+        List<Long> result = new ArrayList<>();
+        for (ValueRange range : domain.ranges()) {
+            Optional<Integer> bucket = BucketHash.bucketOf(range.low().orElseThrow(), buckets);
+            if (bucket.isEmpty()) {
+                return Optional.empty();
+            }
+            result.add((long) bucket.get());
+        }
+        return Optional.of(result);
+    }
+
+    private static Optional<Long> parseLong(String text)
+    {
+        try {
+            return Optional.of(Long.parseLong(text.strip()));
+        }
+        catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.moraine.core.scan;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.NotFoundException;
+import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.DuckLakeValues;
+import io.moraine.core.types.TableColumn;
+import io.moraine.core.types.TableSchema;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Builds a {@link Scan} of one table at a snapshot: which columns (by column id, nested leaves included), a filter for
+ * pruning, an optional row limit, where relative paths resolve, and how large a task may be.
+ */
+public final class ScanBuilder
+{
+    /** Files larger than this are read by several tasks unless the engine says otherwise. */
+    public static final long DEFAULT_MAX_SPLIT_SIZE = 64L << 20;
+
+    private final CatalogSnapshot snapshot;
+    private final long tableId;
+    private final TableSchema tableSchema;
+    private Optional<List<Long>> projection = Optional.empty();
+    private ScanFilter filter = ScanFilter.all();
+    private Optional<String> dataPathOverride = Optional.empty();
+    private long limit = -1;
+    private long maxSplitSize = DEFAULT_MAX_SPLIT_SIZE;
+
+    private ScanBuilder(CatalogSnapshot snapshot, long tableId, TableSchema tableSchema)
+    {
+        this.snapshot = snapshot;
+        this.tableId = tableId;
+        this.tableSchema = tableSchema;
+    }
+
+    /** A scan of table {@code tableId} as {@code snapshot} sees it; refused when the table is not visible there. */
+    public static ScanBuilder forTable(CatalogSnapshot snapshot, long tableId)
+    {
+        requireNonNull(snapshot, "snapshot is null");
+        if (snapshot.table(tableId).isEmpty()) {
+            throw new NotFoundException("table " + tableId + " does not exist at snapshot " + snapshot.id());
+        }
+        return new ScanBuilder(snapshot, tableId, TableSchema.of(snapshot.columnTree(tableId)));
+    }
+
+    /** The table's columns at the snapshot (to pick a projection by name, or map types). */
+    public TableSchema tableSchema()
+    {
+        return tableSchema;
+    }
+
+    /**
+     * Reads only these columns, by column id, in this order; a nested column's id reads it whole, a nested leaf's id reads
+     * that leaf inside its parents. Without a projection every column is read.
+     */
+    public ScanBuilder withProjection(List<Long> columnIds)
+    {
+        this.projection = Optional.of(List.copyOf(columnIds));
+        return this;
+    }
+
+    /** Prunes with {@code filter}; values may be of any class {@link DuckLakeValues#normalize} accepts for the column. */
+    public ScanBuilder withFilter(ScanFilter filter)
+    {
+        this.filter = requireNonNull(filter, "filter is null");
+        return this;
+    }
+
+    /** Reads relative paths under {@code dataPath} instead of the catalog's {@code data_path} (the lake was moved). */
+    public ScanBuilder withDataPath(Optional<String> dataPath)
+    {
+        this.dataPathOverride = dataPath.map(path -> path.endsWith("/") ? path : path + "/");
+        return this;
+    }
+
+    /** The engine needs at most {@code rows} rows (it still applies the limit itself). */
+    public ScanBuilder withLimit(long rows)
+    {
+        if (rows < 0) {
+            throw new InvalidArgumentException("a scan limit must not be negative, was " + rows);
+        }
+        this.limit = rows;
+        return this;
+    }
+
+    /** Files larger than {@code bytes} are read by several tasks, each taking the row groups that start in its range. */
+    public ScanBuilder withMaxSplitSize(long bytes)
+    {
+        if (bytes <= 0) {
+            throw new InvalidArgumentException("the split size must be positive, was " + bytes);
+        }
+        this.maxSplitSize = bytes;
+        return this;
+    }
+
+    public Scan build()
+    {
+        String dataPath = dataPathOverride.orElseGet(() -> snapshot.facts().get(StoreFacts.DATA_PATH));
+        return new Scan(snapshot, tableId, tableSchema, readSchema(), normalized(filter), dataPath, limit, maxSplitSize);
+    }
+
+    private TableSchema readSchema()
+    {
+        if (projection.isEmpty()) {
+            return tableSchema;
+        }
+        List<TableColumn> columns = new ArrayList<>();
+        for (long id : projection.get()) {
+            columns.add(project(id));
+        }
+        return new TableSchema(columns);
+    }
+
+    /** The top-level column holding {@code columnId}, pruned to the path down to it. */
+    private TableColumn project(long columnId)
+    {
+        for (TableColumn column : tableSchema.columns()) {
+            Optional<TableColumn> pruned = pruneTo(column, columnId);
+            if (pruned.isPresent()) {
+                return pruned.get();
+            }
+        }
+        throw new InvalidArgumentException("table " + tableId + " has no column with id " + columnId + " at snapshot " + snapshot.id());
+    }
+
+    private static Optional<TableColumn> pruneTo(TableColumn column, long columnId)
+    {
+        if (column.columnId() == columnId) {
+            return Optional.of(column);
+        }
+        if (column.type() instanceof DuckLakeType.StructOf struct) {
+            for (TableColumn field : struct.fields()) {
+                Optional<TableColumn> pruned = pruneTo(field, columnId);
+                if (pruned.isPresent()) {
+                    return Optional.of(new TableColumn(column.columnId(), column.name(), new DuckLakeType.StructOf(List.of(pruned.get())), column.initialDefault()));
+                }
+            }
+        }
+        // Lists and maps are read whole: a leaf inside one names the whole column.
+        if (column.children().stream().anyMatch(child -> pruneTo(child, columnId).isPresent())) {
+            return Optional.of(column);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The filter with every value in moraine's class for its column's type; a column whose domain holds a value that
+     * cannot be converted exactly, or that is not a column of the table, is dropped (never pruned on).
+     */
+    private ScanFilter normalized(ScanFilter filter)
+    {
+        if (filter.isNone() || filter.isAll()) {
+            return filter;
+        }
+        Map<Long, TableColumn> columns = tableSchema.byId();
+        Map<Long, ColumnDomain> domains = new HashMap<>();
+        filter.domains().forEach((columnId, domain) -> {
+            TableColumn column = columns.get(columnId);
+            if (column != null) {
+                normalized(column.type(), domain).ifPresent(normalized -> domains.put(columnId, normalized));
+            }
+        });
+        return ScanFilter.of(domains);
+    }
+
+    private static Optional<ColumnDomain> normalized(DuckLakeType type, ColumnDomain domain)
+    {
+        List<ValueRange> ranges = new ArrayList<>();
+        for (ValueRange range : domain.ranges()) {
+            Optional<Optional<Object>> low = bound(type, range.low());
+            Optional<Optional<Object>> high = bound(type, range.high());
+            if (low.isEmpty() || high.isEmpty()) {
+                return Optional.empty();
+            }
+            ranges.add(new ValueRange(low.get(), range.lowInclusive(), high.get(), range.highInclusive()));
+        }
+        return Optional.of(new ColumnDomain(ranges, domain.nullAllowed()));
+    }
+
+    /** An unbounded side stays unbounded; a bound is converted, or the whole domain is unusable (empty). */
+    private static Optional<Optional<Object>> bound(DuckLakeType type, Optional<Object> value)
+    {
+        if (value.isEmpty()) {
+            return Optional.of(Optional.empty());
+        }
+        return DuckLakeValues.normalize(type, value.get()).map(Optional::of);
+    }
+}

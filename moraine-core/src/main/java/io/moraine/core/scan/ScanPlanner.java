@@ -1,0 +1,216 @@
+package io.moraine.core.scan;
+
+import com.google.common.collect.Iterators;
+import com.google.common.collect.PeekingIterator;
+import io.moraine.core.catalog.CatalogPaths;
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.RowCursor;
+import io.moraine.core.catalog.TableKind;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.OptionalLong;
+
+/**
+ * Plans a scan's tasks as they are asked for: the inlined-rows task first, then the table's visible data files in
+ * {@code data_file_id} order, each joined on the fly with its stats rows, partition values and inlined deletes (all
+ * stored in that same order), so planning holds one file at a time and an engine can run the first tasks before the
+ * last file is planned. Only the table's delete files are read up front (they are keyed by their own id).
+ */
+final class ScanPlanner
+        implements TaskStream
+{
+    private final CatalogSnapshot snapshot;
+    private final long tableId;
+    private final String dataPath;
+    private final FilePruning pruning;
+    private final ScanFilter filter;
+    private final long limit;
+    private final long maxSplitSize;
+    private final Deque<ScanTask> ready = new ArrayDeque<>();
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    private boolean started;
+    private boolean done;
+    private long certainRows;
+    private String tablePath;
+    private Map<Long, List<DeleteFileRef>> deleteFiles;
+    private PeekingIterator<Row> dataFiles;
+    private PeekingIterator<Row> stats;
+    private PeekingIterator<Row> partitionValues;
+    private InlinedFileDeletes.Stream inlinedDeletes;
+    private boolean inlinedDeletePending;
+
+    ScanPlanner(CatalogSnapshot snapshot, long tableId, String dataPath, FilePruning pruning, ScanFilter filter, long limit, long maxSplitSize)
+    {
+        this.snapshot = snapshot;
+        this.tableId = tableId;
+        this.dataPath = dataPath;
+        this.pruning = pruning;
+        this.filter = filter;
+        this.limit = limit;
+        this.maxSplitSize = maxSplitSize;
+    }
+
+    @Override
+    public boolean hasNext()
+    {
+        while (ready.isEmpty() && !done) {
+            planMore();
+        }
+        return !ready.isEmpty();
+    }
+
+    @Override
+    public ScanTask next()
+    {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        return ready.removeFirst();
+    }
+
+    private void planMore()
+    {
+        if (!started) {
+            start();
+            return;
+        }
+        if (!dataFiles.hasNext() || (limit >= 0 && certainRows >= limit)) {
+            done = true;
+            close();
+            return;
+        }
+        Row file = dataFiles.next();
+        long fileId = file.getLong("data_file_id");
+        Map<Long, Row> fileStats = new HashMap<>();
+        if (stats != null) {
+            for (Row row : rowsOf(stats, fileId)) {
+                if (pruning.statsColumns().contains(row.getLong("column_id"))) {
+                    fileStats.put(row.getLong("column_id"), row);
+                }
+            }
+        }
+        Map<Integer, String> fileValues = new HashMap<>();
+        List<String> valueList = new ArrayList<>();
+        if (partitionValues != null) {
+            for (Row row : rowsOf(partitionValues, fileId)) {
+                fileValues.put(row.getLong("partition_key_index").intValue(), row.getString("partition_value"));
+                valueList.add(row.getString("partition_value"));
+            }
+        }
+        long[] deleted = inlinedDeletesOf(fileId);
+        if (!pruning.mayMatch(file, fileStats, fileValues)) {
+            return;
+        }
+        DataFileTask task = new DataFileTask(tableId, snapshot.id(), fileId, CatalogPaths.filePath(tablePath, file), file.getLong("file_size_bytes"),
+                file.getLong("record_count"), optional(file.getLong("footer_size")), optional(file.getLong("row_id_start")),
+                file.getLong("begin_snapshot"), optional(file.getLong("partial_max")), deleteFiles.getOrDefault(fileId, List.of()), deleted,
+                optional(file.getLong("partition_id")), valueList, 0, file.getLong("file_size_bytes"));
+        if (filter.isAll()) {
+            certainRows += task.certainRows();
+        }
+        split(task);
+    }
+
+    private void start()
+    {
+        started = true;
+        if (filter.isNone()) {
+            done = true;
+            return;
+        }
+        if (!snapshot.inlinedDataTables(tableId).isEmpty()) {
+            ready.add(new InlinedRowsTask(tableId, snapshot.id(), snapshot.viewHeadSnapshotId()));
+        }
+        tablePath = snapshot.tablePath(dataPath, tableId);
+        deleteFiles = new HashMap<>();
+        try (RowCursor rows = snapshot.deleteFiles(tableId)) {
+            rows.forEachRemaining(row -> deleteFiles.computeIfAbsent(row.getLong("data_file_id"), id -> new ArrayList<>()).add(new DeleteFileRef(
+                    CatalogPaths.filePath(tablePath, row), optional(row.getLong("file_size_bytes")), row.getLong("begin_snapshot"), row.getString("format"))));
+        }
+        dataFiles = Iterators.peekingIterator(track(snapshot.dataFiles(tableId)));
+        if (!pruning.statsColumns().isEmpty()) {
+            stats = Iterators.peekingIterator(track(snapshot.fileColumnStats(tableId)));
+        }
+        if (pruning.tableHasPartitions()) {
+            partitionValues = Iterators.peekingIterator(track(snapshot.filePartitionValues(tableId)));
+        }
+        inlinedDeletes = new InlinedFileDeletes.Stream(snapshot.reader(), tableId, snapshot.id());
+        opened.add(inlinedDeletes);
+        inlinedDeletePending = inlinedDeletes.advance();
+    }
+
+    /** The rows of {@code fileId} at the head of a stream ordered by data file id, skipping those of earlier files. */
+    private static List<Row> rowsOf(PeekingIterator<Row> rows, long fileId)
+    {
+        List<Row> result = new ArrayList<>();
+        while (rows.hasNext() && rows.peek().getLong("data_file_id") <= fileId) {
+            Row row = rows.next();
+            if (row.getLong("data_file_id") == fileId) {
+                result.add(row);
+            }
+        }
+        return result;
+    }
+
+    private long[] inlinedDeletesOf(long fileId)
+    {
+        long[] positions = new long[0];
+        int count = 0;
+        while (inlinedDeletePending && inlinedDeletes.dataFileId() <= fileId) {
+            if (inlinedDeletes.dataFileId() == fileId) {
+                if (count == positions.length) {
+                    positions = java.util.Arrays.copyOf(positions, Math.max(16, count * 2));
+                }
+                positions[count++] = inlinedDeletes.position();
+            }
+            inlinedDeletePending = inlinedDeletes.advance();
+        }
+        return java.util.Arrays.copyOf(positions, count);
+    }
+
+    /** One task per {@code maxSplitSize} bytes of a file; each reads the row groups that start in its range. */
+    private void split(DataFileTask task)
+    {
+        if (task.sizeBytes() <= maxSplitSize) {
+            ready.add(task);
+            return;
+        }
+        for (long start = 0; start < task.sizeBytes(); start += maxSplitSize) {
+            ready.add(task.withSplit(start, Math.min(maxSplitSize, task.sizeBytes() - start)));
+        }
+    }
+
+    private RowCursor track(RowCursor cursor)
+    {
+        opened.add(cursor);
+        return cursor;
+    }
+
+    private static OptionalLong optional(Long value)
+    {
+        return value == null ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+
+    @Override
+    public void close()
+    {
+        done = true;
+        for (AutoCloseable resource : opened) {
+            try {
+                resource.close();
+            }
+            catch (Exception e) {
+                throw new IllegalStateException("closing a catalog cursor failed", e);
+            }
+        }
+        opened.clear();
+    }
+}

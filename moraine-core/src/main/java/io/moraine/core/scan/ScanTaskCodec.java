@@ -1,0 +1,144 @@
+package io.moraine.core.scan;
+
+import io.moraine.core.error.CorruptionException;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Scan tasks as compact bytes, for engines to ship to their workers (a Trino split, a Spark input partition) without a
+ * serialization format of their own. The first byte is the encoding's version.
+ */
+public final class ScanTaskCodec
+{
+    private static final byte VERSION = 1;
+    private static final byte DATA_FILE = 1;
+    private static final byte INLINED_ROWS = 2;
+
+    private ScanTaskCodec() {}
+
+    public static byte[] encode(ScanTask task)
+    {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            switch (task) {
+                case InlinedRowsTask inlined -> {
+                    out.writeByte(INLINED_ROWS);
+                    out.writeLong(inlined.tableId());
+                    out.writeLong(inlined.snapshotId());
+                    out.writeLong(inlined.plannedHead());
+                }
+                case DataFileTask file -> {
+                    out.writeByte(DATA_FILE);
+                    out.writeLong(file.tableId());
+                    out.writeLong(file.snapshotId());
+                    out.writeLong(file.dataFileId());
+                    out.writeUTF(file.path());
+                    out.writeLong(file.sizeBytes());
+                    out.writeLong(file.recordCount());
+                    writeOptional(out, file.footerSize());
+                    writeOptional(out, file.rowIdStart());
+                    out.writeLong(file.beginSnapshot());
+                    writeOptional(out, file.partialMax());
+                    out.writeInt(file.deleteFiles().size());
+                    for (DeleteFileRef delete : file.deleteFiles()) {
+                        out.writeUTF(delete.path());
+                        writeOptional(out, delete.sizeBytes());
+                        out.writeLong(delete.beginSnapshot());
+                        out.writeUTF(delete.format());
+                    }
+                    long[] deleted = file.inlinedDeletes();
+                    out.writeInt(deleted.length);
+                    for (long position : deleted) {
+                        out.writeLong(position);
+                    }
+                    writeOptional(out, file.partitionId());
+                    out.writeInt(file.partitionValues().size());
+                    for (String value : file.partitionValues()) {
+                        out.writeBoolean(value != null);
+                        if (value != null) {
+                            out.writeUTF(value);
+                        }
+                    }
+                    out.writeLong(file.splitStart());
+                    out.writeLong(file.splitLength());
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    public static ScanTask decode(byte[] encoded)
+    {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
+            byte version = in.readByte();
+            if (version != VERSION) {
+                throw new CorruptionException("a scan task was encoded with version " + version + " of moraine's task encoding, this build reads "
+                        + VERSION + "; run the coordinator and the workers on the same moraine version");
+            }
+            byte kind = in.readByte();
+            if (kind == INLINED_ROWS) {
+                return new InlinedRowsTask(in.readLong(), in.readLong(), in.readLong());
+            }
+            if (kind != DATA_FILE) {
+                throw new CorruptionException("unknown scan task kind " + kind);
+            }
+            long tableId = in.readLong();
+            long snapshotId = in.readLong();
+            long dataFileId = in.readLong();
+            String path = in.readUTF();
+            long sizeBytes = in.readLong();
+            long recordCount = in.readLong();
+            OptionalLong footerSize = readOptional(in);
+            OptionalLong rowIdStart = readOptional(in);
+            long beginSnapshot = in.readLong();
+            OptionalLong partialMax = readOptional(in);
+            int deleteCount = in.readInt();
+            List<DeleteFileRef> deletes = new ArrayList<>(deleteCount);
+            for (int i = 0; i < deleteCount; i++) {
+                deletes.add(new DeleteFileRef(in.readUTF(), readOptional(in), in.readLong(), in.readUTF()));
+            }
+            long[] inlined = new long[in.readInt()];
+            for (int i = 0; i < inlined.length; i++) {
+                inlined[i] = in.readLong();
+            }
+            OptionalLong partitionId = readOptional(in);
+            int valueCount = in.readInt();
+            List<String> values = new ArrayList<>(valueCount);
+            for (int i = 0; i < valueCount; i++) {
+                values.add(in.readBoolean() ? in.readUTF() : null);
+            }
+            return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
+                    deletes, inlined, partitionId, values, in.readLong(), in.readLong());
+        }
+        catch (IOException e) {
+            throw new CorruptionException("a scan task's bytes are truncated or damaged: " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeOptional(DataOutputStream out, OptionalLong value)
+            throws IOException
+    {
+        out.writeBoolean(value.isPresent());
+        if (value.isPresent()) {
+            out.writeLong(value.getAsLong());
+        }
+    }
+
+    private static OptionalLong readOptional(DataInputStream in)
+            throws IOException
+    {
+        return in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
+    }
+}

@@ -1,0 +1,53 @@
+package io.moraine.core.types;
+
+import io.moraine.core.catalog.ColumnNode;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One column of a table at a snapshot, top-level or nested: its column id (the Parquet field id), its name, its type
+ * and its {@code initial_default} text, the value rows written before the column existed read as (reference §4.7).
+ */
+public record TableColumn(long columnId, String name, DuckLakeType type, Optional<String> initialDefault)
+        implements Serializable
+{
+    public TableColumn
+    {
+        requireNonNull(name, "name is null");
+        requireNonNull(type, "type is null");
+        requireNonNull(initialDefault, "initialDefault is null");
+    }
+
+    /** The column and its descendants from a catalog column tree. */
+    public static TableColumn of(ColumnNode node)
+    {
+        List<TableColumn> children = new ArrayList<>(node.children().size());
+        for (ColumnNode child : node.children()) {
+            children.add(of(child));
+        }
+        return new TableColumn(node.columnId(), node.name(), DuckLakeType.parse(node.name(), node.type(), children),
+                Optional.ofNullable(node.column().getString("initial_default")));
+    }
+
+    /** The column's children: struct fields, a list's element, a map's key and value; none for a scalar. */
+    public List<TableColumn> children()
+    {
+        return switch (type) {
+            case DuckLakeType.ListOf list -> List.of(list.element());
+            case DuckLakeType.StructOf struct -> struct.fields();
+            case DuckLakeType.MapOf map -> List.of(map.key(), map.value());
+            default -> List.of();
+        };
+    }
+
+    /** The initial default as a value of the column's type ({@link DuckLakeValues}), or empty for NULL. */
+    public Optional<Object> initialDefaultValue()
+    {
+        return initialDefault.map(text -> DuckLakeValues.parseDefault(this, text));
+    }
+}
