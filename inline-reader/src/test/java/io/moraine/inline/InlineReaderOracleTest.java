@@ -234,7 +234,7 @@ class InlineReaderOracleTest
             throws Exception
     {
         long bigTable = 2;
-        Map<Long, long[]> ours = InlineFileDeletes.positionsAt(catalog.store().latest(), bigTable, snapshot);
+        Map<Long, long[]> ours = io.moraine.core.scan.InlinedFileDeletes.positionsAt(catalog.store().latest(), bigTable, snapshot);
         List<String> oursText = new ArrayList<>();
         ours.forEach((file, positions) -> {
             for (long position : positions) {

@@ -129,39 +129,7 @@ final class ArrowToTrino
     /** The block of a column a file or chunk lacks: its initial_default on every row, or NULL. */
     static Block missing(MoraineColumnHandle column, int rows)
     {
-        Type type = column.type();
-        if (column.initialDefault().isEmpty()) {
-            return io.trino.spi.block.RunLengthEncodedBlock.create(type, null, rows);
-        }
-        return io.trino.spi.block.RunLengthEncodedBlock.create(type, constant(type, column.initialDefault().get(), column.name()), rows);
-    }
-
-    private static Object constant(Type type, String text, String column)
-    {
-        if (type == BIGINT || type == INTEGER || type == SMALLINT || type == TINYINT) {
-            return Long.parseLong(text);
-        }
-        if (type == BOOLEAN) {
-            return Boolean.parseBoolean(text);
-        }
-        if (type == DOUBLE) {
-            return Double.parseDouble(text);
-        }
-        if (type == REAL) {
-            return (long) Float.floatToIntBits(Float.parseFloat(text));
-        }
-        if (type == VARCHAR) {
-            return Slices.utf8Slice(text);
-        }
-        if (type == DATE) {
-            return java.time.LocalDate.parse(text).toEpochDay();
-        }
-        if (type instanceof DecimalType decimal) {
-            BigDecimal value = new BigDecimal(text).setScale(decimal.getScale());
-            return decimal.isShort() ? (Object) value.unscaledValue().longValueExact() : Int128.valueOf(value.unscaledValue());
-        }
-        throw new TrinoException(NOT_SUPPORTED, "column " + column + " has initial default '" + text + "' of type " + type
-                + ", which the connector cannot apply yet");
+        return io.trino.spi.block.RunLengthEncodedBlock.create(column.type(), column.initialDefaultValue().orElse(null), rows);
     }
 
     private static void write(Type type, ValueVector vector, int row, BlockBuilder builder)

@@ -1,15 +1,20 @@
 package io.moraine.trino;
 
-import io.moraine.inline.DataFiles;
+import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.io.LakeFileSystem;
+import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.filesystem.TrinoInputStream;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -18,7 +23,7 @@ import java.util.OptionalLong;
  * {@code /}). Object-store URIs ({@code s3://...}) pass through unchanged.
  */
 final class LakeFiles
-        implements DataFiles
+        implements LakeFileSystem
 {
     private final TrinoFileSystem fileSystem;
 
@@ -43,9 +48,9 @@ final class LakeFiles
         return fileSystem.newInputFile(location(path), length);
     }
 
-    /** Delete files for the engine-free visibility code, as parquet-java input files over Trino's file system. */
+    /** Delete files for the core's visibility rules, as parquet-java input files over Trino's file system. */
     @Override
-    public InputFile open(String path, OptionalLong sizeBytes)
+    public InputFile newInputFile(String path, OptionalLong sizeBytes)
     {
         TrinoInputFile file = sizeBytes.isPresent() ? fileSystem.newInputFile(location(path), sizeBytes.getAsLong()) : fileSystem.newInputFile(location(path));
         return new InputFile()
@@ -86,5 +91,30 @@ final class LakeFiles
                 return file.location().toString();
             }
         };
+    }
+
+    @Override
+    public OutputFile newOutputFile(String path)
+    {
+        throw new UnsupportedFeatureException("the Trino connector reads lakes and writes no files (asked to write " + path + ")");
+    }
+
+    @Override
+    public void deleteFile(String path)
+            throws IOException
+    {
+        throw new UnsupportedFeatureException("the Trino connector reads lakes and deletes no files (asked to delete " + path + ")");
+    }
+
+    @Override
+    public List<String> listFiles(String directory)
+            throws IOException
+    {
+        List<String> paths = new ArrayList<>();
+        FileIterator files = fileSystem.listFiles(location(directory));
+        while (files.hasNext()) {
+            paths.add(files.next().location().toString());
+        }
+        return paths;
     }
 }

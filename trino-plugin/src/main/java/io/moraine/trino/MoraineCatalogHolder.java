@@ -1,32 +1,43 @@
 package io.moraine.trino;
 
 import com.google.inject.Inject;
-import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.error.MoraineException;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.opentelemetry.api.trace.Tracer;
 import jakarta.annotation.PreDestroy;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 
 import java.util.Optional;
 
-/** The catalog this connector reads: opened read-only (or pinned to a checkpoint) once, so Trino never fences a writer. */
+/**
+ * What the connector holds for its lifetime: the catalog, opened read-only (or pinned to a checkpoint) once, so Trino
+ * never fences a writer; the data-path override; and the one Arrow allocator inlined rows are decoded with.
+ */
 public class MoraineCatalogHolder
 {
     private final MoraineCatalog catalog;
     private final Optional<String> dataPathOverride;
+    private final BufferAllocator allocator = new RootAllocator();
 
     @Inject
     public MoraineCatalogHolder(MoraineConfig config, Tracer tracer)
     {
         StoreOptions options = StoreOptions.DEFAULTS.withReadListener(new TracingStoreReads(tracer));
-        this.dataPathOverride = config.getDataPath().map(path -> path.endsWith("/") ? path : path + "/");
+        this.dataPathOverride = config.getDataPath();
         StoreUri uri = StoreUri.parse(config.getStoreUri());
-        this.catalog = config.getCheckpointId()
-                .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
-                .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, options));
+        try {
+            this.catalog = config.getCheckpointId()
+                    .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
+                    .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, options));
+        }
+        catch (MoraineException e) {
+            allocator.close();
+            throw MoraineErrorCode.toTrino(e);
+        }
     }
 
     public MoraineCatalog catalog()
@@ -34,15 +45,23 @@ public class MoraineCatalogHolder
         return catalog;
     }
 
-    /** Where relative data paths resolve at this snapshot: {@code moraine.data-path} if set, else the catalog's data_path. */
-    public String dataPath(CatalogSnapshot snapshot)
+    /** {@code moraine.data-path}: where relative data paths resolve instead of the catalog's data_path. */
+    public Optional<String> dataPathOverride()
     {
-        return dataPathOverride.orElseGet(() -> snapshot.facts().get(StoreFacts.DATA_PATH));
+        return dataPathOverride;
+    }
+
+    /** A child of the connector's allocator for one reader; close it with the reader. */
+    public BufferAllocator newAllocator(String name)
+    {
+        return allocator.newChildAllocator(name, 0, Long.MAX_VALUE);
     }
 
     @PreDestroy
     public void close()
     {
-        catalog.close();
+        try (allocator) {
+            catalog.close();
+        }
     }
 }

@@ -39,6 +39,20 @@ public record MoraineColumnHandle(long columnId, String name, Type type, String 
         return initialDefault;
     }
 
+    /**
+     * The initial default as a Trino value of the column's type, or empty for NULL. Defaults of nested columns are not
+     * read yet (DuckDB writes none for them).
+     */
+    public java.util.Optional<Object> initialDefaultValue()
+    {
+        if (initialDefault.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        io.moraine.core.types.TableColumn column = new io.moraine.core.types.TableColumn(columnId, name,
+                io.moraine.core.types.DuckLakeType.parseScalar(name, duckLakeType), initialDefault);
+        return column.initialDefaultValue().map(value -> TrinoValues.toTrino(type, value, name));
+    }
+
     @Override
     @JsonProperty
     public long columnId()

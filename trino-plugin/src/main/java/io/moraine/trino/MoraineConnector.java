@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import com.google.inject.Inject;
+import io.airlift.bootstrap.LifeCycleManager;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -19,11 +20,13 @@ public class MoraineConnector
     private final MoraineSplitManager splitManager;
     private final MorainePageSourceProvider pageSourceProvider;
     private final MoraineMetadataCache metadataCache;
+    private final LifeCycleManager lifeCycleManager;
 
     @Inject
-    public MoraineConnector(MoraineCatalogHolder catalog, MoraineTypes types, MoraineConfig config, MoraineSplitManager splitManager,
-            MorainePageSourceProvider pageSourceProvider, MoraineMetadataCache metadataCache)
+    public MoraineConnector(LifeCycleManager lifeCycleManager, MoraineCatalogHolder catalog, MoraineTypes types, MoraineConfig config,
+            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineMetadataCache metadataCache)
     {
+        this.lifeCycleManager = lifeCycleManager;
         this.metadataCache = metadataCache;
         this.catalog = catalog;
         this.types = types;
@@ -59,7 +62,8 @@ public class MoraineConnector
     @Override
     public void shutdown()
     {
-        catalog.close();
+        // Stops every bound object: the split planning threads, then the catalog and its allocator.
+        lifeCycleManager.stop();
     }
 
     @Override

@@ -1,11 +1,11 @@
 package io.moraine.trino;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.error.MoraineException;
-import io.moraine.core.error.NotFoundException;
+import io.moraine.core.types.TableColumn;
+import io.moraine.core.types.TableSchema;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
@@ -157,11 +157,13 @@ public class MoraineMetadata
     {
         try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
             List<MoraineColumnHandle> columns = new ArrayList<>();
-            for (ColumnNode column : snapshot.columnTree(table.tableId())) {
-                columns.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column), column.type(),
-                        Optional.ofNullable(column.column().getString("initial_default"))));
+            for (TableColumn column : TableSchema.of(snapshot.columnTree(table.tableId())).columns()) {
+                columns.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column), column.type().duckLakeName(), column.initialDefault()));
             }
             return columns;
+        }
+        catch (MoraineException e) {
+            throw MoraineErrorCode.toTrino(e);
         }
     }
 
@@ -183,7 +185,7 @@ public class MoraineMetadata
             return defaultSnapshotTimestamp.map(catalog::asOf).orElseGet(catalog::latest);
         }
         catch (MoraineException e) {
-            throw new TrinoException(INVALID_ARGUMENTS, e.getMessage(), e);
+            throw MoraineErrorCode.toTrino(e);
         }
     }
 
@@ -204,11 +206,8 @@ public class MoraineMetadata
             };
             return catalog.asOf(Instant.ofEpochMilli(millis).plusNanos(999_999));
         }
-        catch (NotFoundException e) {
-            throw new TrinoException(INVALID_ARGUMENTS, e.getMessage(), e);
-        }
         catch (MoraineException e) {
-            throw new TrinoException(INVALID_ARGUMENTS, e.code() + ": " + e.getMessage(), e);
+            throw MoraineErrorCode.toTrino(e);
         }
     }
 }

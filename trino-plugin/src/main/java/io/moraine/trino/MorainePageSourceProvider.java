@@ -2,10 +2,14 @@ package io.moraine.trino;
 
 import com.google.inject.Inject;
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
-import io.moraine.inline.InlineSelection;
-import io.trino.spi.TrinoException;
+import io.moraine.inline.InlinedRowsReader;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -17,25 +21,18 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
-import io.trino.filesystem.TrinoFileSystemFactory;
-import io.trino.parquet.ParquetReaderOptions;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 import java.util.List;
 import java.util.Optional;
 
-import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
-
 /**
- * Pages of a split. Inlined rows come from the inline reader at the handle's snapshot, matched to the table's
- * columns by name (a column a schema version lacks reads as NULL); data files through Trino's Parquet reader.
+ * Pages of a split: a data-file task through Trino's Parquet reader, keeping the rows the core's {@code VisibleRows}
+ * selects; the inlined-rows task from the inline reader at the task's snapshot.
  */
 public class MorainePageSourceProvider
         implements ConnectorPageSourceProvider
 {
-    private static final int WINDOW_ROWS = 8192;
-
     private final MoraineCatalogHolder catalog;
     private final TrinoFileSystemFactory fileSystemFactory;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
@@ -51,29 +48,35 @@ public class MorainePageSourceProvider
     public ConnectorPageSource createPageSource(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorSplit split,
             ConnectorTableHandle tableHandle, Optional<ConnectorTableCredentials> credentials, List<ColumnHandle> columns, DynamicFilter dynamicFilter)
     {
-        MoraineSplit moraineSplit = (MoraineSplit) split;
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
-        if (moraineSplit.dataFile().isPresent()) {
-            // The dynamic filter as it stands now: row groups and pages it rules out are never read.
-            TupleDomain<MoraineColumnHandle> predicate = table.constraint().intersect(dynamicFilter.getCurrentPredicate().transformKeys(MoraineColumnHandle.class::cast));
-            if (predicate.isNone()) {
-                return new EmptyPageSource();
-            }
-            LakeFiles files = new LakeFiles(fileSystemFactory.create(session));
-            return ParquetFilePages.open(moraineSplit, table, files, projected, predicate, parquetOptions);
+        try {
+            return switch (((MoraineSplit) split).task()) {
+                case DataFileTask file -> {
+                    // The dynamic filter as it stands now: row groups and pages it rules out are never read.
+                    TupleDomain<MoraineColumnHandle> predicate = table.constraint()
+                            .intersect(dynamicFilter.getCurrentPredicate().transformKeys(MoraineColumnHandle.class::cast));
+                    yield predicate.isNone()
+                            ? new EmptyPageSource()
+                            : ParquetFilePages.open(file, table, new LakeFiles(fileSystemFactory.create(session)), projected, predicate, parquetOptions);
+                }
+                case InlinedRowsTask inlined -> inlinedRows(inlined, projected);
+            };
         }
-        BufferAllocator allocator = new RootAllocator();
+        catch (MoraineException e) {
+            throw MoraineErrorCode.toTrino(e);
+        }
+    }
+
+    private ConnectorPageSource inlinedRows(InlinedRowsTask task, List<MoraineColumnHandle> columns)
+    {
+        BufferAllocator allocator = catalog.newAllocator("inlined rows of table " + task.tableId());
         CatalogSnapshot snapshot = null;
         try {
-            snapshot = catalog.catalog().at(table.snapshotId());
-            if (snapshot.inlinedDataFlushedSince(table.tableId(), moraineSplit.plannedHead())) {
-                throw new TrinoException(TRANSACTION_CONFLICT, "the inlined rows of table " + table.name() + " were flushed to data files while this query "
-                        + "ran (after snapshot " + moraineSplit.plannedHead() + "), so its plan misses them; run the query again");
-            }
-            InlineScan scan = InlineReader.scan(snapshot.reader(), table.tableId(), new InlineSelection.AtSnapshot(table.snapshotId()),
-                    Optional.of(projected.stream().map(MoraineColumnHandle::name).toList()), WINDOW_ROWS, allocator);
-            return new InlinedRowsPageSource(allocator, snapshot, scan, projected);
+            snapshot = catalog.catalog().at(task.snapshotId());
+            InlineScan scan = InlinedRowsReader.open(snapshot, task, Optional.of(columns.stream().map(MoraineColumnHandle::name).toList()),
+                    InlineReader.DEFAULT_WINDOW_ROWS, allocator);
+            return new InlinedRowsPageSource(allocator, snapshot, scan, columns);
         }
         catch (RuntimeException e) {
             try (allocator; CatalogSnapshot opened = snapshot) {

@@ -1,5 +1,8 @@
 package io.moraine.trino;
 
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.scan.TaskStream;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.DynamicFilterSnapshot;
@@ -8,31 +11,48 @@ import io.trino.spi.predicate.TupleDomain;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
-import static java.util.concurrent.CompletableFuture.completedFuture;
-
 /**
- * Plans a scan's splits on the first batch, once Trino has waited (up to the requested timeout) for the query's dynamic
- * filters: files the dynamic filter rules out by their statistics or bucket are never scheduled. Then serves the
- * planned splits in batches.
+ * Hands out a scan's splits in batches as the core plans its tasks. The scan is planned on the first batch, with the
+ * dynamic filter as it stands then (Trino waits up to the requested timeout before asking); each batch is planned on
+ * the planning executor, so a table with many files starts running before its last file is planned.
  */
 final class MoraineSplitSource
         implements ConnectorSplitSource
 {
-    private final Function<TupleDomain<MoraineColumnHandle>, List<MoraineSplit>> planner;
+    /** A scan being planned: the task stream and the catalog view it reads, closed together. */
+    record PlannedScan(CatalogSnapshot snapshot, TaskStream tasks)
+            implements AutoCloseable
+    {
+        @Override
+        public void close()
+        {
+            try (snapshot) {
+                tasks.close();
+            }
+        }
+    }
+
+    private final Function<TupleDomain<MoraineColumnHandle>, PlannedScan> planner;
+    private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
-    private List<MoraineSplit> remaining;
-    private int next;
+    private final Executor executor;
+    private PlannedScan scan;
+    private boolean finished;
+    private boolean closed;
 
     /**
-     * @param planner plans the splits for a predicate on top of the table handle's own
+     * @param planner plans the scan for a predicate on top of the table handle's own
      * @param dynamicFilterWaitMillis how long Trino may wait for dynamic filters before the first batch (0 when the scan has none)
      */
-    MoraineSplitSource(Function<TupleDomain<MoraineColumnHandle>, List<MoraineSplit>> planner, long dynamicFilterWaitMillis)
+    MoraineSplitSource(Function<TupleDomain<MoraineColumnHandle>, PlannedScan> planner, long maxSplitSize, long dynamicFilterWaitMillis, Executor executor)
     {
         this.planner = planner;
+        this.maxSplitSize = maxSplitSize;
         this.dynamicFilterWaitMillis = dynamicFilterWaitMillis;
+        this.executor = executor;
     }
 
     @Override
@@ -42,22 +62,60 @@ final class MoraineSplitSource
     }
 
     @Override
-    public synchronized CompletableFuture<List<ConnectorSplit>> getNextBatch(int maxSize, DynamicFilterSnapshot dynamicFilter)
+    public CompletableFuture<List<ConnectorSplit>> getNextBatch(int maxSize, DynamicFilterSnapshot dynamicFilter)
     {
-        if (remaining == null) {
-            remaining = planner.apply(dynamicFilter.currentPredicate().transformKeys(MoraineColumnHandle.class::cast));
+        TupleDomain<MoraineColumnHandle> predicate = dynamicFilter.currentPredicate().transformKeys(MoraineColumnHandle.class::cast);
+        return CompletableFuture.supplyAsync(() -> nextBatch(maxSize, predicate), executor);
+    }
+
+    private synchronized List<ConnectorSplit> nextBatch(int maxSize, TupleDomain<MoraineColumnHandle> dynamicFilter)
+    {
+        if (closed || finished) {
+            return List.of();
         }
-        List<ConnectorSplit> batch = new ArrayList<>(remaining.subList(next, Math.min(remaining.size(), next + maxSize)));
-        next += batch.size();
-        return completedFuture(batch);
+        try {
+            if (scan == null) {
+                scan = planner.apply(dynamicFilter);
+            }
+            List<ConnectorSplit> batch = new ArrayList<>(Math.min(maxSize, 1024));
+            while (batch.size() < maxSize && scan.tasks().hasNext()) {
+                batch.add(MoraineSplit.of(scan.tasks().next(), maxSplitSize));
+            }
+            if (!scan.tasks().hasNext()) {
+                finish();
+            }
+            return batch;
+        }
+        catch (MoraineException e) {
+            finish();
+            throw MoraineErrorCode.toTrino(e);
+        }
+        catch (RuntimeException e) {
+            finish();
+            throw e;
+        }
+    }
+
+    private void finish()
+    {
+        finished = true;
+        if (scan != null) {
+            scan.close();
+        }
     }
 
     @Override
     public synchronized boolean isFinished()
     {
-        return remaining != null && next >= remaining.size();
+        return finished;
     }
 
     @Override
-    public void close() {}
+    public synchronized void close()
+    {
+        closed = true;
+        if (!finished) {
+            finish();
+        }
+    }
 }

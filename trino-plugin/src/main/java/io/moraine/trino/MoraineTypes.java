@@ -1,17 +1,15 @@
 package io.moraine.trino;
 
 import com.google.inject.Inject;
-import io.moraine.core.catalog.ColumnNode;
-import io.trino.spi.TrinoException;
+import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.TableColumn;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.MapType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 
-import java.util.Locale;
-
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DateType.DATE;
@@ -20,6 +18,7 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.RealType.REAL;
 import static io.trino.spi.type.SmallintType.SMALLINT;
 import static io.trino.spi.type.TimeType.TIME_MICROS;
+import static io.trino.spi.type.TimeType.TIME_NANOS;
 import static io.trino.spi.type.TimestampType.TIMESTAMP_MICROS;
 import static io.trino.spi.type.TimestampType.TIMESTAMP_MILLIS;
 import static io.trino.spi.type.TimestampType.TIMESTAMP_NANOS;
@@ -33,7 +32,8 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
 /**
  * DuckLake column types as Trino types (reference §7.1), after the mapping the established DuckLake connector for
  * Trino uses: unsigned integers widen to the next signed type (uint64 to DECIMAL(20,0)), 128-bit integers become
- * DECIMAL(38,0), json becomes json, interval becomes varchar (degraded: Trino has no month-day-micro interval).
+ * DECIMAL(38,0), json becomes json, interval and timetz become varchar and geometry and variant varbinary (degraded:
+ * Trino has no equivalent).
  */
 public class MoraineTypes
 {
@@ -45,43 +45,36 @@ public class MoraineTypes
         this.typeManager = typeManager;
     }
 
-    public Type toTrino(ColumnNode column)
+    public Type toTrino(TableColumn column)
     {
-        String type = column.type().toLowerCase(Locale.ROOT);
-        return switch (type) {
-            case "boolean" -> BOOLEAN;
-            case "int8" -> TINYINT;
-            case "int16", "uint8" -> SMALLINT;
-            case "int32", "uint16" -> INTEGER;
-            case "int64", "uint32" -> BIGINT;
-            case "uint64" -> DecimalType.createDecimalType(20, 0);
-            case "int128", "uint128" -> DecimalType.createDecimalType(38, 0);
-            case "float32" -> REAL;
-            case "float64" -> DOUBLE;
-            case "date" -> DATE;
-            case "time" -> TIME_MICROS;
-            case "timestamp", "timestamp_us" -> TIMESTAMP_MICROS;
-            case "timestamp_s" -> TIMESTAMP_SECONDS;
-            case "timestamp_ms" -> TIMESTAMP_MILLIS;
-            case "timestamp_ns" -> TIMESTAMP_NANOS;
-            case "timestamptz" -> TIMESTAMP_TZ_MICROS;
-            case "varchar", "interval" -> VARCHAR;
-            case "json" -> typeManager.fromSqlType("json");
-            case "blob", "geometry", "variant" -> VARBINARY;
-            case "uuid" -> UUID;
-            case "list" -> new ArrayType(toTrino(column.children().getFirst()));
-            case "struct" -> RowType.from(column.children().stream()
-                    .map(child -> RowType.field(child.name(), toTrino(child)))
-                    .toList());
-            case "map" -> new io.trino.spi.type.MapType(toTrino(column.children().get(0)), toTrino(column.children().get(1)), typeManager.getTypeOperators());
-            default -> {
-                if (type.startsWith("decimal(")) {
-                    String[] precisionScale = type.substring("decimal(".length(), type.length() - 1).split(",");
-                    yield DecimalType.createDecimalType(Integer.parseInt(precisionScale[0].strip()), Integer.parseInt(precisionScale[1].strip()));
-                }
-                throw new TrinoException(NOT_SUPPORTED, "column " + column.name() + " has DuckLake type '" + column.type()
-                        + "', which the moraine connector does not map yet");
-            }
+        return switch (column.type()) {
+            case DuckLakeType.Decimal decimal -> DecimalType.createDecimalType(decimal.precision(), decimal.scale());
+            case DuckLakeType.ListOf list -> new ArrayType(toTrino(list.element()));
+            case DuckLakeType.StructOf struct -> RowType.from(struct.fields().stream().map(field -> RowType.field(field.name(), toTrino(field))).toList());
+            case DuckLakeType.MapOf map -> new MapType(toTrino(map.key()), toTrino(map.value()), typeManager.getTypeOperators());
+            case DuckLakeType.Primitive primitive -> switch (primitive.kind()) {
+                case BOOLEAN -> BOOLEAN;
+                case INT8 -> TINYINT;
+                case INT16, UINT8 -> SMALLINT;
+                case INT32, UINT16 -> INTEGER;
+                case INT64, UINT32 -> BIGINT;
+                case UINT64 -> DecimalType.createDecimalType(20, 0);
+                case INT128, UINT128 -> DecimalType.createDecimalType(38, 0);
+                case FLOAT32 -> REAL;
+                case FLOAT64 -> DOUBLE;
+                case DATE -> DATE;
+                case TIME -> TIME_MICROS;
+                case TIME_NS -> TIME_NANOS;
+                case TIMESTAMP -> TIMESTAMP_MICROS;
+                case TIMESTAMP_S -> TIMESTAMP_SECONDS;
+                case TIMESTAMP_MS -> TIMESTAMP_MILLIS;
+                case TIMESTAMP_NS -> TIMESTAMP_NANOS;
+                case TIMESTAMPTZ -> TIMESTAMP_TZ_MICROS;
+                case VARCHAR, INTERVAL, TIMETZ -> VARCHAR;
+                case JSON -> typeManager.fromSqlType("json");
+                case BLOB, GEOMETRY, VARIANT -> VARBINARY;
+                case UUID -> UUID;
+            };
         };
     }
 }

@@ -1,6 +1,6 @@
 package io.moraine.trino;
 
-import io.moraine.inline.DataFileVisibility;
+import io.moraine.core.scan.VisibleRows;
 import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.spi.Page;
@@ -13,11 +13,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 
 /**
- * Streams the pages of one data file as Trino's Parquet reader decodes them, keeping the rows {@link DataFileVisibility}
+ * Streams the pages of one data file as Trino's Parquet reader decodes them, keeping the rows {@link VisibleRows}
  * says the snapshot sees; columns the file lacks are filled with their defaults.
  */
 final class ParquetFilePageSource
@@ -29,7 +28,7 @@ final class ParquetFilePageSource
     private final int[] fieldOfColumn;
     private final int snapshotField;
     private final int positionField;
-    private final DataFileVisibility visibility;
+    private final VisibleRows visibility;
     private long readTimeNanos;
     private boolean finished;
 
@@ -39,7 +38,7 @@ final class ParquetFilePageSource
      * @param positionField the reader's row-position block, or -1 when no position of the file is deleted
      */
     ParquetFilePageSource(ParquetDataSource source, ParquetReader reader, List<MoraineColumnHandle> columns, int[] fieldOfColumn,
-            int snapshotField, int positionField, DataFileVisibility visibility)
+            int snapshotField, int positionField, VisibleRows visibility)
     {
         this.source = source;
         this.reader = reader;
@@ -62,7 +61,7 @@ final class ParquetFilePageSource
             page = reader.nextPage();
         }
         catch (IOException e) {
-            throw new TrinoException(GENERIC_INTERNAL_ERROR, "reading data file " + source.getId() + " failed: " + e.getMessage(), e);
+            throw new TrinoException(MoraineErrorCode.MORAINE_CANNOT_READ_DATA, "reading data file " + source.getId() + " failed: " + e.getMessage(), e);
         }
         finally {
             readTimeNanos += System.nanoTime() - start;
@@ -72,19 +71,14 @@ final class ParquetFilePageSource
             return null;
         }
         int rows = page.getPositionCount();
-        if (snapshotField < 0 && positionField < 0) {
+        if (visibility.keepsEveryRow()) {
             return page(page, null, rows);
         }
         int[] keep = new int[rows];
-        int kept = 0;
         Block snapshots = snapshotField >= 0 ? page.getBlock(snapshotField) : null;
         Block positions = positionField >= 0 ? page.getBlock(positionField) : null;
-        for (int row = 0; row < rows; row++) {
-            long position = positions == null ? 0 : BIGINT.getLong(positions, row);
-            if (visibility.visible(position, snapshots == null ? 0 : BIGINT.getLong(snapshots, row))) {
-                keep[kept++] = row;
-            }
-        }
+        int kept = visibility.select(rows, positions == null ? null : row -> BIGINT.getLong(positions, row),
+                snapshots == null ? null : row -> BIGINT.getLong(snapshots, row), keep);
         return page(page, keep, kept);
     }
 

@@ -1,8 +1,8 @@
 package io.moraine.trino;
 
 import io.airlift.slice.Slice;
-import io.moraine.inline.DataFileVisibility;
-import io.moraine.inline.PlannedDataFile;
+import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.VisibleRows;
 import io.trino.parquet.Column;
 import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.ParquetReaderOptions;
@@ -37,14 +37,13 @@ import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
 import static io.trino.parquet.ParquetTypeUtils.lookupColumnById;
 import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
 import static io.trino.parquet.predicate.PredicateUtils.getFilteredRowGroups;
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 
 /**
  * Opens the row groups of one DuckLake data file that a split covers, at a snapshot, with Trino's Parquet reader
  * (reference §4): columns matched by field id (a column the file lacks reads as its default); row groups and pages
- * the predicate rules out by their statistics, column indexes or dictionaries are skipped; the positions deleted at
- * the snapshot and, for a partial file, each row's snapshot are applied by {@link ParquetFilePageSource}.
+ * the predicate rules out by their statistics, column indexes or dictionaries are skipped; the rows the core's
+ * {@link VisibleRows} keeps are selected by {@link ParquetFilePageSource}.
  */
 final class ParquetFilePages
 {
@@ -53,10 +52,9 @@ final class ParquetFilePages
 
     private ParquetFilePages() {}
 
-    static ConnectorPageSource open(MoraineSplit split, MoraineTableHandle table, LakeFiles files, List<MoraineColumnHandle> columns,
+    static ConnectorPageSource open(DataFileTask dataFile, MoraineTableHandle table, LakeFiles files, List<MoraineColumnHandle> columns,
             TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options)
     {
-        PlannedDataFile dataFile = split.dataFile().orElseThrow().planned();
         String path = dataFile.path();
         ParquetDataSource source = null;
         try {
@@ -67,14 +65,14 @@ final class ParquetFilePages
             Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileSchema, fileSchema);
             TupleDomain<ColumnDescriptor> fileDomain = ParquetPredicates.forFile(predicate, columnIO);
             TupleDomainParquetPredicate parquetPredicate = buildPredicate(fileSchema, fileDomain, descriptors, DateTimeZone.UTC);
-            List<RowGroupInfo> rowGroups = getFilteredRowGroups(split.start(), split.length(), source, metadata, List.of(fileDomain), List.of(parquetPredicate),
+            List<RowGroupInfo> rowGroups = getFilteredRowGroups(dataFile.splitStart(), dataFile.splitLength(), source, metadata, List.of(fileDomain), List.of(parquetPredicate),
                     descriptors, DateTimeZone.UTC, DOMAIN_COMPACTION_THRESHOLD, options);
             if (rowGroups.isEmpty()) {
                 source.close();
                 return new EmptyPageSource();
             }
 
-            DataFileVisibility visibility = DataFileVisibility.of(dataFile, table.snapshotId(), files);
+            VisibleRows visibility = VisibleRows.of(dataFile, files);
             List<Column> fields = new ArrayList<>();
             int[] fieldOfColumn = new int[columns.size()];
             for (int i = 0; i < columns.size(); i++) {
@@ -90,28 +88,28 @@ final class ParquetFilePages
             if (visibility.needsRowSnapshots()) {
                 snapshotField = fields.size();
                 fields.add(new Column("_ducklake_internal_snapshot_id",
-                        constructField(BIGINT, lookupColumnById(columnIO, DataFileVisibility.SNAPSHOT_ID_FIELD_ID)).orElseThrow()));
+                        constructField(BIGINT, lookupColumnById(columnIO, DataFileTask.SNAPSHOT_ID_FIELD_ID)).orElseThrow()));
             }
             // Deleted positions are file positions: the reader appends each row's position after the fields.
-            boolean needsPositions = visibility.hasDeletedPositions();
+            boolean needsPositions = visibility.needsPositions();
             int positionField = needsPositions ? fields.size() : -1;
             ParquetDataSource opened = source;
             ParquetReader reader = new ParquetReader(Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()), fields, needsPositions, rowGroups,
                     source, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
-                    e -> new TrinoException(GENERIC_INTERNAL_ERROR, "reading " + opened.getId() + " failed: " + e.getMessage(), e),
+                    e -> new TrinoException(MoraineErrorCode.MORAINE_CANNOT_READ_DATA, "reading " + opened.getId() + " failed: " + e.getMessage(), e),
                     fileDomain.isAll() ? Optional.empty() : Optional.of(parquetPredicate), Optional.empty(), Optional.empty());
             return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, snapshotField, positionField, visibility);
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(source);
             if (isMissingFile(e)) {
-                throw new TrinoException(GENERIC_INTERNAL_ERROR, "data file " + dataFile.dataFileId() + " of table " + table.name() + " is missing at " + path
+                throw new TrinoException(MoraineErrorCode.MORAINE_MISSING_DATA, "data file " + dataFile.dataFileId() + " of table " + table.name() + " is missing at " + path
                         + "; if the lake's files were moved, set moraine.data-path to their new root", e);
             }
             if (e instanceof RuntimeException runtime) {
                 throw runtime;
             }
-            throw new TrinoException(GENERIC_INTERNAL_ERROR, "reading data file " + path + " failed: " + e.getMessage(), e);
+            throw new TrinoException(MoraineErrorCode.MORAINE_CANNOT_READ_DATA, "reading data file " + path + " failed: " + e.getMessage(), e);
         }
     }
 

@@ -5,7 +5,8 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.tx.StagedTransaction;
-import io.moraine.inline.InlineFileDeletes;
+import io.moraine.core.scan.DeleteFiles;
+import io.moraine.core.scan.InlinedFileDeletes;
 import io.moraine.inline.storage.LakeFileSystem;
 
 import java.io.IOException;
@@ -32,7 +33,7 @@ final class DeleteFileFlush
     static List<Plan> plan(CatalogSnapshot snapshot, long tableId, String dataPath, String tablePath, LakeFileSystem files, long nextFileId)
             throws IOException
     {
-        Map<Long, TreeMap<Long, Long>> inlined = InlineFileDeletes.entriesAt(snapshot.reader(), tableId, snapshot.id());
+        Map<Long, TreeMap<Long, Long>> inlined = InlinedFileDeletes.entriesAt(snapshot.reader(), tableId, snapshot.id());
         List<Plan> plans = new ArrayList<>();
         if (inlined.isEmpty()) {
             return plans;
@@ -48,8 +49,8 @@ final class DeleteFileFlush
             TreeMap<Long, Long> positions = new TreeMap<>();
             Optional<Row> existing = deleteFiles.stream().filter(row -> row.getLong("data_file_id") == dataFileId).findFirst();
             if (existing.isPresent()) {
-                positions.putAll(io.moraine.inline.DeletedPositions.read(files.open(
-                        CatalogPaths.filePath(tablePath, existing.get()), java.util.OptionalLong.empty()), existing.get().getLong("begin_snapshot")));
+                DeleteFiles.read(files.open(CatalogPaths.filePath(tablePath, existing.get()), java.util.OptionalLong.empty()),
+                        existing.get().getLong("begin_snapshot"), positions::put);
             }
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
             String dataFilePath = LakeFileSystem.canonical(CatalogPaths.filePath(tablePath, dataFile.get()));

@@ -3,7 +3,7 @@ package io.moraine.inline.flush;
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.ParquetVariant;
-import io.moraine.inline.DataFileVisibility;
+import io.moraine.core.scan.DataFileTask;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -29,8 +29,8 @@ final class ParquetSchemas
 {
     static final String ROW_ID = "_ducklake_internal_row_id";
     static final String SNAPSHOT_ID = "_ducklake_internal_snapshot_id";
-    static final int ROW_ID_FIELD_ID = DataFileVisibility.ROW_ID_FIELD_ID;
-    static final int SNAPSHOT_ID_FIELD_ID = DataFileVisibility.SNAPSHOT_ID_FIELD_ID;
+    static final int ROW_ID_FIELD_ID = DataFileTask.ROW_ID_FIELD_ID;
+    static final int SNAPSHOT_ID_FIELD_ID = DataFileTask.SNAPSHOT_ID_FIELD_ID;
     private static final byte VARIANT_SPEC_VERSION = 1;
 
     private ParquetSchemas() {}

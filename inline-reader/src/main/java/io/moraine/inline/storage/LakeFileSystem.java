@@ -1,8 +1,6 @@
 package io.moraine.inline.storage;
 
 import io.moraine.core.error.UnsupportedFeatureException;
-import io.moraine.inline.DataFiles;
-import io.moraine.inline.DeletedPositions;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
@@ -20,7 +18,7 @@ import java.util.function.Supplier;
  * URIs on the local file system, {@code s3://bucket/key} through the AWS SDK. The S3 client is made on first use.
  */
 public final class LakeFileSystem
-        implements DataFiles, AutoCloseable
+        implements AutoCloseable
 {
     private final Supplier<S3Client> s3Factory;
     private S3Client s3;
@@ -63,7 +61,7 @@ public final class LakeFileSystem
         return new LocalOutputFile(file);
     }
 
-    @Override
+    /** The file at {@code path} for reading; {@code sizeBytes} is the catalog's size when known. */
     public InputFile open(String path, OptionalLong sizeBytes)
     {
         if (S3Location.isS3(path)) {
@@ -95,6 +93,6 @@ public final class LakeFileSystem
             throw new UnsupportedFeatureException("data at " + path + " is on an object store moraine does not write or read yet; "
                     + "supported are local paths, file:// and s3://");
         }
-        return DeletedPositions.localPath(path);
+        return io.moraine.core.io.LocalFileSystem.localPath(path);
     }
 }

@@ -6,7 +6,7 @@ import io.moraine.core.catalog.Row;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
-import io.moraine.inline.InlineFileDeletes;
+import io.moraine.core.scan.InlinedFileDeletes;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.OracleImports;
 import io.moraine.inline.InlineScan;
@@ -88,7 +88,7 @@ class InlineFlushS3Test
                 try (CatalogSnapshot after = catalog.latest(); RootAllocator allocator = new RootAllocator();
                         InlineScan scan = InlineReader.scan(after.reader(), T, new InlineSelection.ForFlush(Long.MAX_VALUE), Optional.empty(), 100, allocator)) {
                     assertThat(scan.selectedRows()).as("inline rows left after the flush").isZero();
-                    assertThat(InlineFileDeletes.positionsAt(after.reader(), P, Long.MAX_VALUE)).isEmpty();
+                    assertThat(InlinedFileDeletes.positionsAt(after.reader(), P, Long.MAX_VALUE)).isEmpty();
 
                     Row dataFile = after.dataFiles(T).toList().getFirst();
                     String dataKey = "lake/data/main/t/" + dataFile.getString("path");

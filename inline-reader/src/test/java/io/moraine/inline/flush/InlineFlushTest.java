@@ -283,8 +283,8 @@ class InlineFlushTest
                             ours.addAll(deletions(oracle, deleteFile.getLong("data_file_id"), oracle.dataPath().resolve(directory + deleteFile.getString("path")).toString()));
                         }
                     }
-                    assertThat(io.moraine.inline.InlineFileDeletes.positionsAt(after.reader(), 1, Long.MAX_VALUE)).isEmpty();
-                    assertThat(io.moraine.inline.InlineFileDeletes.positionsAt(after.reader(), 2, Long.MAX_VALUE)).isEmpty();
+                    assertThat(io.moraine.core.scan.InlinedFileDeletes.positionsAt(after.reader(), 1, Long.MAX_VALUE)).isEmpty();
+                    assertThat(io.moraine.core.scan.InlinedFileDeletes.positionsAt(after.reader(), 2, Long.MAX_VALUE)).isEmpty();
                     assertThat(catalog.scan(io.moraine.core.catalog.TableKind.FILES_SCHEDULED_FOR_DELETION, io.moraine.core.catalog.RowScope.ALL).toList())
                             .as("the replaced delete file is scheduled for deletion").hasSize(1);
                 }
