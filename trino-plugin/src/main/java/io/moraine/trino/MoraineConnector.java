@@ -15,21 +15,19 @@ public class MoraineConnector
         implements Connector
 {
     private final MoraineCatalogHolder catalog;
-    private final MoraineTypes types;
     private final MoraineConfig config;
     private final MoraineSplitManager splitManager;
     private final MorainePageSourceProvider pageSourceProvider;
-    private final MoraineMetadataCache metadataCache;
+    private final MoraineTableColumns tableColumns;
     private final LifeCycleManager lifeCycleManager;
 
     @Inject
-    public MoraineConnector(LifeCycleManager lifeCycleManager, MoraineCatalogHolder catalog, MoraineTypes types, MoraineConfig config,
-            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineMetadataCache metadataCache)
+    public MoraineConnector(LifeCycleManager lifeCycleManager, MoraineCatalogHolder catalog, MoraineConfig config,
+            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineTableColumns tableColumns)
     {
         this.lifeCycleManager = lifeCycleManager;
-        this.metadataCache = metadataCache;
+        this.tableColumns = tableColumns;
         this.catalog = catalog;
-        this.types = types;
         this.config = config;
         this.splitManager = splitManager;
         this.pageSourceProvider = pageSourceProvider;
@@ -44,7 +42,7 @@ public class MoraineConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new MoraineMetadata(catalog.catalog(), types, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp(), metadataCache);
+        return new MoraineMetadata(catalog.catalog(), tableColumns, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp());
     }
 
     @Override

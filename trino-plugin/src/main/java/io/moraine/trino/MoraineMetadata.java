@@ -4,8 +4,6 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.error.MoraineException;
-import io.moraine.core.types.TableColumn;
-import io.moraine.core.types.TableSchema;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
@@ -37,17 +35,14 @@ public class MoraineMetadata
         implements ConnectorMetadata
 {
     private final MoraineCatalog catalog;
-    private final MoraineTypes types;
     private final Optional<Long> defaultSnapshotId;
     private final Optional<Instant> defaultSnapshotTimestamp;
-    private final MoraineMetadataCache cache;
+    private final MoraineTableColumns tableColumns;
 
-    public MoraineMetadata(MoraineCatalog catalog, MoraineTypes types, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp,
-            MoraineMetadataCache cache)
+    public MoraineMetadata(MoraineCatalog catalog, MoraineTableColumns tableColumns, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp)
     {
         this.catalog = catalog;
-        this.cache = cache;
-        this.types = types;
+        this.tableColumns = tableColumns;
         this.defaultSnapshotId = defaultSnapshotId;
         this.defaultSnapshotTimestamp = defaultSnapshotTimestamp;
     }
@@ -150,21 +145,7 @@ public class MoraineMetadata
     /** The table's top-level columns at the handle's snapshot, in column order. */
     List<MoraineColumnHandle> columns(MoraineTableHandle table)
     {
-        return cache.columns(table.tableId(), table.snapshotId(), () -> readColumns(table));
-    }
-
-    private List<MoraineColumnHandle> readColumns(MoraineTableHandle table)
-    {
-        try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
-            List<MoraineColumnHandle> columns = new ArrayList<>();
-            for (TableColumn column : TableSchema.of(snapshot.columnTree(table.tableId())).columns()) {
-                columns.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column), column.type().duckLakeName(), column.initialDefault()));
-            }
-            return columns;
-        }
-        catch (MoraineException e) {
-            throw MoraineErrorCode.toTrino(e);
-        }
+        return tableColumns.of(table).handles();
     }
 
     /** The snapshot a query reads when it names none: session property, then catalog property, then the newest. */

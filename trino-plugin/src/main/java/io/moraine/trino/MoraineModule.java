@@ -16,7 +16,7 @@ public class MoraineModule
         configBinder(binder).bindConfig(MoraineConfig.class);
         binder.bind(MoraineCatalogHolder.class).in(Scopes.SINGLETON);
         binder.bind(MoraineTypes.class).in(Scopes.SINGLETON);
-        binder.bind(MoraineMetadataCache.class).in(Scopes.SINGLETON);
+        binder.bind(MoraineTableColumns.class).in(Scopes.SINGLETON);
         binder.bind(MoraineConnector.class).in(Scopes.SINGLETON);
         binder.bind(MoraineSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(MorainePageSourceProvider.class).in(Scopes.SINGLETON);

@@ -5,7 +5,6 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.scan.Scan;
 import io.moraine.core.scan.ScanBuilder;
-import io.moraine.core.scan.TaskStream;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -31,13 +30,15 @@ public class MoraineSplitManager
         implements ConnectorSplitManager
 {
     private final MoraineCatalogHolder catalog;
+    private final MoraineTableColumns tableColumns;
     private final long maxSplitSize;
     private final ExecutorService planning = Executors.newCachedThreadPool(daemonThreadsNamed("moraine-split-planning-%s"));
 
     @Inject
-    public MoraineSplitManager(MoraineCatalogHolder catalog, MoraineConfig config)
+    public MoraineSplitManager(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, MoraineConfig config)
     {
         this.catalog = catalog;
+        this.tableColumns = tableColumns;
         this.maxSplitSize = config.getMaxSplitSize().toBytes();
     }
 
@@ -53,32 +54,33 @@ public class MoraineSplitManager
     /** The tasks of {@code table} that {@code predicate} (the handle's constraint and the dynamic filter) does not rule out. */
     private MoraineSplitSource.PlannedScan plan(MoraineTableHandle table, TupleDomain<MoraineColumnHandle> predicate)
     {
-        CatalogSnapshot snapshot = null;
+        CatalogSnapshot snapshot = open(table);
         try {
-            snapshot = catalog.catalog().at(table.snapshotId());
-            ScanBuilder builder = ScanBuilder.forTable(snapshot, table.tableId())
+            ScanBuilder builder = ScanBuilder.forTable(snapshot, table.tableId(), () -> tableColumns.of(table, snapshot).schema())
                     .withFilter(TrinoFilters.toScanFilter(predicate))
                     .withDataPath(catalog.dataPathOverride())
                     .withMaxSplitSize(maxSplitSize);
             table.limit().ifPresent(builder::withLimit);
             Scan scan = builder.build();
-            TaskStream tasks = scan.planTasks();
-            return new MoraineSplitSource.PlannedScan(snapshot, tasks);
+            return new MoraineSplitSource.PlannedScan(snapshot, scan.planTasks());
         }
         catch (MoraineException e) {
-            closeQuietly(snapshot);
+            snapshot.close();
             throw MoraineErrorCode.toTrino(e);
         }
         catch (RuntimeException e) {
-            closeQuietly(snapshot);
+            snapshot.close();
             throw e;
         }
     }
 
-    private static void closeQuietly(CatalogSnapshot snapshot)
+    private CatalogSnapshot open(MoraineTableHandle table)
     {
-        if (snapshot != null) {
-            snapshot.close();
+        try {
+            return catalog.catalog().at(table.snapshotId());
+        }
+        catch (MoraineException e) {
+            throw MoraineErrorCode.toTrino(e);
         }
     }
 

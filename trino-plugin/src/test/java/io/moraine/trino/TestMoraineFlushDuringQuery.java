@@ -33,7 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -74,7 +73,7 @@ class TestMoraineFlushDuringQuery
 
             assertThatThrownBy(() -> connector.getPageSourceProvider().createPageSource(transaction, session, splits.getFirst(), table, Optional.empty(), columns,
                     DynamicFilter.EMPTY))
-                    .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
+                    .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(MoraineErrorCode.MORAINE_CONFLICT.toErrorCode()))
                     .hasMessageContaining("were flushed to data files while this query ran")
                     .hasMessageContaining("run the query again");
 

@@ -111,14 +111,22 @@ public final class CatalogSnapshot
         return reader;
     }
 
-    /**
-     * The rows of a kind visible at S, optionally under leading key cells (e.g. a table id), in key order: current and
-     * history rows are merged by key, so a table's files come by ascending {@code data_file_id}.
-     */
+    /** The rows of a kind visible at S, optionally under leading key cells (e.g. a table id); current rows first. */
     public RowCursor visible(TableKind kind, Object... leadingKeyCells)
     {
         long id = id();
         // At the head no history row can be visible: every end_snapshot is <= head.
+        List<Subspace> subspaces = !kind.isVersioned() || isHead ? List.of(Subspace.CURRENT) : List.of(Subspace.CURRENT, Subspace.HISTORY);
+        return new RowCursor(reader, kind, subspaces, leadingKeyCells, RowCursor.DEFAULT_PAGE_SIZE, row -> row.isVisibleAt(id), List.of());
+    }
+
+    /**
+     * {@link #visible}, in key order: current and history rows are merged by key (and a row found in both, moved by a
+     * concurrent commit while a following view reads, comes once). Costs both subspaces' first page up front.
+     */
+    public RowCursor visibleInKeyOrder(TableKind kind, Object... leadingKeyCells)
+    {
+        long id = id();
         List<Subspace> subspaces = !kind.isVersioned() || isHead ? List.of(Subspace.CURRENT) : List.of(Subspace.CURRENT, Subspace.HISTORY);
         return RowCursor.inKeyOrder(reader, kind, subspaces, leadingKeyCells, row -> row.isVisibleAt(id));
     }
@@ -186,10 +194,10 @@ public final class CatalogSnapshot
         return ColumnNode.assemble(columns(tableId));
     }
 
-    /** The data files of the table visible at S, streamed. */
+    /** The data files of the table visible at S, streamed by ascending {@code data_file_id}. */
     public RowCursor dataFiles(long tableId)
     {
-        return visible(TableKind.DATA_FILE, tableId);
+        return visibleInKeyOrder(TableKind.DATA_FILE, tableId);
     }
 
     /** One data file of the table if visible at S: a key lookup, not a scan of the table's files. */

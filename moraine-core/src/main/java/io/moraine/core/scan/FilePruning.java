@@ -1,5 +1,6 @@
 package io.moraine.core.scan;
 
+import com.google.common.base.Suppliers;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.PartitionTransform;
 import io.moraine.core.catalog.Row;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Decides whether a data file can hold rows a {@link ScanFilter} accepts, from the catalog alone (reference §4.9):
@@ -34,16 +36,16 @@ final class FilePruning
 
     private final ScanFilter filter;
     private final Map<Long, TableColumn> columns;
-    private final Map<Long, Map<Integer, PartitionKey>> specs;
+    private final Supplier<Map<Long, Map<Integer, PartitionKey>>> specs;
     private final Set<Long> statsColumns;
 
     /** Pruning of files without partition specs (for tests of the statistics rules). */
     FilePruning(ScanFilter filter, Map<Long, TableColumn> columns)
     {
-        this(filter, columns, Map.of());
+        this(filter, columns, Map::of);
     }
 
-    private FilePruning(ScanFilter filter, Map<Long, TableColumn> columns, Map<Long, Map<Integer, PartitionKey>> specs)
+    private FilePruning(ScanFilter filter, Map<Long, TableColumn> columns, Supplier<Map<Long, Map<Integer, PartitionKey>>> specs)
     {
         this.filter = filter;
         this.columns = columns;
@@ -51,27 +53,29 @@ final class FilePruning
         this.statsColumns = Set.copyOf(filter.domains().keySet().stream().filter(id -> columns.containsKey(id) && columns.get(id).type().isOrderable()).toList());
     }
 
-    /** Pruning for {@code filter} (values already normalised) over a table's files; reads every partition spec the table had. */
+    /**
+     * Pruning for {@code filter} (values already normalised) over a table's files. The table's partition specs are read
+     * when the first partitioned file is judged.
+     */
     static FilePruning of(CatalogSnapshot snapshot, long tableId, ScanFilter filter, Map<Long, TableColumn> columns)
+    {
+        return new FilePruning(filter, columns, Suppliers.memoize(() -> readSpecs(snapshot, tableId)));
+    }
+
+    private static Map<Long, Map<Integer, PartitionKey>> readSpecs(CatalogSnapshot snapshot, long tableId)
     {
         Map<Long, Map<Integer, PartitionKey>> specs = new HashMap<>();
         try (RowCursor keys = snapshot.children(TableKind.PARTITION_COLUMN, tableId)) {
             keys.forEachRemaining(key -> specs.computeIfAbsent(key.getLong("partition_id"), id -> new HashMap<>())
                     .put(key.getLong("partition_key_index").intValue(), new PartitionKey(key.getLong("column_id"), PartitionTransform.parse(key.getString("transform")))));
         }
-        return new FilePruning(filter, columns, specs);
+        return specs;
     }
 
     /** The columns whose statistics the filter can test: only their stats rows need reading. */
     Set<Long> statsColumns()
     {
         return statsColumns;
-    }
-
-    /** Whether the table was ever partitioned (its files then carry partition values). */
-    boolean tableHasPartitions()
-    {
-        return !specs.isEmpty();
     }
 
     /**
@@ -93,7 +97,7 @@ final class FilePruning
             }
         }
         Long partitionId = dataFile.getLong("partition_id");
-        Map<Integer, PartitionKey> spec = partitionId == null ? null : specs.get(partitionId);
+        Map<Integer, PartitionKey> spec = partitionId == null || filter.domains().isEmpty() ? null : specs.get().get(partitionId);
         if (spec != null) {
             for (Map.Entry<Integer, PartitionKey> key : spec.entrySet()) {
                 ColumnDomain domain = filter.domains().get(key.getValue().columnId());

@@ -1,7 +1,14 @@
 package io.moraine.core.scan;
 
+import com.google.common.base.Suppliers;
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.types.TableColumn;
 import io.moraine.core.types.TableSchema;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A planned read of one table at one snapshot: the columns to read and the tasks that read them. Made by
@@ -11,20 +18,20 @@ public final class Scan
 {
     private final CatalogSnapshot snapshot;
     private final long tableId;
-    private final TableSchema tableSchema;
-    private final TableSchema readSchema;
+    private final Supplier<TableSchema> tableSchema;
+    private final Supplier<TableSchema> readSchema;
     private final ScanFilter filter;
     private final String dataPath;
     private final long limit;
     private final long maxSplitSize;
 
-    Scan(CatalogSnapshot snapshot, long tableId, TableSchema tableSchema, TableSchema readSchema, ScanFilter filter, String dataPath, long limit,
-            long maxSplitSize)
+    Scan(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> tableSchema, Optional<List<Long>> projection, ScanFilter filter, String dataPath,
+            long limit, long maxSplitSize)
     {
         this.snapshot = snapshot;
         this.tableId = tableId;
         this.tableSchema = tableSchema;
-        this.readSchema = readSchema;
+        this.readSchema = Suppliers.memoize(() -> ScanBuilder.readSchema(tableSchema.get(), projection, tableId, snapshot.id()));
         this.filter = filter;
         this.dataPath = dataPath;
         this.limit = limit;
@@ -44,13 +51,13 @@ public final class Scan
     /** Every column of the table at the snapshot. */
     public TableSchema tableSchema()
     {
-        return tableSchema;
+        return tableSchema.get();
     }
 
     /** The projected columns, in the order asked for, nested ones pruned to the leaves asked for. */
     public TableSchema readSchema()
     {
-        return readSchema;
+        return readSchema.get();
     }
 
     /** The filter as pruning uses it: values normalised, domains of columns it cannot use dropped. */
@@ -72,6 +79,7 @@ public final class Scan
      */
     public TaskStream planTasks()
     {
-        return new ScanPlanner(snapshot, tableId, dataPath, FilePruning.of(snapshot, tableId, filter, tableSchema.byId()), filter, limit, maxSplitSize);
+        Map<Long, TableColumn> columns = filter.domains().isEmpty() ? Map.of() : tableSchema.get().byId();
+        return new ScanPlanner(snapshot, tableId, dataPath, FilePruning.of(snapshot, tableId, filter, columns), filter, limit, maxSplitSize);
     }
 }

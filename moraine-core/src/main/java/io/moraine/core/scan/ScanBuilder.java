@@ -1,5 +1,6 @@
 package io.moraine.core.scan;
 
+import com.google.common.base.Suppliers;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.StoreFacts;
 import io.moraine.core.error.InvalidArgumentException;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -28,34 +30,53 @@ public final class ScanBuilder
 
     private final CatalogSnapshot snapshot;
     private final long tableId;
-    private final TableSchema tableSchema;
+    private final Supplier<TableSchema> tableSchema;
     private Optional<List<Long>> projection = Optional.empty();
     private ScanFilter filter = ScanFilter.all();
     private Optional<String> dataPathOverride = Optional.empty();
     private long limit = -1;
     private long maxSplitSize = DEFAULT_MAX_SPLIT_SIZE;
 
-    private ScanBuilder(CatalogSnapshot snapshot, long tableId, TableSchema tableSchema)
+    private ScanBuilder(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> tableSchema)
     {
         this.snapshot = snapshot;
         this.tableId = tableId;
         this.tableSchema = tableSchema;
     }
 
-    /** A scan of table {@code tableId} as {@code snapshot} sees it; refused when the table is not visible there. */
+    /**
+     * A scan of table {@code tableId} as {@code snapshot} sees it. The table's columns are read only if the scan needs
+     * them (a filter, a projection); planning refuses a table not visible at the snapshot.
+     */
     public static ScanBuilder forTable(CatalogSnapshot snapshot, long tableId)
     {
         requireNonNull(snapshot, "snapshot is null");
-        if (snapshot.table(tableId).isEmpty()) {
+        return forTable(snapshot, tableId, () -> readSchema(snapshot, tableId));
+    }
+
+    /**
+     * A scan of table {@code tableId} whose columns at the snapshot the engine looks up itself, for example from a
+     * cache (a snapshot's columns never change); asked for only if the scan needs them.
+     */
+    public static ScanBuilder forTable(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> schema)
+    {
+        return new ScanBuilder(requireNonNull(snapshot, "snapshot is null"), tableId, Suppliers.memoize(requireNonNull(schema, "schema is null")::get));
+    }
+
+    private static TableSchema readSchema(CatalogSnapshot snapshot, long tableId)
+    {
+        TableSchema schema = TableSchema.of(snapshot.columnTree(tableId));
+        if (schema.columns().isEmpty()) {
+            // DuckLake tables have at least one column: no column rows means no table at this snapshot.
             throw new NotFoundException("table " + tableId + " does not exist at snapshot " + snapshot.id());
         }
-        return new ScanBuilder(snapshot, tableId, TableSchema.of(snapshot.columnTree(tableId)));
+        return schema;
     }
 
     /** The table's columns at the snapshot (to pick a projection by name, or map types). */
     public TableSchema tableSchema()
     {
-        return tableSchema;
+        return tableSchema.get();
     }
 
     /**
@@ -105,31 +126,32 @@ public final class ScanBuilder
     public Scan build()
     {
         String dataPath = dataPathOverride.orElseGet(() -> snapshot.facts().get(StoreFacts.DATA_PATH));
-        return new Scan(snapshot, tableId, tableSchema, readSchema(), normalized(filter), dataPath, limit, maxSplitSize);
+        return new Scan(snapshot, tableId, tableSchema, projection, normalized(filter), dataPath, limit, maxSplitSize);
     }
 
-    private TableSchema readSchema()
+    /** The projected columns of {@code schema}: all without a projection. */
+    static TableSchema readSchema(TableSchema schema, Optional<List<Long>> projection, long tableId, long snapshotId)
     {
         if (projection.isEmpty()) {
-            return tableSchema;
+            return schema;
         }
         List<TableColumn> columns = new ArrayList<>();
         for (long id : projection.get()) {
-            columns.add(project(id));
+            columns.add(project(schema, id, tableId, snapshotId));
         }
         return new TableSchema(columns);
     }
 
     /** The top-level column holding {@code columnId}, pruned to the path down to it. */
-    private TableColumn project(long columnId)
+    private static TableColumn project(TableSchema schema, long columnId, long tableId, long snapshotId)
     {
-        for (TableColumn column : tableSchema.columns()) {
+        for (TableColumn column : schema.columns()) {
             Optional<TableColumn> pruned = pruneTo(column, columnId);
             if (pruned.isPresent()) {
                 return pruned.get();
             }
         }
-        throw new InvalidArgumentException("table " + tableId + " has no column with id " + columnId + " at snapshot " + snapshot.id());
+        throw new InvalidArgumentException("table " + tableId + " has no column with id " + columnId + " at snapshot " + snapshotId);
     }
 
     private static Optional<TableColumn> pruneTo(TableColumn column, long columnId)
@@ -161,7 +183,7 @@ public final class ScanBuilder
         if (filter.isNone() || filter.isAll()) {
             return filter;
         }
-        Map<Long, TableColumn> columns = tableSchema.byId();
+        Map<Long, TableColumn> columns = tableSchema.get().byId();
         Map<Long, ColumnDomain> domains = new HashMap<>();
         filter.domains().forEach((columnId, domain) -> {
             TableColumn column = columns.get(columnId);

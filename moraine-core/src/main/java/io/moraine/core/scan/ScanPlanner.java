@@ -99,6 +99,10 @@ final class ScanPlanner
         }
         Map<Integer, String> fileValues = new HashMap<>();
         List<String> valueList = new ArrayList<>();
+        if (partitionValues == null && file.getLong("partition_id") != null) {
+            // Opened at the first partitioned file: an unpartitioned table never reads partition values.
+            partitionValues = Iterators.peekingIterator(track(snapshot.filePartitionValues(tableId)));
+        }
         if (partitionValues != null) {
             for (Row row : rowsOf(partitionValues, fileId)) {
                 fileValues.put(row.getLong("partition_key_index").intValue(), row.getString("partition_value"));
@@ -138,9 +142,6 @@ final class ScanPlanner
         dataFiles = Iterators.peekingIterator(track(snapshot.dataFiles(tableId)));
         if (!pruning.statsColumns().isEmpty()) {
             stats = Iterators.peekingIterator(track(snapshot.fileColumnStats(tableId)));
-        }
-        if (pruning.tableHasPartitions()) {
-            partitionValues = Iterators.peekingIterator(track(snapshot.filePartitionValues(tableId)));
         }
         inlinedDeletes = new InlinedFileDeletes.Stream(snapshot.reader(), tableId, snapshot.id());
         opened.add(inlinedDeletes);
