@@ -1,5 +1,7 @@
 package io.moraine.examples.bench;
 
+import io.moraine.testing.SyntheticCatalog;
+
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
@@ -62,9 +64,7 @@ public final class CatalogBenchmark
         StoreUri moraineStore = StoreUri.parse(work.resolve("planning").toString());
         Path duckdbCatalog = work.resolve("planning.ducklake");
         try (MoraineCatalog catalog = MoraineCatalog.create(moraineStore, new NewCatalog(work.resolve("data").toString(), false, false, NewCatalog.CREATED_BY))) {
-            StagedTransaction load = catalog.begin(-1);
-            rows.all().forEach(load::insert);
-            load.commit();
+            rows.load(catalog);
         }
         writeDuckLakeCatalog(duckdbCatalog, work.resolve("data"), rows);
 

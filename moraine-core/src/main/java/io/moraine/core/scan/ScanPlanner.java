@@ -38,6 +38,7 @@ final class ScanPlanner
 
     private boolean started;
     private boolean done;
+    private long filesPlanned;
     private long certainRows;
     private String tablePath;
     private Map<Long, List<DeleteFileRef>> deleteFiles;
@@ -88,6 +89,7 @@ final class ScanPlanner
             return;
         }
         Row file = dataFiles.next();
+        filesPlanned++;
         long fileId = file.getLong("data_file_id");
         Map<Long, Row> fileStats = new HashMap<>();
         if (stats != null) {
@@ -121,6 +123,12 @@ final class ScanPlanner
             certainRows += task.certainRows();
         }
         split(task);
+    }
+
+    /** How many data files planning has looked at so far (for tests of streaming). */
+    long filesPlanned()
+    {
+        return filesPlanned;
     }
 
     private void start()

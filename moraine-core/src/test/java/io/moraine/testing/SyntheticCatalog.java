@@ -1,4 +1,4 @@
-package io.moraine.examples.bench;
+package io.moraine.testing;
 
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
@@ -11,12 +11,13 @@ import java.util.UUID;
 /**
  * The rows of a DuckLake catalog grown by appends: {@code tables} tables created in snapshot 1, then each snapshot
  * adds {@code filesPerSnapshot} data files to one table, round robin. Row ids and file ids follow DuckLake's rules.
+ * The benchmarks and the planner's tests load it into a store ({@link #load}).
  */
-final class SyntheticCatalog
+public final class SyntheticCatalog
 {
     private final List<Row> rows = new ArrayList<>();
 
-    SyntheticCatalog(int snapshots, int filesPerSnapshot, int tables)
+    public SyntheticCatalog(int snapshots, int filesPerSnapshot, int tables)
     {
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
         rows.add(Row.of(TableKind.SNAPSHOT, 0L, start, 0L, 1L, 0L));
@@ -40,19 +41,27 @@ final class SyntheticCatalog
         }
     }
 
-    List<Row> all()
+    public List<Row> all()
     {
         return rows;
     }
 
-    static Row table(long tableId, String name, long begin)
+    public static Row table(long tableId, String name, long begin)
     {
         return Row.of(TableKind.TABLE, tableId, new UUID(1, tableId), begin, null, 0L, name, name + "/", true);
     }
 
-    static Row dataFile(long fileId, long tableId, long begin)
+    public static Row dataFile(long fileId, long tableId, long begin)
     {
         return Row.of(TableKind.DATA_FILE, fileId, tableId, begin, null, null, "ducklake-" + new UUID(2, fileId) + ".parquet", true,
                 "parquet", 100L, 4096L + fileId, 512L, fileId * 100, null, null, null, null);
+    }
+
+    /** Loads every row into {@code catalog} in one commit. */
+    public void load(io.moraine.core.catalog.MoraineCatalog catalog)
+    {
+        io.moraine.core.tx.StagedTransaction load = catalog.begin(-1);
+        rows.forEach(load::insert);
+        load.commit();
     }
 }

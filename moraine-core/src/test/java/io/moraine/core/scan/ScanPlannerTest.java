@@ -1,0 +1,133 @@
+package io.moraine.core.scan;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.store.StoreUri;
+import io.moraine.testing.SyntheticCatalog;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ScanPlannerTest
+{
+    private static final int FILES = 10_000;
+    private static final long TABLE = 1;
+
+    private MoraineCatalog catalog;
+
+    @BeforeAll
+    void createCatalog()
+    {
+        // 101 snapshots: the table is created in snapshot 1, then 100 snapshots add 100 files of 100 rows each.
+        catalog = MoraineCatalog.create(StoreUri.parse("memory:///scan-planner-" + System.nanoTime()),
+                new NewCatalog("/lake/data/", false, false, NewCatalog.CREATED_BY));
+        new SyntheticCatalog(101, FILES / 100, 1).load(catalog);
+    }
+
+    @AfterAll
+    void close()
+    {
+        catalog.close();
+    }
+
+    @Test
+    void theFirstTaskArrivesBeforeTheLastFileIsPlanned()
+    {
+        try (CatalogSnapshot snapshot = catalog.latest(); TaskStream tasks = ScanBuilder.forTable(snapshot, TABLE).build().planTasks()) {
+            ScanTask first = tasks.next();
+            assertThat(((ScanPlanner) tasks).filesPlanned()).isEqualTo(1);
+            List<Long> fileIds = new ArrayList<>(List.of(((DataFileTask) first).dataFileId()));
+            tasks.forEachRemaining(task -> fileIds.add(((DataFileTask) task).dataFileId()));
+            assertThat(fileIds).hasSize(FILES).isSorted();
+        }
+    }
+
+    @Test
+    void aTaskCarriesWhatReadingItsFileNeeds()
+    {
+        try (CatalogSnapshot snapshot = catalog.at(50); TaskStream tasks = ScanBuilder.forTable(snapshot, TABLE).build().planTasks()) {
+            DataFileTask task = (DataFileTask) tasks.next();
+            // Files are relative to the table's path, which is relative to the schema's, under data_path.
+            assertThat(task.path()).isEqualTo("/lake/data/main/t1/ducklake-00000000-0000-0002-0000-000000000000.parquet");
+            assertThat(task.snapshotId()).isEqualTo(50);
+            assertThat(task.recordCount()).isEqualTo(100);
+            assertThat(task.sizeBytes()).isEqualTo(4096);
+            assertThat(task.footerSize()).hasValue(512);
+            assertThat(task.rowIdStart()).hasValue(0);
+            assertThat(task.splitStart()).isZero();
+            assertThat(task.splitLength()).isEqualTo(4096);
+            assertThat(task.certainRows()).isEqualTo(100);
+            long files = 1;
+            while (tasks.hasNext()) {
+                tasks.next();
+                files++;
+            }
+            // Snapshots 2..50 added 100 files each.
+            assertThat(files).isEqualTo(49 * 100);
+        }
+    }
+
+    @Test
+    void aDataPathOverrideMovesEveryRelativePath()
+    {
+        try (CatalogSnapshot snapshot = catalog.latest();
+                TaskStream tasks = ScanBuilder.forTable(snapshot, TABLE).withDataPath(Optional.of("s3://moved/lake")).build().planTasks()) {
+            assertThat(((DataFileTask) tasks.next()).path()).startsWith("s3://moved/lake/main/t1/ducklake-");
+        }
+    }
+
+    @Test
+    void aLimitStopsPlanningOnceThePlannedFilesHoldEnoughRows()
+    {
+        try (CatalogSnapshot snapshot = catalog.latest(); TaskStream tasks = ScanBuilder.forTable(snapshot, TABLE).withLimit(250).build().planTasks()) {
+            List<ScanTask> planned = new ArrayList<>();
+            tasks.forEachRemaining(planned::add);
+            assertThat(planned).hasSize(3);
+        }
+    }
+
+    @Test
+    void aFilterThatMatchesNothingPlansNothing()
+    {
+        try (CatalogSnapshot snapshot = catalog.latest(); TaskStream tasks = ScanBuilder.forTable(snapshot, TABLE).withFilter(ScanFilter.none()).build().planTasks()) {
+            assertThat(tasks.hasNext()).isFalse();
+        }
+    }
+
+    @Test
+    void largeFilesAreSplitIntoByteRangesThatCoverThem()
+    {
+        try (CatalogSnapshot snapshot = catalog.at(2); TaskStream tasks = ScanBuilder.forTable(snapshot, TABLE).withMaxSplitSize(1000).build().planTasks()) {
+            List<DataFileTask> first = new ArrayList<>();
+            while (tasks.hasNext() && first.size() < 5) {
+                first.add((DataFileTask) tasks.next());
+            }
+            assertThat(first).extracting(DataFileTask::dataFileId).containsOnly(0L);
+            assertThat(first).extracting(DataFileTask::splitStart).containsExactly(0L, 1000L, 2000L, 3000L, 4000L);
+            assertThat(first.getLast().splitLength()).isEqualTo(96);
+            assertThat(first).allMatch(task -> task.certainRows() == 0, "a part of a file certifies no rows");
+        }
+    }
+
+    @Test
+    void tasksSurviveTheirEncoding()
+    {
+        DataFileTask file = new DataFileTask(7, 42, 9, "s3://b/t/f.parquet", 1234, 100, OptionalLong.of(77), OptionalLong.empty(), 40, OptionalLong.of(44),
+                List.of(new DeleteFileRef("s3://b/t/d.parquet", OptionalLong.of(55), 41, "parquet")), new long[] {1, 5, 99}, OptionalLong.of(3),
+                java.util.Arrays.asList("2024", null), 100, 900);
+        DataFileTask decoded = (DataFileTask) ScanTaskCodec.decode(ScanTaskCodec.encode(file));
+        assertThat(decoded).usingRecursiveComparison().isEqualTo(file);
+        InlinedRowsTask inlined = new InlinedRowsTask(7, 42, 45);
+        assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(inlined))).isEqualTo(inlined);
+    }
+}
