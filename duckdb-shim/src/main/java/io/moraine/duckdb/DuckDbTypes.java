@@ -1,49 +1,49 @@
 package io.moraine.duckdb;
 
 import io.moraine.core.catalog.ColumnNode;
-import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.TableColumn;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /** DuckDB SQL type names for DuckLake column types (reference §7.1), including nested struct, list and map columns. */
 final class DuckDbTypes
 {
-    private static final Map<String, String> SCALARS = Map.ofEntries(
-            Map.entry("boolean", "BOOLEAN"), Map.entry("int8", "TINYINT"), Map.entry("int16", "SMALLINT"),
-            Map.entry("int32", "INTEGER"), Map.entry("int64", "BIGINT"), Map.entry("int128", "HUGEINT"),
-            Map.entry("uint8", "UTINYINT"), Map.entry("uint16", "USMALLINT"), Map.entry("uint32", "UINTEGER"),
-            Map.entry("uint64", "UBIGINT"), Map.entry("uint128", "UHUGEINT"), Map.entry("float32", "FLOAT"),
-            Map.entry("float64", "DOUBLE"), Map.entry("date", "DATE"), Map.entry("time", "TIME"), Map.entry("time_ns", "TIME_NS"),
-            Map.entry("timetz", "TIMETZ"), Map.entry("timestamp", "TIMESTAMP"), Map.entry("timestamp_us", "TIMESTAMP"),
-            Map.entry("timestamp_s", "TIMESTAMP_S"), Map.entry("timestamp_ms", "TIMESTAMP_MS"), Map.entry("timestamp_ns", "TIMESTAMP_NS"),
-            Map.entry("timestamptz", "TIMESTAMPTZ"), Map.entry("interval", "INTERVAL"), Map.entry("varchar", "VARCHAR"),
-            Map.entry("blob", "BLOB"), Map.entry("json", "JSON"), Map.entry("uuid", "UUID"), Map.entry("variant", "VARIANT"),
-            Map.entry("geometry", "GEOMETRY"));
-
     private DuckDbTypes() {}
 
     static String of(ColumnNode column)
     {
-        String type = column.type().toLowerCase(Locale.ROOT);
-        return switch (type) {
-            case "struct" -> "STRUCT(" + column.children().stream()
-                    .map(child -> quote(child.name()) + " " + of(child))
+        return of(TableColumn.of(column));
+    }
+
+    static String of(TableColumn column)
+    {
+        return switch (column.type()) {
+            case DuckLakeType.StructOf struct -> "STRUCT(" + struct.fields().stream()
+                    .map(field -> quote(field.name()) + " " + of(field))
                     .collect(Collectors.joining(", ")) + ")";
-            case "list" -> of(column.children().getFirst()) + "[]";
-            case "map" -> "MAP(" + of(column.children().get(0)) + ", " + of(column.children().get(1)) + ")";
-            default -> {
-                if (type.startsWith("decimal")) {
-                    yield type.toUpperCase(Locale.ROOT);
-                }
-                String scalar = SCALARS.get(type);
-                if (scalar == null) {
-                    throw new UnsupportedFeatureException("column " + column.name() + " has DuckLake type '" + column.type()
-                            + "', which moraine does not know; DuckLake 1.0's types are " + SCALARS.keySet());
-                }
-                yield scalar;
-            }
+            case DuckLakeType.ListOf list -> of(list.element()) + "[]";
+            case DuckLakeType.MapOf map -> "MAP(" + of(map.key()) + ", " + of(map.value()) + ")";
+            case DuckLakeType.Decimal decimal -> "DECIMAL(" + decimal.precision() + "," + decimal.scale() + ")";
+            case DuckLakeType.Primitive primitive -> switch (primitive.kind()) {
+                case BOOLEAN -> "BOOLEAN";
+                case INT8 -> "TINYINT";
+                case INT16 -> "SMALLINT";
+                case INT32 -> "INTEGER";
+                case INT64 -> "BIGINT";
+                case INT128 -> "HUGEINT";
+                case UINT8 -> "UTINYINT";
+                case UINT16 -> "USMALLINT";
+                case UINT32 -> "UINTEGER";
+                case UINT64 -> "UBIGINT";
+                case UINT128 -> "UHUGEINT";
+                case FLOAT32 -> "FLOAT";
+                case FLOAT64 -> "DOUBLE";
+                case TIMESTAMP -> "TIMESTAMP";
+                // The rest are spelled as DuckLake names them.
+                default -> primitive.kind().duckLakeName().toUpperCase(Locale.ROOT);
+            };
         };
     }
 

@@ -1,5 +1,7 @@
 package io.moraine.inline.flush;
 
+import io.moraine.core.types.DuckLakeType;
+
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.catalog.Row;
 import org.apache.arrow.vector.FieldVector;
@@ -12,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -39,7 +40,7 @@ final class FlushedColumnStats
     private void addLeaves(ColumnNode node)
     {
         if (node.children().isEmpty()) {
-            leaves.put(node.columnId(), new LeafColumnStats(node.columnId(), node.type()));
+            leaves.put(node.columnId(), new LeafColumnStats(node.columnId(), DuckLakeType.parseScalar(node.name(), node.type())));
         }
         node.children().forEach(this::addLeaves);
     }
@@ -129,6 +130,6 @@ final class FlushedColumnStats
 
     private static boolean isStruct(ColumnNode node)
     {
-        return node.type().toLowerCase(Locale.ROOT).equals("struct");
+        return node.type().equalsIgnoreCase("struct");
     }
 }
