@@ -36,11 +36,11 @@ class TestMoraineInlinedTables
             "ALTER TABLE lake.sales.orders ADD COLUMN note VARCHAR",
             "INSERT INTO lake.sales.orders (id, customer, note) VALUES (4, 'dee', 'late')",
             "CREATE TABLE lake.main.nested (id INTEGER, tags VARCHAR[], point STRUCT(x INTEGER, label VARCHAR), attrs MAP(VARCHAR, INTEGER), "
-                    + "big UBIGINT, at_ms TIMESTAMP_MS, clock TIME, grid INTEGER[][])",
+                    + "big UBIGINT, at_ms TIMESTAMP_MS, clock TIME, grid INTEGER[][], wait INTERVAL)",
             "INSERT INTO lake.main.nested VALUES "
-                    + "(1, ['a', NULL, 'c'], {'x': 7, 'label': 'seven'}, MAP {'k': 1, 'z': NULL}, 18446744073709551615, TIMESTAMP '2026-03-04 05:06:07.089', TIME '12:34:56.789012', [[1, 2], [], NULL]), "
-                    + "(2, [], {'x': NULL, 'label': NULL}, MAP {}, 0, NULL, NULL, []), "
-                    + "(3, NULL, NULL, NULL, NULL, TIMESTAMP '1969-12-31 23:59:59.999', TIME '00:00:00', NULL)");
+                    + "(1, ['a', NULL, 'c'], {'x': 7, 'label': 'seven'}, MAP {'k': 1, 'z': NULL}, 18446744073709551615, TIMESTAMP '2026-03-04 05:06:07.089', TIME '12:34:56.789012', [[1, 2], [], NULL], INTERVAL 90 MINUTE), "
+                    + "(2, [], {'x': NULL, 'label': NULL}, MAP {}, 0, NULL, NULL, [], INTERVAL '1 year 2 months 3 days'), "
+                    + "(3, NULL, NULL, NULL, NULL, TIMESTAMP '1969-12-31 23:59:59.999', TIME '00:00:00', NULL, NULL)");
 
     private Path directory;
     private DuckLakeOracle oracle;
