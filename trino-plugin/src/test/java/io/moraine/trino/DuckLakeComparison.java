@@ -1,76 +1,100 @@
 package io.moraine.trino;
 
-import io.moraine.testing.DuckLakeOracle;
-import io.trino.testing.MaterializedRow;
+import io.moraine.testing.CanonicalRowsAssert;
+import io.moraine.testing.DuckDbCanonicalRows;
+import io.moraine.testing.DuckLakeHistory;
+import io.moraine.testing.LakeColumn;
+import io.moraine.testing.LakeTable;
 import io.trino.testing.QueryRunner;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Compares what Trino's catalog {@code lake} answers with what DuckDB + DuckLake answers for the oracle workload's
- * tables ({@code sales.orders}, {@code main.events}) at a snapshot: row count and order-independent sums.
+ * Compares what Trino's catalog {@code lake} reads with what DuckDB + DuckLake reads: every column of every row of a
+ * table at a snapshot, the columns being those DuckDB describes at that snapshot.
  */
 final class DuckLakeComparison
 {
-    private final DuckLakeOracle oracle;
+    private final DuckLakeHistory history;
     private final QueryRunner trino;
 
-    DuckLakeComparison(DuckLakeOracle oracle, QueryRunner trino)
+    DuckLakeComparison(DuckLakeHistory history, QueryRunner trino)
     {
-        this.oracle = oracle;
+        this.history = history;
         this.trino = trino;
     }
 
-    List<Long> survivingSnapshots()
-            throws SQLException
+    DuckLakeHistory history()
     {
-        return oracle.query("SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1").stream()
-                .map(row -> Long.parseLong(row.getFirst())).toList();
+        return history;
     }
 
-    /** Asserts Trino's checksum equals DuckLake's; false when DuckLake cannot run it (table or column absent then). */
-    boolean sameChecksum(String table, long snapshot, String where)
-    {
-        List<List<String>> expected;
-        try {
-            expected = oracle.query(checksum(table, "lake." + table + " AT (VERSION => " + snapshot + ")" + where, true));
-        }
-        catch (SQLException e) {
-            return false;
-        }
-        List<String> actual = trino.execute(checksum(table, "lake." + table + " FOR VERSION AS OF " + snapshot + where, false))
-                .getMaterializedRows().stream().map(MaterializedRow::getFields)
-                .map(fields -> fields.stream().map(String::valueOf).collect(Collectors.joining("|")))
-                .toList();
-        assertThat(actual).as("%s at snapshot %d%s", table, snapshot, where)
-                .isEqualTo(expected.stream().map(row -> String.join("|", row.stream().map(String::valueOf).toList())).toList());
-        return true;
-    }
-
-    /** Compares both workload tables at every surviving snapshot; returns how many comparisons ran. */
-    int everyTableAtEverySnapshot()
+    /** Asserts that Trino reads the rows DuckDB reads of {@code table} at {@code snapshot}, filtered by {@code where} (SQL, or empty). */
+    void assertSameRows(LakeTable table, long snapshot, String where)
             throws SQLException
     {
-        int compared = 0;
-        for (long snapshot : survivingSnapshots()) {
-            for (String table : List.of("sales.orders", "main.events")) {
-                compared += sameChecksum(table, snapshot, "") ? 1 : 0;
+        List<LakeColumn> columns = history.columnsAt(table, snapshot);
+        List<List<String>> expected = DuckDbCanonicalRows.read(history.oracle(), table, snapshot, columns, where);
+        String sql = "SELECT " + String.join(", ", columns.stream().map(LakeColumn::sqlName).toList()) + " FROM " + table.sqlName("lake")
+                + " FOR VERSION AS OF " + snapshot + (where.isEmpty() ? "" : " WHERE " + where);
+        List<List<String>> actual = TrinoCanonicalRows.of(trino.execute(sql));
+        CanonicalRowsAssert.assertSameRows(describe(table, snapshot, where), columns, expected, "Trino", actual);
+    }
+
+    private static String describe(LakeTable table, long snapshot, String where)
+    {
+        return table + " at snapshot " + snapshot + (where.isEmpty() ? "" : " WHERE " + where);
+    }
+
+    /** Compares every table DuckDB lists at every surviving snapshot; returns how many comparisons ran. */
+    long everyTableAtEverySnapshot()
+            throws SQLException
+    {
+        Tally tally = tally();
+        for (long snapshot : history.survivingSnapshots()) {
+            for (LakeTable table : history.tablesAt(snapshot)) {
+                tally.compare(table, snapshot, "");
             }
         }
-        return compared;
+        return tally.finish();
     }
 
-    /** Row count and order-independent sums over columns both engines print alike. */
-    private static String checksum(String table, String relation, boolean duckdb)
+    /** A new count of comparisons. */
+    Tally tally()
     {
-        String text = duckdb ? "VARCHAR" : "varchar";
-        if (table.equals("sales.orders")) {
-            return "SELECT count(*), CAST(sum(id) AS " + text + "), CAST(sum(amount) AS " + text + "), count(DISTINCT client), count(note) FROM " + relation;
+        return new Tally();
+    }
+
+    /** Runs comparisons to the end even when some fail, so that one failure names every mismatch. */
+    final class Tally
+    {
+        private final List<String> failures = new ArrayList<>();
+        private long compared;
+
+        void compare(LakeTable table, long snapshot, String where)
+                throws SQLException
+        {
+            try {
+                assertSameRows(table, snapshot, where);
+            }
+            catch (AssertionError e) {
+                failures.add(e.getMessage());
+            }
+            catch (RuntimeException e) {
+                failures.add(describe(table, snapshot, where) + ": the query failed: " + e);
+            }
+            compared++;
         }
-        return "SELECT count(*), CAST(sum(v) AS " + text + "), count(DISTINCT kind) FROM " + relation;
+
+        /** How many comparisons ran; fails when any of them did. */
+        long finish()
+        {
+            if (!failures.isEmpty()) {
+                throw new AssertionError(failures.size() + " of " + compared + " comparisons failed:\n" + String.join("\n", failures));
+            }
+            return compared;
+        }
     }
 }
