@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import io.airlift.slice.Slices;
+import io.moraine.core.types.DuckLakeValues;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
@@ -22,6 +23,8 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntervalMonthDayNanoVector;
+import org.apache.arrow.vector.holders.NullableIntervalMonthDayNanoHolder;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -163,6 +166,12 @@ final class ArrowToTrino
         }
         else if (type == REAL) {
             REAL.writeLong(builder, Float.floatToIntBits(((Float4Vector) vector).get(row)));
+        }
+        else if (type == VARCHAR && vector instanceof IntervalMonthDayNanoVector interval) {
+            // Trino has no DuckDB interval: shown as DuckDB prints it.
+            NullableIntervalMonthDayNanoHolder holder = new NullableIntervalMonthDayNanoHolder();
+            interval.get(row, holder);
+            VARCHAR.writeString(builder, DuckLakeValues.intervalText(holder.months, holder.days, Math.floorDiv(holder.nanoseconds, 1000L)));
         }
         else if (type == VARCHAR) {
             VARCHAR.writeSlice(builder, Slices.wrappedBuffer(vector instanceof VarCharVector text ? text.get(row) : vector.getObject(row).toString().getBytes()));

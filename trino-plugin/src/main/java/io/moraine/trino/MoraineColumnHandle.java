@@ -53,6 +53,12 @@ public record MoraineColumnHandle(long columnId, String name, Type type, String 
         return column.initialDefaultValue().map(value -> TrinoValues.toTrino(type, value, name));
     }
 
+    /** Whether the column is a DuckDB INTERVAL, which Trino reads as its DuckDB text. */
+    public boolean isInterval()
+    {
+        return duckLakeType.equalsIgnoreCase("interval");
+    }
+
     @Override
     @JsonProperty
     public long columnId()

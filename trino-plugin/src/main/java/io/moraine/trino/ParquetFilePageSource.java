@@ -1,11 +1,13 @@
 package io.moraine.trino;
 
 import io.moraine.core.scan.VisibleRows;
+import io.moraine.core.types.DuckLakeValues;
 import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 
@@ -14,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * Streams the pages of one data file as Trino's Parquet reader decodes them, keeping the rows {@link VisibleRows}
@@ -87,11 +90,29 @@ final class ParquetFilePageSource
     {
         Block[] blocks = new Block[columns.size()];
         for (int i = 0; i < columns.size(); i++) {
-            blocks[i] = fieldOfColumn[i] >= 0
-                    ? (keep == null ? page.getBlock(fieldOfColumn[i]) : page.getBlock(fieldOfColumn[i]).getPositions(keep, 0, kept))
-                    : ArrowToTrino.missing(columns.get(i), kept);
+            if (fieldOfColumn[i] < 0) {
+                blocks[i] = ArrowToTrino.missing(columns.get(i), kept);
+                continue;
+            }
+            Block block = keep == null ? page.getBlock(fieldOfColumn[i]) : page.getBlock(fieldOfColumn[i]).getPositions(keep, 0, kept);
+            blocks[i] = columns.get(i).isInterval() ? intervalText(block) : block;
         }
         return SourcePage.create(new Page(kept, blocks));
+    }
+
+    /** Trino has no DuckDB interval: the reader hands over Parquet's 12 bytes, which are shown as DuckDB prints the interval. */
+    private static Block intervalText(Block raw)
+    {
+        BlockBuilder text = VARCHAR.createBlockBuilder(null, raw.getPositionCount());
+        for (int position = 0; position < raw.getPositionCount(); position++) {
+            if (raw.isNull(position)) {
+                text.appendNull();
+            }
+            else {
+                VARCHAR.writeString(text, DuckLakeValues.parquetIntervalText(VARCHAR.getSlice(raw, position).getBytes()));
+            }
+        }
+        return text.build();
     }
 
     @Override

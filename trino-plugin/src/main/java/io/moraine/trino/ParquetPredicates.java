@@ -41,7 +41,8 @@ final class ParquetPredicates
         }
         Map<ColumnDescriptor, Domain> domains = new HashMap<>();
         predicate.getDomains().orElseThrow().forEach((column, domain) -> {
-            if (!testable(column.type())) {
+            // An interval is read as text its Parquet statistics do not describe.
+            if (!testable(column.type()) || column.isInterval()) {
                 return;
             }
             ColumnIO io = lookupColumnById(fileColumns, (int) column.columnId());

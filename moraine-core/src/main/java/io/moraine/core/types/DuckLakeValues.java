@@ -256,6 +256,63 @@ public final class DuckLakeValues
         };
     }
 
+    /**
+     * An interval as DuckDB prints it: {@code 1 year 2 months 3 days 01:30:00.5}, each part only when not zero (plural
+     * unless it is 1 or -1), the time part signed as a whole, and {@code 00:00:00} for an empty interval.
+     */
+    public static String intervalText(int months, int days, long micros)
+    {
+        StringBuilder text = new StringBuilder();
+        appendPart(text, months / 12, "year");
+        appendPart(text, months % 12, "month");
+        appendPart(text, days, "day");
+        if (micros != 0) {
+            if (!text.isEmpty()) {
+                text.append(' ');
+            }
+            if (micros < 0) {
+                text.append('-');
+            }
+            long magnitude = Math.absExact(micros);
+            long hours = magnitude / 3_600_000_000L;
+            long minutes = magnitude % 3_600_000_000L / 60_000_000L;
+            long seconds = magnitude % 60_000_000L / 1_000_000L;
+            long fraction = magnitude % 1_000_000L;
+            text.append(String.format(Locale.ROOT, "%02d:%02d:%02d", hours, minutes, seconds));
+            if (fraction != 0) {
+                text.append('.').append(String.format(Locale.ROOT, "%06d", fraction).replaceAll("0+$", ""));
+            }
+        }
+        else if (text.isEmpty()) {
+            text.append("00:00:00");
+        }
+        return text.toString();
+    }
+
+    /** A Parquet INTERVAL (three little-endian unsigned 32-bit integers: months, days, milliseconds) as {@link #intervalText}. */
+    public static String parquetIntervalText(byte[] bytes)
+    {
+        if (bytes.length != 12) {
+            throw new InvalidArgumentException("a Parquet INTERVAL value has 12 bytes, this one " + bytes.length);
+        }
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        return intervalText(buffer.getInt(0), buffer.getInt(4), Math.multiplyExact((long) buffer.getInt(8), 1000L));
+    }
+
+    private static void appendPart(StringBuilder text, long value, String unit)
+    {
+        if (value == 0) {
+            return;
+        }
+        if (!text.isEmpty()) {
+            text.append(' ');
+        }
+        text.append(value).append(' ').append(unit);
+        if (value != 1 && value != -1) {
+            text.append('s');
+        }
+    }
+
     private static String timestamp(LocalDateTime timestamp)
     {
         return timestamp.toLocalDate() + " " + clock(timestamp.toLocalTime());
