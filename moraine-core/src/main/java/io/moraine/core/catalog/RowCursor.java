@@ -4,9 +4,9 @@ import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.KeyWriter;
+import io.moraine.core.store.KeyValue;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
-import io.slatedb.uniffi.KeyValue;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

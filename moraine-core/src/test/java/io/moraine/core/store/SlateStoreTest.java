@@ -3,7 +3,6 @@ package io.moraine.core.store;
 import io.moraine.core.error.FencedException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
-import io.slatedb.uniffi.KeyValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
