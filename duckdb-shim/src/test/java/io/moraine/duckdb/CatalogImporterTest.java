@@ -1,9 +1,12 @@
 package io.moraine.duckdb;
 
 import io.moraine.core.catalog.CatalogDump;
+import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Column;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.RowScope;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.error.AlreadyExistsException;
 import io.moraine.core.error.InvalidArgumentException;
@@ -24,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -79,6 +83,17 @@ class CatalogImporterTest
                         .isEqualTo(sorted(expected.get(kind).subList(1, expected.get(kind).size())));
             }
             assertThat(catalog.headSnapshotId()).hasValue(result.headSnapshotId());
+
+            // The import writes the snapshot-time index: every snapshot is found by its own time.
+            for (Row snapshot : catalog.scan(TableKind.SNAPSHOT, RowScope.CURRENT).toList()) {
+                Instant time = (Instant) snapshot.get("snapshot_time");
+                long id = snapshot.getLong("snapshot_id");
+                try (CatalogSnapshot asOf = catalog.asOf(time)) {
+                    assertThat(asOf.time()).isEqualTo(time);
+                    assertThat(asOf.id()).as("as of the time of snapshot " + id).isGreaterThanOrEqualTo(id);
+                }
+                assertThat(catalog.firstSnapshotAtOrAfter(time).orElseThrow()).as("first at the time of snapshot " + id).isLessThanOrEqualTo(id);
+            }
         }
     }
 

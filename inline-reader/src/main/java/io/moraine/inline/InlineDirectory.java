@@ -4,10 +4,10 @@ import io.moraine.core.inline.ChunkId;
 import io.moraine.core.inline.InlineArrow;
 import io.moraine.core.inline.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
+import io.moraine.core.store.KeyValue;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
 import io.moraine.core.store.PendingReads;
-import io.slatedb.uniffi.KeyValue;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.ArrayList;

@@ -1,6 +1,11 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.keyspace.KeyWriter;
+import io.moraine.core.keyspace.RowKeys;
+import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.store.KeyValue;
+import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
 
 import java.time.Instant;
@@ -78,16 +83,25 @@ public final class CatalogSnapshot
     /**
      * Whether a commit after {@code sinceSnapshotId} (up to this view's head) flushed the inlined data of {@code tableId}
      * (reference §11 item 21: a flush moves inlined rows into backdated files, so a file list taken before it and
-     * inlined rows read after it miss those rows).
+     * inlined rows read after it miss those rows). One read of the head and one scan of the snapshot changes in
+     * {@code (sinceSnapshotId, head]}.
      */
     public boolean inlinedDataFlushedSince(long tableId, long sinceSnapshotId)
     {
-        for (long snapshotId = sinceSnapshotId + 1; snapshotId <= viewHeadSnapshotId(); snapshotId++) {
-            try (RowCursor changes = children(TableKind.SNAPSHOT_CHANGES, snapshotId)) {
-                while (changes.hasNext()) {
-                    if (SnapshotChanges.parse(changes.next().getString("changes_made")).stream().anyMatch(change -> change.flushesInlinedDataOf(tableId))) {
-                        return true;
-                    }
+        long head = viewHeadSnapshotId();
+        if (sinceSnapshotId >= head) {
+            return false;
+        }
+        byte[] start = RowKeys.key(Subspace.CURRENT, TableKind.SNAPSHOT_CHANGES, sinceSnapshotId + 1);
+        byte[] end = head == Long.MAX_VALUE
+                ? KeyWriter.prefixEnd(RowKeys.prefix(Subspace.CURRENT, TableKind.SNAPSHOT_CHANGES))
+                : RowKeys.key(Subspace.CURRENT, TableKind.SNAPSHOT_CHANGES, head + 1);
+        try (KeyValueCursor changes = reader.scan(start, end, RowCursor.DEFAULT_PAGE_SIZE)) {
+            while (changes.hasNext()) {
+                KeyValue entry = changes.next();
+                String changesMade = RowValueCodec.decode(TableKind.SNAPSHOT_CHANGES, entry.key(), entry.value()).getString("changes_made");
+                if (SnapshotChanges.parse(changesMade).stream().anyMatch(change -> change.flushesInlinedDataOf(tableId))) {
+                    return true;
                 }
             }
         }

@@ -21,7 +21,6 @@ import io.moraine.core.tx.StagedOperation;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.core.tx.TransactionCommitter;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -40,16 +39,19 @@ public final class MoraineCatalog
         implements AutoCloseable
 {
     /** The store format this binary writes and the newest it reads (docs/format.md). */
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
     public static final String VERSION = "0.1.0";
 
     private final SlateStore store;
     private final TransactionCommitter committer;
+    // False while this handle reads an older store that lacks the index, until a writer upgrades it.
+    private volatile boolean snapshotTimesIndexed;
 
-    private MoraineCatalog(SlateStore store, CommitListener listener)
+    private MoraineCatalog(SlateStore store, CommitListener listener, int formatVersion)
     {
         this.store = store;
         this.committer = new TransactionCommitter(store, listener);
+        this.snapshotTimesIndexed = formatVersion >= FormatUpgrade.SNAPSHOT_TIME_INDEX;
     }
 
     /** Creates a catalog in an empty store and returns it open read-write. A store that holds anything is refused. */
@@ -73,7 +75,7 @@ public final class MoraineCatalog
         SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, storeOptions);
         try {
             requireEmpty(store);
-            MoraineCatalog catalog = new MoraineCatalog(store, listener);
+            MoraineCatalog catalog = new MoraineCatalog(store, listener, FORMAT_VERSION);
             List<StagedOperation> operations = new java.util.ArrayList<>();
             if (options.bootstrap()) {
                 operations.addAll(duckLakeBootstrap());
@@ -124,7 +126,10 @@ public final class MoraineCatalog
         return open(uri, mode, storeOptions, CommitListener.NONE);
     }
 
-    /** Opens an existing catalog; {@code listener} observes each commit before its batch is written. */
+    /**
+     * Opens an existing catalog; {@code listener} observes each commit before its batch is written. A read-write open
+     * of a store in an older format upgrades it first (docs/format.md, "Format versions").
+     */
     public static MoraineCatalog open(StoreUri uri, OpenMode mode, StoreOptions storeOptions, CommitListener listener)
     {
         SlateStore store;
@@ -139,8 +144,12 @@ public final class MoraineCatalog
             throw e;
         }
         try {
-            checkFormat(store);
-            return new MoraineCatalog(store, listener);
+            int formatVersion = checkFormat(store);
+            if (formatVersion < FORMAT_VERSION && mode == OpenMode.READ_WRITE) {
+                FormatUpgrade.toCurrent(store, formatVersion);
+                formatVersion = FORMAT_VERSION;
+            }
+            return new MoraineCatalog(store, listener, formatVersion);
         }
         catch (RuntimeException e) {
             store.close();
@@ -148,18 +157,20 @@ public final class MoraineCatalog
         }
     }
 
-    private static void checkFormat(SlateStore store)
+    /** The store's format version, refusing a store that is not a catalog or is newer than this binary. */
+    private static int checkFormat(SlateStore store)
     {
         byte[] format = store.latest().get(SystemKeys.FORMAT);
         if (format == null) {
             throw new NotFoundException("store " + store.uri() + " holds no moraine catalog (no format record); create "
                     + "one, or import a DuckLake catalog into it");
         }
-        int version = ByteBuffer.wrap(format).getInt();
+        int version = SystemKeys.decodeFormatVersion(format);
         if (version > FORMAT_VERSION) {
             throw new MigrationException("store " + store.uri() + " has format version " + version + ", newer than "
                     + "version " + FORMAT_VERSION + " that this moraine (" + VERSION + ") reads; upgrade moraine to open it");
         }
+        return version;
     }
 
     public StoreUri uri()
@@ -202,34 +213,40 @@ public final class MoraineCatalog
 
     /**
      * The catalog as of {@code instant}: the snapshot with the largest snapshot_time at or before it (on equal times,
-     * the highest id), as DuckLake's {@code AT (TIMESTAMP => ...)} resolves it.
+     * the highest id), as DuckLake's {@code AT (TIMESTAMP => ...)} resolves it. An instant before every snapshot is
+     * refused with {@link NotFoundException}.
      */
     public CatalogSnapshot asOf(Instant instant)
     {
-        SlateStore.SnapshotView view = store.snapshot();
-        try {
+        return onView(view -> {
             long head = SystemKeys.decodeHead(requireHead(view.reader()));
-            Row best = null;
-            try (RowCursor snapshots = new RowCursor(view.reader(), TableKind.SNAPSHOT, List.of(Subspace.CURRENT), new Object[0],
-                    RowCursor.DEFAULT_PAGE_SIZE, row -> true, List.of())) {
-                while (snapshots.hasNext()) {
-                    Row row = snapshots.next();
-                    Instant time = (Instant) row.get("snapshot_time");
-                    if (time != null && !time.isAfter(instant) && (best == null || !time.isBefore((Instant) best.get("snapshot_time")))) {
-                        best = row;
-                    }
-                }
-            }
-            if (best == null) {
-                throw new NotFoundException("catalog " + uri() + " has no snapshot at or before " + instant
-                        + "; its snapshots start later (or were expired). Ask for a later time.");
-            }
-            return new CatalogSnapshot(view.reader(), best, best.getLong("snapshot_id") == head, view::close);
+            long snapshotId = snapshotTimes(view.reader()).latestAtOrBefore(instant).orElseThrow(() -> new NotFoundException("catalog "
+                    + uri() + " has no snapshot at or before " + instant + "; its snapshots start later (or were expired). Ask for a later time."));
+            return snapshotOn(view, snapshotId, head);
+        });
+    }
+
+    /**
+     * The id of the snapshot with the smallest snapshot_time at or after {@code instant} (on equal times, the lowest
+     * id): where a change feed that starts at {@code instant} begins, as DuckLake resolves a timestamp start bound.
+     * Empty when every snapshot is older.
+     */
+    public OptionalLong firstSnapshotAtOrAfter(Instant instant)
+    {
+        try (SlateStore.SnapshotView view = store.snapshot()) {
+            return snapshotTimes(view.reader()).earliestAtOrAfter(instant);
         }
-        catch (RuntimeException e) {
-            view.close();
-            throw e;
+    }
+
+    /** Looks snapshots up by time in {@code reader}: through the index once the store has it, else by a full scan. */
+    private SnapshotTimeLookup snapshotTimes(KeyValueReader reader)
+    {
+        if (!snapshotTimesIndexed) {
+            byte[] format = reader.get(SystemKeys.FORMAT);
+            // A writer may have upgraded the store since this handle opened it; the index stays once it is there.
+            snapshotTimesIndexed = format != null && SystemKeys.decodeFormatVersion(format) >= FormatUpgrade.SNAPSHOT_TIME_INDEX;
         }
+        return new SnapshotTimeLookup(reader, snapshotTimesIndexed);
     }
 
     /** Opens a consistent view and hands it to {@code open}; the view is closed if opening the snapshot fails. */

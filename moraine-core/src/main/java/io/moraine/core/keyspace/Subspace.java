@@ -15,7 +15,9 @@ public enum Subspace
     /** Inlined data (RFC 0005): schemas, insert chunks, tombstones, locators. */
     INLINE(0x03),
     /** Primary-key index for kinds whose row key does not start with their declared primary key. */
-    PRIMARY_KEY(0x04);
+    PRIMARY_KEY(0x04),
+    /** Index of ducklake_snapshot by (snapshot_time, snapshot_id), for time travel by timestamp. */
+    SNAPSHOT_TIME(0x05);
 
     private final byte tag;
 

@@ -31,6 +31,16 @@ public final class SystemKeys
         return ByteBuffer.wrap(value).getLong();
     }
 
+    /** The format version at the start of a format record. */
+    public static int decodeFormatVersion(byte[] value)
+    {
+        if (value.length < 4) {
+            throw new io.moraine.core.error.CorruptionException("corrupt format record: expected at least 4 bytes, found " + value.length
+                    + ". Restore the store from a checkpoint or backup.");
+        }
+        return ByteBuffer.wrap(value).getInt();
+    }
+
     public static byte[] encodeFormat(int formatVersion, String writer)
     {
         byte[] name = writer.getBytes(StandardCharsets.UTF_8);

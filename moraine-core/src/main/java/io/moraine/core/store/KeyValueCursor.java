@@ -1,7 +1,6 @@
 package io.moraine.core.store;
 
 import io.slatedb.uniffi.DbIterator;
-import io.slatedb.uniffi.KeyValue;
 
 import java.util.Iterator;
 import java.util.List;
@@ -37,7 +36,9 @@ public final class KeyValueCursor
         if (exhausted) {
             return false;
         }
-        page = SlateDbCalls.await(executor -> iterator.nextBatch(pageSize, executor), store, "scanning");
+        page = SlateDbCalls.await(executor -> iterator.nextBatch(pageSize, executor), store, "scanning").stream()
+                .map(entry -> new KeyValue(entry.key(), entry.value()))
+                .toList();
         position = 0;
         if (page.size() < pageSize) {
             exhausted = true;

@@ -27,4 +27,10 @@ public interface KeyValueReader
 
     /** The entries with {@code start <= key < end}, in key order, fetched {@code pageSize} at a time. */
     KeyValueCursor scan(byte[] start, byte[] end, int pageSize);
+
+    /**
+     * The entries with {@code start <= key < end}, greatest key first, fetched {@code pageSize} at a time: with a page
+     * of 1, the greatest key below a bound costs one entry however many lie in the range.
+     */
+    KeyValueCursor scanDescending(byte[] start, byte[] end, int pageSize);
 }

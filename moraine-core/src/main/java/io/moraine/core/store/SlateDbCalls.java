@@ -20,7 +20,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /** Waits for SlateDB's asynchronous calls and turns its errors into typed moraine exceptions. */
-public final class SlateDbCalls
+final class SlateDbCalls
 {
     private SlateDbCalls() {}
 

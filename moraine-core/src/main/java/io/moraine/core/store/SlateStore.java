@@ -53,9 +53,9 @@ public final class SlateStore
     // Readers see durable writes only: a commit becomes visible when it is acknowledged, never before (group commit
     // applies batches before their write-ahead log is durable). The committer alone reads pending writes too.
     private static final ReadOptions READ_OPTIONS = new ReadOptions(DurabilityLevel.REMOTE, false, true, null, null);
-    private static final ScanOptions SCAN_OPTIONS = scanOptions(DurabilityLevel.REMOTE);
+    private static final ScanOrders SCAN_OPTIONS = ScanOrders.of(DurabilityLevel.REMOTE);
     private static final ReadOptions PENDING_READ_OPTIONS = new ReadOptions(DurabilityLevel.MEMORY, false, true, null, null);
-    private static final ScanOptions PENDING_SCAN_OPTIONS = scanOptions(DurabilityLevel.MEMORY);
+    private static final ScanOrders PENDING_SCAN_OPTIONS = ScanOrders.of(DurabilityLevel.MEMORY);
 
     private final StoreUri uri;
     private final OpenMode mode;
@@ -197,17 +197,26 @@ public final class SlateStore
         return mode;
     }
 
-    private static ScanOptions scanOptions(DurabilityLevel durability)
+    /** The scan options of one durability level, in both orders. */
+    private record ScanOrders(ScanOptions ascending, ScanOptions descending)
     {
-        return new ScanOptions(durability, false, 256 * 1024, true, 1, IterationOrder.ASCENDING, null, null);
+        static ScanOrders of(DurabilityLevel durability)
+        {
+            return new ScanOrders(options(durability, IterationOrder.ASCENDING), options(durability, IterationOrder.DESCENDING));
+        }
+
+        private static ScanOptions options(DurabilityLevel durability, IterationOrder order)
+        {
+            return new ScanOptions(durability, false, 256 * 1024, true, 1, order, null, null);
+        }
     }
 
     /** Reads the newest durable state this handle knows: the writer's own, or what the reader has caught up to. */
     public KeyValueReader latest()
     {
         return db != null
-                ? new Reader((key, executor) -> db.getWithOptions(key, READ_OPTIONS, executor), (range, executor) -> db.scanWithOptions(range, SCAN_OPTIONS, executor))
-                : new Reader((key, executor) -> reader.getWithOptions(key, READ_OPTIONS, executor), (range, executor) -> reader.scanWithOptions(range, SCAN_OPTIONS, executor));
+                ? new Reader((key, executor) -> db.getWithOptions(key, READ_OPTIONS, executor), db::scanWithOptions, SCAN_OPTIONS)
+                : new Reader((key, executor) -> reader.getWithOptions(key, READ_OPTIONS, executor), reader::scanWithOptions, SCAN_OPTIONS);
     }
 
     /**
@@ -217,8 +226,7 @@ public final class SlateStore
     public KeyValueReader latestIncludingPending()
     {
         requireWriter("read pending writes");
-        return new Reader((key, executor) -> db.getWithOptions(key, PENDING_READ_OPTIONS, executor),
-                (range, executor) -> db.scanWithOptions(range, PENDING_SCAN_OPTIONS, executor));
+        return new Reader((key, executor) -> db.getWithOptions(key, PENDING_READ_OPTIONS, executor), db::scanWithOptions, PENDING_SCAN_OPTIONS);
     }
 
     /**
@@ -254,7 +262,7 @@ public final class SlateStore
             throw e;
         }
         return new SnapshotView(new Reader((key, executor) -> snapshot.getWithOptions(key, PENDING_READ_OPTIONS, executor),
-                (range, executor) -> snapshot.scanWithOptions(range, PENDING_SCAN_OPTIONS, executor)), snapshot::close);
+                snapshot::scanWithOptions, PENDING_SCAN_OPTIONS), snapshot::close);
     }
 
     /** Returns once every batch applied so far is durable (for a commit that wrote nothing but reports the head). */
@@ -470,17 +478,26 @@ public final class SlateStore
         }
     }
 
+    /** A range scan of one of the three SlateDB read handles. */
+    @FunctionalInterface
+    private interface Scanner
+    {
+        CompletableFuture<DbIterator> scan(KeyRange range, ScanOptions options, Executor executor);
+    }
+
     /** Adapts the three SlateDB read handles (Db, DbReader, DbSnapshot), which share no interface. */
     private final class Reader
             implements KeyValueReader
     {
         private final BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter;
-        private final BiFunction<KeyRange, Executor, CompletableFuture<DbIterator>> scanner;
+        private final Scanner scanner;
+        private final ScanOrders scanOptions;
 
-        private Reader(BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter, BiFunction<KeyRange, Executor, CompletableFuture<DbIterator>> scanner)
+        private Reader(BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter, Scanner scanner, ScanOrders scanOptions)
         {
             this.getter = getter;
             this.scanner = scanner;
+            this.scanOptions = scanOptions;
         }
 
         @Override
@@ -510,8 +527,19 @@ public final class SlateStore
         @Override
         public KeyValueCursor scan(byte[] start, byte[] end, int pageSize)
         {
+            return scan(start, end, pageSize, scanOptions.ascending());
+        }
+
+        @Override
+        public KeyValueCursor scanDescending(byte[] start, byte[] end, int pageSize)
+        {
+            return scan(start, end, pageSize, scanOptions.descending());
+        }
+
+        private KeyValueCursor scan(byte[] start, byte[] end, int pageSize, ScanOptions options)
+        {
             readListener.rangeScan(start, end);
-            DbIterator iterator = await(executor -> scanner.apply(new KeyRange(start, true, end, false), executor), uri, "opening a scan");
+            DbIterator iterator = await(executor -> scanner.scan(new KeyRange(start, true, end, false), options, executor), uri, "opening a scan");
             return new KeyValueCursor(iterator, uri, pageSize);
         }
     }

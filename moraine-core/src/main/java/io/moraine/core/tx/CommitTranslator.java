@@ -8,6 +8,7 @@ import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
+import io.moraine.core.keyspace.SnapshotTimeKeys;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.SystemKeys;
 import io.moraine.core.store.KeyValueReader;
@@ -110,7 +111,15 @@ final class CommitTranslator
         }
         if (kind == TableKind.SNAPSHOT) {
             newHead = Math.max(newHead, row.getLong("snapshot_id"));
+            reindexSnapshotTime(Optional.empty(), Optional.of(row));
         }
+    }
+
+    /** Keeps the snapshot-time index in step with a ducklake_snapshot row that is inserted, changed or deleted. */
+    private void reindexSnapshotTime(Optional<Row> before, Optional<Row> after)
+    {
+        before.flatMap(SnapshotTimeKeys::of).ifPresent(key -> put(key, null));
+        after.flatMap(SnapshotTimeKeys::of).ifPresent(key -> put(key, SnapshotTimeKeys.VALUE));
     }
 
     /**
@@ -187,7 +196,11 @@ final class CommitTranslator
             byte[] rowKey = RowKeys.key(subspace, kind, key.toArray());
             byte[] value = read(rowKey);
             if (value != null) {
-                removeFromPrimaryKeyIndex(RowValueCodec.decode(kind, rowKey, value));
+                Row deleted = RowValueCodec.decode(kind, rowKey, value);
+                removeFromPrimaryKeyIndex(deleted);
+                if (kind == TableKind.SNAPSHOT) {
+                    reindexSnapshotTime(Optional.of(deleted), Optional.empty());
+                }
                 put(rowKey, null);
             }
         }
@@ -236,7 +249,12 @@ final class CommitTranslator
             byte[] rowKey = RowKeys.key(subspace, kind, key.toArray());
             byte[] value = read(rowKey);
             if (value != null) {
-                put(rowKey, RowValueCodec.encode(RowValueCodec.decode(kind, rowKey, value).with(changes)));
+                Row before = RowValueCodec.decode(kind, rowKey, value);
+                Row after = before.with(changes);
+                if (kind == TableKind.SNAPSHOT) {
+                    reindexSnapshotTime(Optional.of(before), Optional.of(after));
+                }
+                put(rowKey, RowValueCodec.encode(after));
                 return;
             }
         }

@@ -52,6 +52,12 @@ final class CommitterReadCache
             {
                 return store.scan(start, end, pageSize);
             }
+
+            @Override
+            public KeyValueCursor scanDescending(byte[] start, byte[] end, int pageSize)
+            {
+                return store.scanDescending(start, end, pageSize);
+            }
         };
     }
 

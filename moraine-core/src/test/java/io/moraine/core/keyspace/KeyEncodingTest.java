@@ -26,6 +26,30 @@ class KeyEncodingTest
     }
 
     @Test
+    void snapshotTimeKeysSortByTimeThenIdAndBoundWholeMicroseconds()
+    {
+        Instant epoch = Instant.EPOCH;
+        List<byte[]> keys = List.of(SnapshotTimeKeys.key(-2, 9), SnapshotTimeKeys.key(-1, 3), SnapshotTimeKeys.key(0, 1),
+                SnapshotTimeKeys.key(0, 2), SnapshotTimeKeys.key(5, 0));
+        List<byte[]> sorted = new ArrayList<>(keys);
+        sorted.sort(Arrays::compareUnsigned);
+        assertThat(sorted).containsExactlyElementsOf(keys);
+        assertThat(keys.stream().map(SnapshotTimeKeys::snapshotId).toList()).containsExactly(9L, 3L, 1L, 2L, 0L);
+        assertThat(Arrays.compareUnsigned(SnapshotTimeKeys.key(0, Long.MAX_VALUE), SnapshotTimeKeys.after(0))).isNegative();
+        assertThat(Arrays.compareUnsigned(SnapshotTimeKeys.key(1, Long.MIN_VALUE), SnapshotTimeKeys.after(0))).as("time 1 lies above the bound").isPositive();
+        assertThat(SnapshotTimeKeys.after(Long.MAX_VALUE)).isEqualTo(Subspace.SNAPSHOT_TIME.end());
+
+        assertThat(Micros.floorOf(epoch.plusNanos(1500))).isEqualTo(1);
+        assertThat(Micros.ceilOf(epoch.plusNanos(1500))).isEqualTo(2);
+        assertThat(Micros.floorOf(epoch.minusNanos(500))).isEqualTo(-1);
+        assertThat(Micros.ceilOf(epoch.minusNanos(500))).isEqualTo(0);
+        assertThat(Micros.ceilOf(epoch.plusNanos(2000))).isEqualTo(2);
+        assertThat(Micros.floorOf(Instant.MAX)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Micros.ceilOf(Instant.MIN)).isEqualTo(Long.MIN_VALUE);
+        assertThatThrownBy(() -> SnapshotTimeKeys.snapshotId(new byte[] {5, 1})).isInstanceOf(CorruptionException.class);
+    }
+
+    @Test
     void stringKeysSortLexicographicallyIncludingEmbeddedZeros()
     {
         List<String> values = List.of("", "a", "a\0", "a\0b", "ab", "b");

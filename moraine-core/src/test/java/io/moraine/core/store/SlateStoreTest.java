@@ -3,7 +3,6 @@ package io.moraine.core.store;
 import io.moraine.core.error.FencedException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
-import io.slatedb.uniffi.KeyValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +43,30 @@ class SlateStoreTest
             store.write(deletes);
             assertThat(scanKeys(store.latest(), key(100), key(104), 100)).containsExactly("k00100", "k00102", "k00103");
             assertThat(text(store.latest().get(key(102)))).isEqualTo("changed");
+        }
+    }
+
+    @Test
+    void scansDescendingStayWithinTheirBoundsOnTheWriterAViewAndAReader()
+            throws Exception
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("descending").toString());
+        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            writeNumbered(writer, 0, 300);
+            writer.write(Map.of(ByteBuffer.wrap(key(150)), bytes("changed")));
+            try (SlateStore.SnapshotView view = writer.snapshot();
+                    SlateStore reader = SlateStore.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS)) {
+                awaitKey(reader, key(299));
+                for (KeyValueReader keys : List.of(writer.latest(), writer.latestIncludingPending(), view.reader(), reader.latest())) {
+                    assertThat(scanKeysDescending(keys, key(148), key(153), 2)).containsExactly("k00152", "k00151", "k00150", "k00149", "k00148");
+                    try (KeyValueCursor greatestBelow = keys.scanDescending(key(0), key(151), 1)) {
+                        KeyValue entry = greatestBelow.next();
+                        assertThat(text(entry.key())).isEqualTo("k00150");
+                        assertThat(text(entry.value())).as("the newest value").isEqualTo("changed");
+                    }
+                    assertThat(scanKeysDescending(keys, key(400), key(500), 10)).isEmpty();
+                }
+            }
         }
     }
 
@@ -206,6 +229,15 @@ class SlateStoreTest
                 KeyValue entry = cursor.next();
                 keys.add(text(entry.key()));
             }
+        }
+        return keys;
+    }
+
+    static List<String> scanKeysDescending(KeyValueReader reader, byte[] from, byte[] to, int pageSize)
+    {
+        List<String> keys = new ArrayList<>();
+        try (KeyValueCursor cursor = reader.scanDescending(from, to, pageSize)) {
+            cursor.forEachRemaining(entry -> keys.add(text(entry.key())));
         }
         return keys;
     }
