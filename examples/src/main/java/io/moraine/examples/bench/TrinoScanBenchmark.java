@@ -112,6 +112,7 @@ public final class TrinoScanBenchmark
                 scanQueries(runner, queries, runs, warmups, stats);
                 if (planningFiles > 0) {
                     planning(runner, planningFiles, planningRuns, Math.min(warmups, 1), stats);
+                    SplitPlanningTiming.print(store, "many", planningFiles, planningRuns);
                 }
             }
         }
