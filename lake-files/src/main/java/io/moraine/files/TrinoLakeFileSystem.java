@@ -68,10 +68,11 @@ public final class TrinoLakeFileSystem
     public List<String> listFiles(String directory)
             throws IOException
     {
+        Location location = locations.apply(directory);
         String prefix = withSlash(directory);
-        String locationPrefix = withSlash(locations.apply(directory).toString());
+        String locationPrefix = withSlash(location.toString());
         List<String> paths = new ArrayList<>();
-        FileIterator files = fileSystem.listFiles(locations.apply(directory));
+        FileIterator files = fileSystem.listFiles(location);
         while (files.hasNext()) {
             String listed = files.next().location().toString();
             if (!listed.startsWith(locationPrefix)) {

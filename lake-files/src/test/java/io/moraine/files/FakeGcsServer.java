@@ -1,6 +1,7 @@
 package io.moraine.files;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -66,7 +67,8 @@ final class FakeGcsServer
             if (!process.isAlive()) {
                 throw new IllegalStateException("fake-gcs-server exited with " + process.exitValue() + " before it listened on port " + port);
             }
-            try (Socket ignored = new Socket("127.0.0.1", port)) {
+            try {
+                new Socket(InetAddress.getLoopbackAddress(), port).close();
                 return;
             }
             catch (IOException e) {
@@ -80,7 +82,7 @@ final class FakeGcsServer
     private static int freePort()
             throws IOException
     {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }
