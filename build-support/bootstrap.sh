@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the two native dependencies that this machine's Maven mirror does not serve, and caches them:
+# Prepares the native dependencies that this machine's Maven mirror does not serve, and caches them:
 #
 #   1. SlateDB's official Java binding, io.slatedb:slatedb-uniffi:<SLATEDB_VERSION>, installed into the local Maven
 #      repository. Where that artifact already resolves (a real registry, or an earlier run), nothing is built.
@@ -8,6 +8,8 @@
 #   2. DuckDB's DuckLake extension from the PyPI wheel `duckdb-extension-ducklake` (and the SQLite and PostgreSQL
 #      scanners, which DuckLake needs for catalogs in those databases), laid out as a DuckDB extension directory:
 #      <cache>/duckdb-extensions/v<DUCKDB_VERSION>/<platform>/<name>.duckdb_extension.
+#   3. fake-gcs-server, the Google Cloud Storage emulator of lake-files' gs:// tests, built from its Go module with
+#      `go install`: <cache>/tools/fake-gcs-server-<FAKE_GCS_SERVER_VERSION>/fake-gcs-server.
 #
 # Everything downloaded or built lives under ${MORAINE_CACHE_DIR:-~/.cache/moraine}; a second run is fast.
 set -euo pipefail
@@ -150,3 +152,15 @@ for extension in ducklake sqlite_scanner postgres_scanner; do
   log "DuckDB extension $extension laid out at $target"
 done
 log "DuckDB extensions for DuckDB $DUCKDB_VERSION are in $extension_dir"
+
+# ---------------------------------------------------------------------------------------------------------------
+# 3. Google Cloud Storage emulator for the tests
+# ---------------------------------------------------------------------------------------------------------------
+gcs_emulator_dir=$cache/tools/fake-gcs-server-$FAKE_GCS_SERVER_VERSION
+if [ ! -x "$gcs_emulator_dir/fake-gcs-server" ]; then
+  command -v go >/dev/null || die "go is needed once to install fake-gcs-server $FAKE_GCS_SERVER_VERSION (the GCS emulator of the tests)"
+  log "installing fake-gcs-server $FAKE_GCS_SERVER_VERSION from its Go module; this takes a minute once"
+  GOBIN=$gcs_emulator_dir go install "github.com/fsouza/fake-gcs-server@v$FAKE_GCS_SERVER_VERSION" \
+    || die "go install fake-gcs-server $FAKE_GCS_SERVER_VERSION failed; check that the Go module proxy is reachable (go env GOPROXY)"
+fi
+log "fake-gcs-server $FAKE_GCS_SERVER_VERSION is in $gcs_emulator_dir"

@@ -3,12 +3,16 @@ package io.moraine.examples;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
+import io.moraine.files.LakeFileSystems;
 import io.moraine.inline.flush.InlineFlusher;
 
 import java.util.List;
 import java.util.Set;
 
-/** {@code bin/moraine flush --store <store uri> [--table schema.table]}. */
+/**
+ * {@code bin/moraine flush --store <store uri> [--table schema.table]}: the lake's files are reached through the file
+ * system of their data path, configured from the environment ({@link LakeFileSystems}).
+ */
 final class FlushCommand
 {
     static final String USAGE = "flush --store <store-uri> [--table <schema>.<table>]";
@@ -18,8 +22,9 @@ final class FlushCommand
     static void run(String[] args)
     {
         CommandLine line = CommandLine.parse(args, Set.of("store", "table"));
-        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_WRITE)) {
-            List<InlineFlusher.FlushedFile> files = InlineFlusher.flush(catalog, line.option("table"));
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_WRITE);
+                LakeFileSystems lakeFiles = LakeFileSystems.fromEnvironment(System.getenv())) {
+            List<InlineFlusher.FlushedFile> files = InlineFlusher.flush(catalog, line.option("table"), lakeFiles);
             if (files.isEmpty()) {
                 System.err.println("nothing to flush: no inlined rows");
                 return;

@@ -5,6 +5,7 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.InlinedRowsTask;
+import io.moraine.files.TrinoLakeFileSystem;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlinedRowsReader;
@@ -58,7 +59,7 @@ public class MorainePageSourceProvider
                             .intersect(dynamicFilter.getCurrentPredicate().transformKeys(MoraineColumnHandle.class::cast));
                     yield predicate.isNone()
                             ? new EmptyPageSource()
-                            : ParquetFilePages.open(file, table, new LakeFiles(fileSystemFactory.create(session)), projected, predicate, parquetOptions);
+                            : ParquetFilePages.open(file, table, new TrinoLakeFileSystem(fileSystemFactory.create(session)), projected, predicate, parquetOptions);
                 }
                 case InlinedRowsTask inlined -> inlinedRows(inlined, projected);
             };

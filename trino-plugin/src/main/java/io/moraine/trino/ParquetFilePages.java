@@ -2,6 +2,7 @@ package io.moraine.trino;
 
 import io.airlift.slice.Slice;
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.files.TrinoLakeFileSystem;
 import io.moraine.core.scan.VisibleRows;
 import io.trino.parquet.Column;
 import io.trino.parquet.ParquetDataSource;
@@ -52,13 +53,13 @@ final class ParquetFilePages
 
     private ParquetFilePages() {}
 
-    static ConnectorPageSource open(DataFileTask dataFile, MoraineTableHandle table, LakeFiles files, List<MoraineColumnHandle> columns,
+    static ConnectorPageSource open(DataFileTask dataFile, MoraineTableHandle table, TrinoLakeFileSystem files, List<MoraineColumnHandle> columns,
             TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options)
     {
         String path = dataFile.path();
         ParquetDataSource source = null;
         try {
-            source = new TrinoInputDataSource(files.inputFile(path, dataFile.sizeBytes()), dataFile.sizeBytes(), options);
+            source = new TrinoInputDataSource(files.trinoInputFile(path, dataFile.sizeBytes()), dataFile.sizeBytes(), options);
             ParquetMetadata metadata = footer(source, dataFile.footerSize(), options);
             MessageType fileSchema = metadata.getFileMetaData().getSchema();
             MessageColumnIO columnIO = getColumnIO(fileSchema, fileSchema);

@@ -67,7 +67,7 @@ class TestMoraineFlushDuringQuery
             long headBefore;
             try (MoraineCatalog writer = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
                 headBefore = writer.headSnapshotId().orElseThrow();
-                assertThat(InlineFlusher.flush(writer, Optional.empty())).hasSize(1);
+                assertThat(InlineFlusher.flush(writer, Optional.empty(), io.moraine.core.io.LocalFileSystem.INSTANCE)).hasSize(1);
             }
             awaitHead(connector, session, headBefore + 1);
 

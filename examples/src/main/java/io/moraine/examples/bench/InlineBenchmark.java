@@ -8,16 +8,17 @@ import io.moraine.core.catalog.SnapshotRows;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.inline.InlineArrow;
 import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.duckdb.DuckDbConnections;
 import io.moraine.examples.CommandLine;
+import io.moraine.files.LakeFileSystems;
 import io.moraine.inline.InlineBatch;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.InlineScan;
 import io.moraine.inline.InlineSelection;
 import io.moraine.inline.flush.InlineFlusher;
-import io.moraine.inline.storage.LakeFileSystem;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -102,7 +103,10 @@ public final class InlineBenchmark
             double inline = median(warmup, repetitions, () -> inlineScanChecksum(catalog, allocator, Optional.empty()));
             io.moraine.inline.ChunkBodyCache cache = new io.moraine.inline.ChunkBodyCache(256L << 20);
             double cached = median(warmup, repetitions, () -> inlineScanChecksum(catalog, allocator, Optional.of(cache)));
-            List<InlineFlusher.FlushedFile> flushed = InlineFlusher.flush(catalog, Optional.empty());
+            List<InlineFlusher.FlushedFile> flushed;
+            try (LakeFileSystems files = LakeFileSystems.fromEnvironment(System.getenv())) {
+                flushed = InlineFlusher.flush(catalog, Optional.empty(), files);
+            }
             String parquet = flushed.getFirst().dataFile().toString();
             try (Connection duckdb = DuckDbConnections.open("", "ducklake"); Statement statement = duckdb.createStatement()) {
                 statement.execute("SET threads = 1");
@@ -177,7 +181,7 @@ public final class InlineBenchmark
             throws Exception
     {
         int writers = target.writers();
-        try (MoraineCatalog catalog = createTable(target.store(), target.dataPath()); LakeFileSystem lakeFiles = LakeFileSystem.fromEnvironment()) {
+        try (MoraineCatalog catalog = createTable(target.store(), target.dataPath()); LakeFileSystems lakeFiles = LakeFileSystems.fromEnvironment(System.getenv())) {
             Append inlined = duckdb -> appendInlined(catalog, allocator);
             Append parquetFile = duckdb -> appendParquetFile(catalog, duckdb, work, lakeFiles, target.tablePath());
             ConnectionFactory noConnection = () -> null;
@@ -278,7 +282,7 @@ public final class InlineBenchmark
             statement.execute("COPY (SELECT i AS id, 'name-' || i AS name, i * 0.5 AS amount FROM range(" + firstRowId + ", " + (firstRowId + 10)
                     + ") t(i)) TO '" + written + "' (FORMAT parquet)");
             long size = Files.size(written);
-            try (var out = lakeFiles.create(LakeFileSystem.resolve(tablePath, name)).create(0)) {
+            try (var out = lakeFiles.newOutputFile(tablePath + name).create(0)) {
                 Files.copy(written, out);
             }
             Files.delete(written);

@@ -4,10 +4,10 @@ import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.core.scan.DeleteFiles;
 import io.moraine.core.scan.InlinedFileDeletes;
-import io.moraine.inline.storage.LakeFileSystem;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -49,13 +49,13 @@ final class DeleteFileFlush
             TreeMap<Long, Long> positions = new TreeMap<>();
             Optional<Row> existing = deleteFiles.stream().filter(row -> row.getLong("data_file_id") == dataFileId).findFirst();
             if (existing.isPresent()) {
-                DeleteFiles.read(files.open(CatalogPaths.filePath(tablePath, existing.get()), java.util.OptionalLong.empty()),
+                DeleteFiles.read(files.newInputFile(CatalogPaths.filePath(tablePath, existing.get()), java.util.OptionalLong.empty()),
                         existing.get().getLong("begin_snapshot"), positions::put);
             }
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
-            String dataFilePath = LakeFileSystem.canonical(CatalogPaths.filePath(tablePath, dataFile.get()));
+            String dataFilePath = FlushPaths.canonical(CatalogPaths.filePath(tablePath, dataFile.get()));
             String name = "ducklake-" + InlineFlusher.uuidV7() + "-delete.parquet";
-            FlushFileWriter<DeleteRowWriteSupport.Deletion> writer = FlushFileWriter.create(files, LakeFileSystem.resolve(tablePath, name),
+            FlushFileWriter<DeleteRowWriteSupport.Deletion> writer = FlushFileWriter.create(files, FlushPaths.resolve(tablePath, name),
                     new DeleteRowWriteSupport(dataFilePath));
             try (writer) {
                 for (Map.Entry<Long, Long> position : positions.entrySet()) {

@@ -3,9 +3,9 @@ package io.moraine.inline.flush;
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
+import io.moraine.core.io.LakeFileSystem;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
-import io.moraine.inline.storage.LakeFileSystem;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ final class FlushFile
     /** The file's full path in the lake. */
     String path()
     {
-        return LakeFileSystem.resolve(tablePath, relativePath);
+        return FlushPaths.resolve(tablePath, relativePath);
     }
 
     void write(FlushRow row, long head)
@@ -103,7 +103,7 @@ final class FlushFile
         Optional<Row> deleteRow = Optional.empty();
         if (!deletions.isEmpty()) {
             String deleteName = "ducklake-" + InlineFlusher.uuidV7() + "-delete.parquet";
-            FlushFileWriter<DeleteRowWriteSupport.Deletion> deleteWriter = FlushFileWriter.create(files, LakeFileSystem.resolve(tablePath, deleteName),
+            FlushFileWriter<DeleteRowWriteSupport.Deletion> deleteWriter = FlushFileWriter.create(files, FlushPaths.resolve(tablePath, deleteName),
                     new DeleteRowWriteSupport(dataFile));
             try (deleteWriter) {
                 for (DeleteRowWriteSupport.Deletion deletion : deletions) {

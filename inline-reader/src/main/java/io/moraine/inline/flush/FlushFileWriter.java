@@ -1,6 +1,6 @@
 package io.moraine.inline.flush;
 
-import io.moraine.inline.storage.LakeFileSystem;
+import io.moraine.core.io.LakeFileSystem;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -32,7 +32,7 @@ final class FlushFileWriter<T>
     static <T> FlushFileWriter<T> create(LakeFileSystem files, String path, WriteSupport<T> support)
             throws IOException
     {
-        MeasuredOutputFile file = new MeasuredOutputFile(files.create(path));
+        MeasuredOutputFile file = new MeasuredOutputFile(files.newOutputFile(path));
         return new FlushFileWriter<>(path, file, ParquetFiles.writer(file, support));
     }
 

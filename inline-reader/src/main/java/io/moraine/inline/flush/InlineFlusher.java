@@ -11,8 +11,8 @@ import io.moraine.core.catalog.TableKind;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.inline.RowIdMultiset;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.tx.StagedTransaction;
-import io.moraine.inline.storage.LakeFileSystem;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -47,20 +47,10 @@ public final class InlineFlusher
     private InlineFlusher() {}
 
     /**
-     * Flushes every table with inlined rows, or only {@code schemaName.tableName}. Returns the files written (empty
-     * when there was nothing to flush, in which case nothing is committed).
-     */
-    public static List<FlushedFile> flush(MoraineCatalog catalog, Optional<String> qualifiedTable)
-    {
-        try (LakeFileSystem files = LakeFileSystem.fromEnvironment()) {
-            return flush(catalog, qualifiedTable, files);
-        }
-    }
-
-    /**
-     * {@link #flush(MoraineCatalog, Optional)} writing and reading the lake's files through {@code files}. The files are
-     * written before the catalog commit: when anything fails, nothing is committed, and files already written stay
-     * behind as orphans that no snapshot references.
+     * Flushes every table with inlined rows, or only {@code schemaName.tableName}, writing and reading the lake's
+     * files through {@code files}. Returns the files written (empty when there was nothing to flush, in which case
+     * nothing is committed). The files are written before the catalog commit: when anything fails, nothing is
+     * committed, and files already written stay behind as orphans that no snapshot references.
      */
     public static List<FlushedFile> flush(MoraineCatalog catalog, Optional<String> qualifiedTable, LakeFileSystem files)
     {

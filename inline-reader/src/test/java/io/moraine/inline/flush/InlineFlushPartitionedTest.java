@@ -144,7 +144,7 @@ class InlineFlushPartitionedTest
         }
         try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
             long head = catalog.headSnapshotId().orElseThrow();
-            assertThatThrownBy(() -> InlineFlusher.flush(catalog, Optional.empty()))
+            assertThatThrownBy(() -> InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES))
                     .isInstanceOf(UnsupportedFeatureException.class)
                     .hasMessageContaining("lower(\"name\")")
                     .hasMessageContaining("CALL ducklake_flush_inlined_data");
@@ -177,7 +177,7 @@ class InlineFlushPartitionedTest
 
             Map<String, FlushedFile> ours = new TreeMap<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
-                assertThat(InlineFlusher.flush(catalog, Optional.empty())).isNotEmpty();
+                assertThat(InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES)).isNotEmpty();
                 try (CatalogSnapshot after = catalog.latest()) {
                     Map<Long, TreeMap<Long, String>> values = new HashMap<>();
                     try (RowCursor rows = after.filePartitionValues(tableId)) {

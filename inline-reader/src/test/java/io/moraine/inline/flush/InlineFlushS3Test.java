@@ -7,6 +7,7 @@ import io.moraine.core.error.StoreException;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.scan.InlinedFileDeletes;
+import io.moraine.files.LakeFileSystems;
 import io.moraine.inline.InlineReader;
 import io.moraine.inline.OracleImports;
 import io.moraine.inline.InlineScan;
@@ -24,6 +25,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,7 +79,7 @@ class InlineFlushS3Test
             List<String> ourDataFiles = new ArrayList<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
                 long head = catalog.headSnapshotId().orElseThrow();
-                List<InlineFlusher.FlushedFile> flushed = InlineFlusher.flush(catalog, Optional.empty());
+                List<InlineFlusher.FlushedFile> flushed = InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES);
                 assertThat(flushed).singleElement().satisfies(file -> {
                     assertThat(file.dataFile()).startsWith(dataPath + "main/t/ducklake-");
                     assertThat(file.rows()).isEqualTo(5); // four inserted and the updated version of 3
@@ -145,10 +147,11 @@ class InlineFlushS3Test
         }
         try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
             long head = catalog.headSnapshotId().orElseThrow();
-            assertThatThrownBy(() -> InlineFlusher.flush(catalog, Optional.empty()))
+            assertThatThrownBy(() -> InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES))
                     .isInstanceOf(StoreException.class)
-                    .hasMessageContaining("uploading " + dataPath + "main/r/ducklake-")
-                    .hasMessageContaining("check that bucket moraine-flush-no-such-bucket exists")
+                    .hasMessageContaining("writing " + dataPath + "main/r/ducklake-")
+                    .hasMessageContaining("The specified bucket does not exist")
+                    .hasMessageContaining("check that its bucket or directory exists")
                     .hasMessageContaining("nothing was committed to the catalog");
             assertThat(catalog.headSnapshotId()).as("the catalog head").hasValue(head);
             try (CatalogSnapshot after = catalog.latest(); RootAllocator allocator = new RootAllocator();
@@ -157,6 +160,48 @@ class InlineFlushS3Test
                 assertThat(after.dataFiles(1).toList()).isEmpty();
             }
         }
+    }
+
+    @Test
+    void aDataFileLargerThanOneUploadPartIsUploadedInPartsAndDuckDbReadsItsRows()
+            throws Exception
+    {
+        S3ProxyServer s3 = S3ProxyServer.shared();
+        String bucket = s3.createBucket("moraine-flush-large");
+        String dataPath = "s3://" + bucket + "/lake/data/";
+        StoreUri store = StoreUri.parse("s3://" + bucket + "/catalog");
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.put("MORAINE_S3_PART_SIZE", "5MB");
+        try (DuckLakeOracle oracle = DuckLakeOracle.create(temp.resolve("large-lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
+                LakeFileSystems files = LakeFileSystems.fromEnvironment(environment)) {
+            oracle.execute("CALL lake.set_option('data_inlining_row_limit', 10000)");
+            oracle.execute("CREATE TABLE lake.big (id INTEGER, payload VARCHAR)");
+            // 1 KiB of hex digits a row, which Parquet cannot compress: some 8 MB of data file, more than one 5 MB part.
+            oracle.execute("INSERT INTO lake.big SELECT i, array_to_string(list_transform(range(32), x -> md5((i * 32 + x)::VARCHAR)), '') "
+                    + "FROM range(8000) t(i)");
+            String inlinedRows = rowsDigest(oracle, "lake.big");
+            OracleImports.importInto(oracle, temp.resolve("large-copy.ducklake"), store, Optional.of(dataPath));
+
+            try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
+                List<InlineFlusher.FlushedFile> flushed = InlineFlusher.flush(catalog, Optional.empty(), files);
+                assertThat(flushed).singleElement().satisfies(file -> assertThat(file.rows()).as("rows flushed").isEqualTo(8000));
+                try (CatalogSnapshot after = catalog.latest()) {
+                    Row dataFile = after.dataFiles(flushed.getFirst().tableId()).toList().getFirst();
+                    assertThat(dataFile.getLong("file_size_bytes")).as("bytes of the data file").isGreaterThan(5L * 1024 * 1024);
+                    Path local = downloadChecked(s3, bucket, "lake/data/main/big/" + dataFile.getString("path"), dataFile,
+                            s3.objects(bucket, "lake/data/"), temp.resolve("large-downloads"));
+                    assertThat(rowsDigest(oracle, "read_parquet('" + local + "')")).as("the rows DuckDB reads from the uploaded file")
+                            .isEqualTo(inlinedRows);
+                }
+            }
+        }
+    }
+
+    /** The row count and an order-independent hash of a relation's (id, payload) rows. */
+    private static String rowsDigest(DuckLakeOracle oracle, String relation)
+            throws SQLException
+    {
+        return oracle.query("SELECT count(*) || ':' || sum(hash(id, payload)) FROM " + relation).getFirst().getFirst();
     }
 
     /** Downloads a file the flush uploaded, checking the object's size and footer length against its catalog row. */

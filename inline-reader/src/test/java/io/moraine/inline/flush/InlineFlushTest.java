@@ -55,7 +55,7 @@ class InlineFlushTest
             List<String> ourDeletions = new java.util.ArrayList<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
                 flushSnapshot = catalog.headSnapshotId().orElseThrow();
-                ours = InlineFlusher.flush(catalog, Optional.empty());
+                ours = InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES);
                 assertThat(ours).hasSize(2);
                 assertThat(catalog.headSnapshotId()).hasValue(flushSnapshot + 1);
                 try (CatalogSnapshot after = catalog.latest(); RootAllocator allocator = new RootAllocator();
@@ -119,7 +119,7 @@ class InlineFlushTest
             OracleImports.importInto(oracle, temp.resolve("stats-copy.ducklake"), store);
             java.util.Map<String, List<Object>> ours = new java.util.TreeMap<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
-                InlineFlusher.flush(catalog, Optional.empty());
+                InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES);
                 try (CatalogSnapshot after = catalog.latest()) {
                     java.util.Map<Long, String> names = new java.util.HashMap<>();
                     after.columns(1).forEach(column -> names.put(column.getLong("column_id"), column.getString("column_name")));
@@ -172,7 +172,7 @@ class InlineFlushTest
             List<Long> tables = oracle.query("SELECT table_id FROM __ducklake_metadata_lake.ducklake_table").stream().map(row -> Long.parseLong(row.getFirst())).toList();
             java.util.Map<String, List<Object>> ours = new java.util.TreeMap<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
-                InlineFlusher.flush(catalog, Optional.empty());
+                InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES);
                 try (CatalogSnapshot after = catalog.latest()) {
                     for (long table : tables) {
                         for (Row stats : after.fileColumnStats(table).toList()) {
@@ -229,7 +229,7 @@ class InlineFlushTest
                 assertThat(scan.selectedRows()).as("every inlined row version is still there").isEqualTo(4);
             }
             // The real flush states the row ids it wrote, {0, 1, 1, 2}, and commits.
-            assertThat(InlineFlusher.flush(catalog, Optional.empty())).singleElement().satisfies(file -> assertThat(file.rows()).isEqualTo(4));
+            assertThat(InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES)).singleElement().satisfies(file -> assertThat(file.rows()).isEqualTo(4));
             assertThat(catalog.headSnapshotId()).hasValue(head + 1);
         }
     }
@@ -274,7 +274,7 @@ class InlineFlushTest
 
             java.util.Set<String> ours = new java.util.TreeSet<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
-                InlineFlusher.flush(catalog, Optional.empty());
+                InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES);
                 try (CatalogSnapshot after = catalog.latest()) {
                     assertThat(after.snapshotRow().getLong("snapshot_id")).isEqualTo(catalog.headSnapshotId().orElseThrow());
                     for (long table : List.of(1L, 2L)) {

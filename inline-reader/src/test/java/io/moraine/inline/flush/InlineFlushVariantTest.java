@@ -70,7 +70,7 @@ class InlineFlushVariantTest
             Map<String, List<Object>> ourStats = new TreeMap<>();
             try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
                 assertReadBack(catalog, expected);
-                for (InlineFlusher.FlushedFile file : InlineFlusher.flush(catalog, Optional.empty())) {
+                for (InlineFlusher.FlushedFile file : InlineFlusher.flush(catalog, Optional.empty(), TestLakeFiles.FILES)) {
                     ourFiles.add(file.dataFile());
                 }
                 try (CatalogSnapshot after = catalog.latest()) {
