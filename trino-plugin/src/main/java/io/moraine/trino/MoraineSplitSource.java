@@ -65,7 +65,17 @@ final class MoraineSplitSource
     public CompletableFuture<List<ConnectorSplit>> getNextBatch(int maxSize, DynamicFilterSnapshot dynamicFilter)
     {
         TupleDomain<MoraineColumnHandle> predicate = dynamicFilter.currentPredicate().transformKeys(MoraineColumnHandle.class::cast);
-        return CompletableFuture.supplyAsync(() -> nextBatch(maxSize, predicate), executor);
+        // Completed with the planning failure itself (supplyAsync would wrap it), so Trino reports moraine's error.
+        CompletableFuture<List<ConnectorSplit>> batch = new CompletableFuture<>();
+        executor.execute(() -> {
+            try {
+                batch.complete(nextBatch(maxSize, predicate));
+            }
+            catch (Throwable failure) {
+                batch.completeExceptionally(failure);
+            }
+        });
+        return batch;
     }
 
     private synchronized List<ConnectorSplit> nextBatch(int maxSize, TupleDomain<MoraineColumnHandle> dynamicFilter)

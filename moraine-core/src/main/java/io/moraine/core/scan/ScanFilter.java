@@ -1,7 +1,6 @@
 package io.moraine.core.scan;
 
 import java.io.Serializable;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -39,29 +38,8 @@ public record ScanFilter(Map<Long, ColumnDomain> domains, boolean isNone)
         return new ScanFilter(domains, false);
     }
 
-    /** This filter and one more column domain. A second domain for the same column replaces nothing: both must hold. */
-    public ScanFilter and(long columnId, ColumnDomain domain)
-    {
-        if (isNone) {
-            return this;
-        }
-        Map<Long, ColumnDomain> combined = new HashMap<>(domains);
-        ColumnDomain existing = combined.get(columnId);
-        combined.put(columnId, existing == null ? domain : intersectLoosely(existing, domain));
-        return new ScanFilter(combined, false);
-    }
-
     public boolean isAll()
     {
         return !isNone && domains.isEmpty();
-    }
-
-    /**
-     * Two domains of one column: kept as the narrower-looking one. Pruning stays correct with either (each is implied
-     * by the conjunction); engines hand over one domain per column, so this only arises when callers combine filters.
-     */
-    private static ColumnDomain intersectLoosely(ColumnDomain first, ColumnDomain second)
-    {
-        return second.ranges().size() < first.ranges().size() ? second : first;
     }
 }

@@ -100,7 +100,6 @@ final class ScanPlanner
             }
         }
         Map<Integer, String> fileValues = new HashMap<>();
-        List<String> valueList = new ArrayList<>();
         if (partitionValues == null && file.getLong("partition_id") != null) {
             // Opened at the first partitioned file: an unpartitioned table never reads partition values.
             partitionValues = Iterators.peekingIterator(track(snapshot.filePartitionValues(tableId)));
@@ -108,7 +107,6 @@ final class ScanPlanner
         if (partitionValues != null) {
             for (Row row : rowsOf(partitionValues, fileId)) {
                 fileValues.put(row.getLong("partition_key_index").intValue(), row.getString("partition_value"));
-                valueList.add(row.getString("partition_value"));
             }
         }
         long[] deleted = inlinedDeletesOf(fileId);
@@ -118,7 +116,7 @@ final class ScanPlanner
         DataFileTask task = new DataFileTask(tableId, snapshot.id(), fileId, CatalogPaths.filePath(tablePath, file), file.getLong("file_size_bytes"),
                 file.getLong("record_count"), optional(file.getLong("footer_size")), optional(file.getLong("row_id_start")),
                 file.getLong("begin_snapshot"), optional(file.getLong("partial_max")), deleteFiles.getOrDefault(fileId, List.of()), deleted,
-                optional(file.getLong("partition_id")), valueList, 0, file.getLong("file_size_bytes"));
+                optional(file.getLong("partition_id")), byKeyIndex(fileValues), 0, file.getLong("file_size_bytes"));
         if (filter.isAll()) {
             certainRows += task.certainRows();
         }
@@ -154,6 +152,17 @@ final class ScanPlanner
         inlinedDeletes = new InlinedFileDeletes.Stream(snapshot.reader(), tableId, snapshot.id());
         opened.add(inlinedDeletes);
         inlinedDeletePending = inlinedDeletes.advance();
+    }
+
+    /** Partition values in key order, NULL where a key has no value row. */
+    private static List<String> byKeyIndex(Map<Integer, String> values)
+    {
+        int keys = values.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
+        List<String> list = new ArrayList<>(keys);
+        for (int key = 0; key < keys; key++) {
+            list.add(values.get(key));
+        }
+        return list;
     }
 
     /** The rows of {@code fileId} at the head of a stream ordered by data file id, skipping those of earlier files. */
