@@ -24,6 +24,7 @@ public final class Main
         COMMANDS.put("help", new Entry("list the commands", args -> help()));
         COMMANDS.put("import", new Entry("copy a DuckLake catalog into a new moraine store: " + ImportCommand.USAGE, ImportCommand::run));
         COMMANDS.put("dump", new Entry("print a catalog table's rows as CSV: " + DumpCommand.USAGE, DumpCommand::run));
+        COMMANDS.put("cat", new Entry("print a table's rows at a snapshot as CSV, read without an engine: " + CatCommand.USAGE, CatCommand::run));
         COMMANDS.put("flush", new Entry("write inlined rows to Parquet and drain them, like ducklake_flush_inlined_data: " + FlushCommand.USAGE,
                 FlushCommand::run));
         COMMANDS.put("demo", new Entry("the demo: a DuckLake-written lake on a local moraine store, served by a local Trino: "

@@ -196,16 +196,32 @@ public final class CatalogSnapshot
     /** The table's columns visible at S, parents before children, each level in column_order. */
     public List<Row> columns(long tableId)
     {
-        return visible(TableKind.COLUMN, tableId).toList().stream()
-                .sorted(Comparator.comparing((Row row) -> row.getLong("parent_column"), Comparator.nullsFirst(Comparator.naturalOrder()))
-                        .thenComparing(row -> row.getLong("column_order"), Comparator.nullsLast(Comparator.naturalOrder())))
-                .toList();
+        return inColumnOrder(visible(TableKind.COLUMN, tableId).toList());
     }
 
     /** The table's columns visible at S assembled into a tree (struct fields, list elements, map keys and values). */
     public List<ColumnNode> columnTree(long tableId)
     {
         return ColumnNode.assemble(columns(tableId));
+    }
+
+    /**
+     * The table's column tree as an earlier snapshot {@code earlierSnapshotId} saw it, read through this view's history
+     * (empty when the table had no columns then, or their history rows were reclaimed by an expiry).
+     */
+    public List<ColumnNode> columnTreeAsOf(long tableId, long earlierSnapshotId)
+    {
+        List<Row> rows = RowCursor.inKeyOrder(reader, TableKind.COLUMN, List.of(Subspace.CURRENT, Subspace.HISTORY), new Object[] {tableId},
+                row -> row.isVisibleAt(earlierSnapshotId)).toList();
+        return ColumnNode.assemble(inColumnOrder(rows));
+    }
+
+    private static List<Row> inColumnOrder(List<Row> columns)
+    {
+        return columns.stream()
+                .sorted(Comparator.comparing((Row row) -> row.getLong("parent_column"), Comparator.nullsFirst(Comparator.naturalOrder()))
+                        .thenComparing(row -> row.getLong("column_order"), Comparator.nullsLast(Comparator.naturalOrder())))
+                .toList();
     }
 
     /** The data files of the table visible at S, streamed by ascending {@code data_file_id}. */

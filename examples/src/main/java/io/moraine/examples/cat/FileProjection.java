@@ -1,0 +1,65 @@
+package io.moraine.examples.cat;
+
+import io.moraine.core.error.CorruptionException;
+import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.TableColumn;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The fields of one data file a scan reads, matched to the read columns by Parquet field id (a column's id is its
+ * field id at every nesting level, so renamed columns still match and dropped ones are left out). Struct fields the
+ * read column does not have are pruned; lists and maps are read whole.
+ *
+ * @param requested the schema to read the file with: the matched fields, then the hidden snapshot column if asked for
+ * @param fields per read column, its (pruned) field in {@code requested}, or empty when the file predates the column
+ */
+record FileProjection(MessageType requested, List<Optional<Type>> fields, Optional<String> snapshotField)
+{
+    static FileProjection of(MessageType file, List<TableColumn> columns, boolean withRowSnapshots, String path)
+    {
+        List<Type> requested = new ArrayList<>();
+        List<Optional<Type>> fields = new ArrayList<>();
+        for (TableColumn column : columns) {
+            Optional<Type> field = childWithId(file, column.columnId()).map(match -> pruned(column, match));
+            field.ifPresent(requested::add);
+            fields.add(field);
+        }
+        Optional<String> snapshotField = Optional.empty();
+        if (withRowSnapshots) {
+            Type snapshots = childWithId(file, DataFileTask.SNAPSHOT_ID_FIELD_ID).orElseThrow(() -> new CorruptionException("data file " + path
+                    + " holds rows of several snapshots (partial_max is set) but has no _ducklake_internal_snapshot_id column (field id "
+                    + DataFileTask.SNAPSHOT_ID_FIELD_ID + ")"));
+            requested.add(snapshots);
+            snapshotField = Optional.of(snapshots.getName());
+        }
+        return new FileProjection(new MessageType(file.getName(), requested), List.copyOf(fields), snapshotField);
+    }
+
+    /** The child of {@code group} whose field id is {@code id}. */
+    static Optional<Type> childWithId(GroupType group, long id)
+    {
+        return group.getFields().stream().filter(field -> field.getId() != null && field.getId().intValue() == id).findFirst();
+    }
+
+    /** The file's field of {@code column}, its struct fields pruned to those the column has (all, when it has none of them). */
+    private static Type pruned(TableColumn column, Type field)
+    {
+        if (!(column.type() instanceof DuckLakeType.StructOf struct) || field.isPrimitive()) {
+            return field;
+        }
+        GroupType group = field.asGroupType();
+        List<Type> kept = new ArrayList<>();
+        for (TableColumn child : struct.fields()) {
+            childWithId(group, child.columnId()).ifPresent(match -> kept.add(pruned(child, match)));
+        }
+        // A group needs a field; one the column lacks still tells whether the struct is NULL.
+        return kept.isEmpty() ? group : group.withNewFields(kept);
+    }
+}
