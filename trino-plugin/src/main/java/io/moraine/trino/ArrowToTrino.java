@@ -2,6 +2,7 @@ package io.moraine.trino;
 
 import io.airlift.slice.Slices;
 import io.moraine.core.types.DuckLakeValues;
+import io.moraine.core.types.TableColumn;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
@@ -64,27 +65,31 @@ final class ArrowToTrino
 {
     private ArrowToTrino() {}
 
-    static Block block(Type type, FieldVector vector, int rows)
+    /**
+     * The block of read column {@code read} from {@code vector}, which holds the column as {@code written} (the schema
+     * version the rows were inlined under): struct fields are found by column id, so renamed fields read too.
+     */
+    static Block block(Type type, TableColumn read, TableColumn written, FieldVector vector, int rows)
     {
         BlockBuilder builder = type.createBlockBuilder(null, rows);
         for (int row = 0; row < rows; row++) {
-            writeValueOrNull(type, vector, row, builder);
+            writeValueOrNull(type, read, written, vector, row, builder);
         }
         return builder.build();
     }
 
-    private static void writeValueOrNull(Type type, ValueVector vector, int row, BlockBuilder builder)
+    private static void writeValueOrNull(Type type, TableColumn read, TableColumn written, ValueVector vector, int row, BlockBuilder builder)
     {
         if (vector.isNull(row)) {
             builder.appendNull();
         }
-        else {
+        else if (!writeNested(type, read, written, vector, row, builder)) {
             write(type, vector, row, builder);
         }
     }
 
     /** LIST, MAP and STRUCT values, element by element into Trino's nested block builders. */
-    private static boolean writeNested(Type type, ValueVector vector, int row, BlockBuilder builder)
+    private static boolean writeNested(Type type, TableColumn read, TableColumn written, ValueVector vector, int row, BlockBuilder builder)
     {
         if (type instanceof MapType map && vector instanceof MapVector entries) {
             StructVector pairs = (StructVector) entries.getDataVector();
@@ -94,8 +99,8 @@ final class ArrowToTrino
             int end = entries.getElementEndIndex(row);
             ((MapBlockBuilder) builder).buildEntry((keyBuilder, valueBuilder) -> {
                 for (int i = start; i < end; i++) {
-                    writeValueOrNull(map.getKeyType(), keys, i, keyBuilder);
-                    writeValueOrNull(map.getValueType(), values, i, valueBuilder);
+                    writeValueOrNull(map.getKeyType(), child(read, 0), child(written, 0), keys, i, keyBuilder);
+                    writeValueOrNull(map.getValueType(), child(read, 1), child(written, 1), values, i, valueBuilder);
                 }
             });
             return true;
@@ -106,7 +111,7 @@ final class ArrowToTrino
             int end = list.getElementEndIndex(row);
             ((ArrayBlockBuilder) builder).buildEntry(elementBuilder -> {
                 for (int i = start; i < end; i++) {
-                    writeValueOrNull(array.getElementType(), elements, i, elementBuilder);
+                    writeValueOrNull(array.getElementType(), child(read, 0), child(written, 0), elements, i, elementBuilder);
                 }
             });
             return true;
@@ -115,18 +120,25 @@ final class ArrowToTrino
             ((RowBlockBuilder) builder).buildEntry(fieldBuilders -> {
                 List<RowType.Field> fields = rowType.getFields();
                 for (int i = 0; i < fields.size(); i++) {
-                    ValueVector child = struct.getChild(fields.get(i).getName().orElseThrow());
+                    TableColumn readField = child(read, i);
+                    TableColumn writtenField = written.children().stream().filter(field -> field.columnId() == readField.columnId()).findFirst().orElse(null);
+                    ValueVector child = writtenField == null ? null : struct.getChild(writtenField.name());
                     if (child == null) {
                         fieldBuilders.get(i).appendNull();
                     }
                     else {
-                        writeValueOrNull(fields.get(i).getType(), child, row, fieldBuilders.get(i));
+                        writeValueOrNull(fields.get(i).getType(), readField, writtenField, child, row, fieldBuilders.get(i));
                     }
                 }
             });
             return true;
         }
         return false;
+    }
+
+    private static TableColumn child(TableColumn column, int index)
+    {
+        return column.children().get(index);
     }
 
     /** The block of a column a file or chunk lacks: its initial_default on every row, or NULL. */
@@ -137,9 +149,6 @@ final class ArrowToTrino
 
     private static void write(Type type, ValueVector vector, int row, BlockBuilder builder)
     {
-        if (writeNested(type, vector, row, builder)) {
-            return;
-        }
         if (type instanceof DecimalType decimal && vector instanceof UInt8Vector unsigned) {
             java.math.BigInteger value = unsigned.getObjectNoOverflow(row);
             if (decimal.isShort()) {

@@ -1,39 +1,42 @@
 package io.moraine.trino;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.inline.InlineBatch;
-import io.moraine.inline.InlineScan;
+import io.moraine.core.types.TableColumn;
+import io.moraine.inline.InlinedRowsReader;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.Field;
 
 import java.util.List;
 
 /**
  * Streams a table's live inlined rows one window at a time as the inline reader decodes them: only the current
- * window's chunk bodies are held. Columns are matched by name (a column a schema version lacks reads as its default).
+ * window's chunk bodies are held. Columns are found by column id (a column a schema version lacks reads as its default).
  */
 final class InlinedRowsPageSource
         implements ConnectorPageSource
 {
     private final BufferAllocator allocator;
     private final CatalogSnapshot snapshot;
-    private final InlineScan scan;
+    private final InlinedRowsReader scan;
     private final List<MoraineColumnHandle> columns;
+    private final List<TableColumn> readColumns;
     private long readTimeNanos;
     private long completedPositions;
     private boolean finished;
 
-    InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlineScan scan, List<MoraineColumnHandle> columns)
+    /** @param readColumns the core's columns of {@code columns}, in the same order */
+    InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, List<MoraineColumnHandle> columns,
+            List<TableColumn> readColumns)
     {
         this.allocator = allocator;
         this.snapshot = snapshot;
         this.scan = scan;
         this.columns = List.copyOf(columns);
+        this.readColumns = List.copyOf(readColumns);
     }
 
     @Override
@@ -44,27 +47,17 @@ final class InlinedRowsPageSource
             return null;
         }
         long start = System.nanoTime();
-        InlineBatch batch = scan.next();
-        int rows = batch.root().getRowCount();
+        InlinedRowsReader.Batch batch = scan.next();
+        int rows = batch.rows();
         Block[] blocks = new Block[columns.size()];
         for (int i = 0; i < columns.size(); i++) {
             MoraineColumnHandle column = columns.get(i);
-            FieldVector vector = hasField(batch, column.name()) ? batch.root().getVector(column.name()) : null;
-            blocks[i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), vector, rows);
+            FieldVector vector = batch.vector(i);
+            blocks[i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns.get(i), batch.writtenAs(i), vector, rows);
         }
         readTimeNanos += System.nanoTime() - start;
         completedPositions += rows;
         return SourcePage.create(new Page(rows, blocks));
-    }
-
-    private static boolean hasField(InlineBatch batch, String name)
-    {
-        for (Field field : batch.root().getSchema().getFields()) {
-            if (field.getName().equals(name)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

@@ -7,7 +7,7 @@ import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.files.TrinoLakeFileSystem;
 import io.moraine.inline.InlineReader;
-import io.moraine.inline.InlineScan;
+import io.moraine.core.types.TableColumn;
 import io.moraine.inline.InlinedRowsReader;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.ParquetReaderOptions;
@@ -25,6 +25,7 @@ import io.trino.spi.predicate.TupleDomain;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,13 +36,15 @@ public class MorainePageSourceProvider
         implements ConnectorPageSourceProvider
 {
     private final MoraineCatalogHolder catalog;
+    private final MoraineTableColumns tableColumns;
     private final TrinoFileSystemFactory fileSystemFactory;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
 
     @Inject
-    public MorainePageSourceProvider(MoraineCatalogHolder catalog, TrinoFileSystemFactory fileSystemFactory)
+    public MorainePageSourceProvider(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, TrinoFileSystemFactory fileSystemFactory)
     {
         this.catalog = catalog;
+        this.tableColumns = tableColumns;
         this.fileSystemFactory = fileSystemFactory;
     }
 
@@ -61,7 +64,7 @@ public class MorainePageSourceProvider
                             ? new EmptyPageSource()
                             : ParquetFilePages.open(file, table, new TrinoLakeFileSystem(fileSystemFactory.create(session)), projected, predicate, parquetOptions);
                 }
-                case InlinedRowsTask inlined -> inlinedRows(inlined, projected);
+                case InlinedRowsTask inlined -> inlinedRows(table, inlined, projected);
             };
         }
         catch (MoraineException e) {
@@ -69,15 +72,16 @@ public class MorainePageSourceProvider
         }
     }
 
-    private ConnectorPageSource inlinedRows(InlinedRowsTask task, List<MoraineColumnHandle> columns)
+    private ConnectorPageSource inlinedRows(MoraineTableHandle table, InlinedRowsTask task, List<MoraineColumnHandle> columns)
     {
         BufferAllocator allocator = catalog.newAllocator("inlined rows of table " + task.tableId());
         CatalogSnapshot snapshot = null;
         try {
             snapshot = catalog.catalog().at(task.snapshotId());
-            InlineScan scan = InlinedRowsReader.open(snapshot, task, Optional.of(columns.stream().map(MoraineColumnHandle::name).toList()),
-                    InlineReader.DEFAULT_WINDOW_ROWS, allocator);
-            return new InlinedRowsPageSource(allocator, snapshot, scan, columns);
+            Map<Long, TableColumn> byId = tableColumns.of(table, snapshot).schema().byId();
+            List<TableColumn> readColumns = columns.stream().map(column -> byId.get(column.columnId())).toList();
+            InlinedRowsReader reader = InlinedRowsReader.open(snapshot, task, readColumns, InlineReader.DEFAULT_WINDOW_ROWS, allocator);
+            return new InlinedRowsPageSource(allocator, snapshot, reader, columns, readColumns);
         }
         catch (RuntimeException e) {
             try (allocator; CatalogSnapshot opened = snapshot) {

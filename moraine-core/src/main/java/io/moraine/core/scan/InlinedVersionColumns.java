@@ -9,6 +9,7 @@ import io.moraine.core.types.TableSchema;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The columns the inlined rows of one schema version were written with (reference §3.1): the table's columns at the
@@ -26,21 +27,38 @@ public final class InlinedVersionColumns
      */
     public static Optional<TableSchema> of(CatalogSnapshot snapshot, long tableId, long schemaVersion)
     {
+        OptionalLong first = firstSnapshotOf(snapshot, tableId, schemaVersion);
+        if (first.isEmpty() || first.getAsLong() > snapshot.id()) {
+            return Optional.empty();
+        }
+        List<ColumnNode> columns = snapshot.columnTreeAsOf(tableId, first.getAsLong());
+        return columns.isEmpty() ? Optional.empty() : Optional.of(TableSchema.of(columns));
+    }
+
+    /**
+     * The first snapshot of schema version {@code schemaVersion}: the table's {@code ducklake_schema_versions} row
+     * (one key read), or, for catalogs without one, the first snapshot row of that version.
+     */
+    private static OptionalLong firstSnapshotOf(CatalogSnapshot snapshot, long tableId, long schemaVersion)
+    {
+        try (RowCursor versions = snapshot.children(TableKind.SCHEMA_VERSIONS, tableId, schemaVersion)) {
+            if (versions.hasNext()) {
+                return OptionalLong.of(versions.next().getLong("begin_snapshot"));
+            }
+        }
         // Snapshots come in id order, and schema versions never decrease from one snapshot to the next.
         try (RowCursor snapshots = snapshot.children(TableKind.SNAPSHOT)) {
             while (snapshots.hasNext()) {
                 Row row = snapshots.next();
-                long id = row.getLong("snapshot_id");
                 long version = row.getLong("schema_version");
-                if (id > snapshot.id() || version > schemaVersion) {
-                    return Optional.empty();
+                if (version > schemaVersion) {
+                    return OptionalLong.empty();
                 }
                 if (version == schemaVersion) {
-                    List<ColumnNode> columns = snapshot.columnTreeAsOf(tableId, id);
-                    return columns.isEmpty() ? Optional.empty() : Optional.of(TableSchema.of(columns));
+                    return OptionalLong.of(row.getLong("snapshot_id"));
                 }
             }
         }
-        return Optional.empty();
+        return OptionalLong.empty();
     }
 }

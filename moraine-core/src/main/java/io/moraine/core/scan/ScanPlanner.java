@@ -136,8 +136,9 @@ final class ScanPlanner
             done = true;
             return;
         }
-        if (!snapshot.inlinedDataTables(tableId).isEmpty()) {
-            ready.add(new InlinedRowsTask(tableId, snapshot.id(), snapshot.viewHeadSnapshotId()));
+        List<Long> inlinedVersions = snapshot.inlinedDataTables(tableId).stream().map(row -> row.getLong("schema_version")).toList();
+        if (!inlinedVersions.isEmpty()) {
+            ready.add(new InlinedRowsTask(tableId, snapshot.id(), snapshot.viewHeadSnapshotId(), inlinedVersions));
         }
         tablePath = snapshot.tablePath(dataPath, tableId);
         deleteFiles = new HashMap<>();

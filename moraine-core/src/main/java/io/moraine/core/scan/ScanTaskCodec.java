@@ -35,6 +35,10 @@ public final class ScanTaskCodec
                     out.writeLong(inlined.tableId());
                     out.writeLong(inlined.snapshotId());
                     out.writeLong(inlined.plannedHead());
+                    out.writeInt(inlined.schemaVersions().size());
+                    for (long version : inlined.schemaVersions()) {
+                        out.writeLong(version);
+                    }
                 }
                 case DataFileTask file -> {
                     out.writeByte(DATA_FILE);
@@ -89,7 +93,14 @@ public final class ScanTaskCodec
             }
             byte kind = in.readByte();
             if (kind == INLINED_ROWS) {
-                return new InlinedRowsTask(in.readLong(), in.readLong(), in.readLong());
+                long tableId = in.readLong();
+                long snapshotId = in.readLong();
+                long plannedHead = in.readLong();
+                List<Long> versions = new ArrayList<>();
+                for (int i = in.readInt(); i > 0; i--) {
+                    versions.add(in.readLong());
+                }
+                return new InlinedRowsTask(tableId, snapshotId, plannedHead, versions);
             }
             if (kind != DATA_FILE) {
                 throw new CorruptionException("unknown scan task kind " + kind);

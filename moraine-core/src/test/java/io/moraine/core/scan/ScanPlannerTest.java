@@ -127,7 +127,7 @@ class ScanPlannerTest
                 java.util.Arrays.asList("2024", null), 100, 900);
         DataFileTask decoded = (DataFileTask) ScanTaskCodec.decode(ScanTaskCodec.encode(file));
         assertThat(decoded).usingRecursiveComparison().isEqualTo(file);
-        InlinedRowsTask inlined = new InlinedRowsTask(7, 42, 45);
+        InlinedRowsTask inlined = new InlinedRowsTask(7, 42, 45, List.of(3L, 5L));
         assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(inlined))).isEqualTo(inlined);
     }
 }
