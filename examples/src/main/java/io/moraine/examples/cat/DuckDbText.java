@@ -1,5 +1,7 @@
 package io.moraine.examples.cat;
 
+import io.moraine.core.types.DuckLakeValues;
+
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.PrimitiveKind;
@@ -30,9 +32,6 @@ import java.util.UUID;
 public final class DuckDbText
 {
     private static final String QUOTED_IN_NESTED = "\"'(),:=[]{}";
-    private static final long MICROS_PER_SECOND = 1_000_000L;
-    private static final long MICROS_PER_MINUTE = 60 * MICROS_PER_SECOND;
-    private static final long MICROS_PER_HOUR = 60 * MICROS_PER_MINUTE;
 
     private DuckDbText() {}
 
@@ -179,29 +178,9 @@ public final class DuckDbText
         return clock(time.toLocalTime().truncatedTo(ChronoUnit.MICROS)) + offset;
     }
 
-    /** {@code 1 year 2 months 3 days 04:05:06.789}: each part only when non-zero, {@code 00:00:00} when all are. */
     private static String interval(IntervalValue interval)
     {
-        List<String> parts = new ArrayList<>();
-        int years = interval.months() / 12;
-        addPart(parts, years, "year");
-        addPart(parts, interval.months() - years * 12, "month");
-        addPart(parts, interval.days(), "day");
-        long micros = interval.micros();
-        if (micros != 0) {
-            long magnitude = Math.abs(micros);
-            String clock = String.format(Locale.ROOT, "%02d:%02d:%02d", magnitude / MICROS_PER_HOUR, magnitude % MICROS_PER_HOUR / MICROS_PER_MINUTE,
-                    magnitude % MICROS_PER_MINUTE / MICROS_PER_SECOND);
-            parts.add((micros < 0 ? "-" : "") + clock + fraction((int) (magnitude % MICROS_PER_SECOND) * 1000));
-        }
-        return parts.isEmpty() ? "00:00:00" : String.join(" ", parts);
-    }
-
-    private static void addPart(List<String> parts, int value, String unit)
-    {
-        if (value != 0) {
-            parts.add(value + " " + unit + (Math.abs(value) == 1 ? "" : "s"));
-        }
+        return DuckLakeValues.intervalText(interval.months(), interval.days(), interval.micros());
     }
 
     /** Printable ASCII as it is, every other byte (and {@code ' " \}) as {@code \xHH}. */
