@@ -62,7 +62,8 @@ public class MorainePageSourceProvider
                             .intersect(dynamicFilter.getCurrentPredicate().transformKeys(MoraineColumnHandle.class::cast));
                     yield predicate.isNone()
                             ? new EmptyPageSource()
-                            : ParquetFilePages.open(file, table, new TrinoLakeFileSystem(fileSystemFactory.create(session)), projected, predicate, parquetOptions);
+                            : ParquetFilePages.open(file, table, new TrinoLakeFileSystem(fileSystemFactory.create(session)), projected, readColumns(table, projected),
+                                    predicate, parquetOptions);
                 }
                 case InlinedRowsTask inlined -> inlinedRows(table, inlined, projected);
             };
@@ -70,6 +71,24 @@ public class MorainePageSourceProvider
         catch (MoraineException e) {
             throw MoraineErrorCode.toTrino(e);
         }
+    }
+
+    /**
+     * The core's columns of the projected handles (cached per table and snapshot), for finding struct fields by id; none
+     * are looked up when no projected column holds a struct.
+     */
+    private List<TableColumn> readColumns(MoraineTableHandle table, List<MoraineColumnHandle> columns)
+    {
+        if (columns.stream().noneMatch(column -> holdsStruct(column.type()))) {
+            return List.of();
+        }
+        Map<Long, TableColumn> byId = tableColumns.of(table).schema().byId();
+        return columns.stream().map(column -> byId.get(column.columnId())).toList();
+    }
+
+    private static boolean holdsStruct(io.trino.spi.type.Type type)
+    {
+        return type instanceof io.trino.spi.type.RowType || type.getTypeParameters().stream().anyMatch(MorainePageSourceProvider::holdsStruct);
     }
 
     private ConnectorPageSource inlinedRows(MoraineTableHandle table, InlinedRowsTask task, List<MoraineColumnHandle> columns)

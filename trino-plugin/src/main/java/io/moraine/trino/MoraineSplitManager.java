@@ -18,6 +18,7 @@ import jakarta.annotation.PreDestroy;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static io.airlift.concurrent.Threads.daemonThreadsNamed;
 
@@ -84,9 +85,14 @@ public class MoraineSplitManager
         }
     }
 
+    /** Stops planning before the catalog it reads is closed (Airlift stops this before the catalog holder). */
     @PreDestroy
     public void shutdown()
+            throws InterruptedException
     {
         planning.shutdownNow();
+        if (!planning.awaitTermination(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("split planning threads did not stop within 10 s of the connector's shutdown");
+        }
     }
 }

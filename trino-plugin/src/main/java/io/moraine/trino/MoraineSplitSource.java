@@ -39,9 +39,11 @@ final class MoraineSplitSource
     private final long maxSplitSize;
     private final long dynamicFilterWaitMillis;
     private final Executor executor;
+    // Touched by one planning batch at a time (Trino asks for the next batch once the last one completed).
     private PlannedScan scan;
-    private boolean finished;
-    private boolean closed;
+    private volatile boolean finished;
+    private volatile boolean closed;
+    private boolean planning;
 
     /**
      * @param planner plans the scan for a predicate on top of the table handle's own
@@ -78,9 +80,9 @@ final class MoraineSplitSource
         return batch;
     }
 
-    private synchronized List<ConnectorSplit> nextBatch(int maxSize, TupleDomain<MoraineColumnHandle> dynamicFilter)
+    private List<ConnectorSplit> nextBatch(int maxSize, TupleDomain<MoraineColumnHandle> dynamicFilter)
     {
-        if (closed || finished) {
+        if (!startPlanning()) {
             return List.of();
         }
         try {
@@ -88,44 +90,62 @@ final class MoraineSplitSource
                 scan = planner.apply(dynamicFilter);
             }
             List<ConnectorSplit> batch = new ArrayList<>(Math.min(maxSize, 1024));
-            while (batch.size() < maxSize && scan.tasks().hasNext()) {
+            // A closed source (a finished LIMIT, a cancelled query) stops planning at the next task.
+            while (batch.size() < maxSize && !closed && scan.tasks().hasNext()) {
                 batch.add(MoraineSplit.of(scan.tasks().next(), maxSplitSize));
             }
-            if (!scan.tasks().hasNext()) {
-                finish();
+            if (closed || !scan.tasks().hasNext()) {
+                finished = true;
             }
             return batch;
         }
         catch (MoraineException e) {
-            finish();
+            finished = true;
             throw MoraineErrorCode.toTrino(e);
         }
         catch (RuntimeException e) {
-            finish();
+            finished = true;
             throw e;
+        }
+        finally {
+            stopPlanning();
         }
     }
 
-    private void finish()
+    private synchronized boolean startPlanning()
     {
-        finished = true;
-        if (scan != null) {
+        if (closed || finished) {
+            return false;
+        }
+        planning = true;
+        return true;
+    }
+
+    /** The catalog view is released by whoever is last: the planning batch when it ends finished or closed, else close(). */
+    private synchronized void stopPlanning()
+    {
+        planning = false;
+        if ((finished || closed) && scan != null) {
             scan.close();
+            scan = null;
         }
     }
 
     @Override
-    public synchronized boolean isFinished()
+    public boolean isFinished()
     {
         return finished;
     }
 
     @Override
-    public synchronized void close()
+    public void close()
     {
         closed = true;
-        if (!finished) {
-            finish();
+        synchronized (this) {
+            if (!planning && scan != null) {
+                scan.close();
+                scan = null;
+            }
         }
     }
 }

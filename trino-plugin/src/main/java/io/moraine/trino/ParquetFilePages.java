@@ -4,6 +4,7 @@ import io.airlift.slice.Slice;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.files.TrinoLakeFileSystem;
 import io.moraine.core.scan.VisibleRows;
+import io.moraine.core.types.TableColumn;
 import io.trino.parquet.Column;
 import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.ParquetReaderOptions;
@@ -16,8 +17,13 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.ArrayType;
+import io.trino.spi.type.MapType;
+import io.trino.spi.type.RowType;
+import io.trino.spi.type.TypeOperators;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.ColumnIO;
+import org.apache.parquet.io.GroupColumnIO;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -50,11 +56,17 @@ final class ParquetFilePages
 {
     private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
     private static final int FOOTER_TRAILER_BYTES = 8;
+    private static final String ABSENT_FIELD = "\u0000field absent from this file";
+    private static final TypeOperators TYPE_OPERATORS = new TypeOperators();
 
     private ParquetFilePages() {}
 
+    /**
+     * @param readColumns the core's columns of {@code columns}, in the same order (their nested ids find struct fields);
+     *         empty when no projected column holds a struct
+     */
     static ConnectorPageSource open(DataFileTask dataFile, MoraineTableHandle table, TrinoLakeFileSystem files, List<MoraineColumnHandle> columns,
-            TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options)
+            List<TableColumn> readColumns, TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options)
     {
         String path = dataFile.path();
         ParquetDataSource source = null;
@@ -82,7 +94,8 @@ final class ParquetFilePages
                 Optional<ColumnIO> io = fieldId(fileSchema, column.columnId()).map(id -> lookupColumnById(columnIO, id));
                 if (io.isPresent()) {
                     fieldOfColumn[i] = fields.size();
-                    fields.add(new Column(column.name(), constructField(column.type(), io.get()).orElseThrow()));
+                    io.trino.spi.type.Type readType = readColumns.isEmpty() ? column.type() : namedAsInFile(column.type(), readColumns.get(i), io.get());
+                    fields.add(new Column(column.name(), constructField(readType, io.get()).orElseThrow()));
                 }
             }
             int snapshotField = -1;
@@ -112,6 +125,46 @@ final class ParquetFilePages
             }
             throw new TrinoException(MoraineErrorCode.MORAINE_CANNOT_READ_DATA, "reading data file " + path + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * {@code type} with its struct fields named as the file names them, found by field id at every level (Trino's reader
+     * finds struct fields by name, and a field renamed since the file was written has its old name there). A field the
+     * file lacks gets a name no file has, so it reads as NULL. Lists and maps are found by position, as DuckDB writes
+     * them (list/element, key_value/key/value).
+     */
+    private static io.trino.spi.type.Type namedAsInFile(io.trino.spi.type.Type type, TableColumn column, ColumnIO io)
+    {
+        if (type instanceof RowType row && io instanceof GroupColumnIO group) {
+            List<RowType.Field> fields = new ArrayList<>();
+            for (int i = 0; i < row.getFields().size(); i++) {
+                RowType.Field field = row.getFields().get(i);
+                TableColumn child = column.children().get(i);
+                ColumnIO childIo = lookupColumnById(group, (int) child.columnId());
+                fields.add(childIo == null
+                        ? RowType.field(ABSENT_FIELD, field.getType())
+                        : RowType.field(childIo.getName(), namedAsInFile(field.getType(), child, childIo)));
+            }
+            return RowType.from(fields);
+        }
+        if (type instanceof ArrayType array && nestedChild(io, 0, 0) instanceof ColumnIO element) {
+            return new ArrayType(namedAsInFile(array.getElementType(), column.children().getFirst(), element));
+        }
+        if (type instanceof MapType map && nestedChild(io, 0, 0) instanceof ColumnIO key && nestedChild(io, 0, 1) instanceof ColumnIO value) {
+            return new MapType(namedAsInFile(map.getKeyType(), column.children().get(0), key), namedAsInFile(map.getValueType(), column.children().get(1), value),
+                    TYPE_OPERATORS);
+        }
+        return type;
+    }
+
+    /** Child {@code second} of child {@code first} of a group, or null. */
+    private static ColumnIO nestedChild(ColumnIO io, int first, int second)
+    {
+        if (io instanceof GroupColumnIO group && group.getChildrenCount() > first && group.getChild(first) instanceof GroupColumnIO inner
+                && inner.getChildrenCount() > second) {
+            return inner.getChild(second);
+        }
+        return null;
     }
 
     /** The footer, fetched in one read of exactly its size when the catalog records {@code footer_size} (reference §4.1). */

@@ -63,7 +63,8 @@ public record PartitionTransform(Kind kind, int buckets)
             case MONTH -> (long) dateTime(value, columnType).getMonthValue();
             case DAY -> (long) dateTime(value, columnType).getDayOfMonth();
             case HOUR -> (long) dateTime(value, columnType).getHour();
-            case BUCKET -> (long) io.moraine.core.types.BucketHash.bucketOf(value, buckets).orElseThrow(() -> unsupported(columnType));
+            case BUCKET -> (long) io.moraine.core.types.BucketHash.bucketOf(io.moraine.core.types.DuckLakeType.parseScalar("partition key", columnType), value, buckets)
+                    .orElseThrow(() -> unsupported(columnType));
         };
     }
 

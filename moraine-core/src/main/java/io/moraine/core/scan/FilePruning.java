@@ -82,7 +82,8 @@ final class FilePruning
      * Whether the file may hold matching rows.
      *
      * @param stats the file's stats rows of {@link #statsColumns()}, by column id
-     * @param partitionValues the file's partition values by key index (NULL values absent or null)
+     * @param partitionValues the file's partition values by key index (a NULL value maps to null; a key without a row is
+     *         not known and never prunes)
      */
     boolean mayMatch(Row dataFile, Map<Long, Row> stats, Map<Integer, String> partitionValues)
     {
@@ -102,7 +103,8 @@ final class FilePruning
             for (Map.Entry<Integer, PartitionKey> key : spec.entrySet()) {
                 ColumnDomain domain = filter.domains().get(key.getValue().columnId());
                 TableColumn column = columns.get(key.getValue().columnId());
-                if (domain != null && column != null && partitionExcludes(column, key.getValue().transform(), domain, partitionValues.get(key.getKey()))) {
+                if (domain != null && column != null && partitionValues.containsKey(key.getKey())
+                        && partitionExcludes(column, key.getValue().transform(), domain, partitionValues.get(key.getKey()))) {
                     return false;
                 }
             }
@@ -130,6 +132,12 @@ final class FilePruning
         if (min.isEmpty() || max.isEmpty()) {
             return false;
         }
+        if (type instanceof DuckLakeType.Primitive primitive && primitive.kind() == io.moraine.core.types.PrimitiveKind.FLOAT64) {
+            // A float64 column retyped from float32 keeps the older files' float texts: cover both readings of them.
+            Object low = Math.min((Double) min.get(), (double) ((Double) min.get()).floatValue());
+            Object high = Math.max((Double) max.get(), (double) ((Double) max.get()).floatValue());
+            return domain.ranges().stream().noneMatch(range -> range.overlaps(low, high));
+        }
         return domain.ranges().stream().noneMatch(range -> range.overlaps(min.get(), max.get()));
     }
 
@@ -141,8 +149,9 @@ final class FilePruning
         }
         return switch (transform.kind()) {
             case IDENTITY -> DuckLakeValues.parseStat(column.type(), valueText).map(value -> !domain.accepts(value)).orElse(false);
-            case YEAR -> parseLong(valueText).map(year -> !yearsOf(column, transform, domain).accepts(year)).orElse(false);
-            case BUCKET -> bucketsOf(domain, transform.buckets()).map(buckets -> parseLong(valueText).map(bucket -> !buckets.contains(bucket)).orElse(false))
+            // timestamptz years are the writer session's calendar, which the catalog does not record: not pruned.
+            case YEAR -> !isTimestampWithTimeZone(column) && parseLong(valueText).map(year -> !yearsOf(column, transform, domain).accepts(year)).orElse(false);
+            case BUCKET -> bucketsOf(column.type(), domain, transform.buckets()).map(buckets -> parseLong(valueText).map(bucket -> !buckets.contains(bucket)).orElse(false))
                     .orElse(false);
             case MONTH, DAY, HOUR -> false;
         };
@@ -164,20 +173,25 @@ final class FilePruning
         return new ColumnDomain(years, domain.nullAllowed());
     }
 
-    private static Optional<List<Long>> bucketsOf(ColumnDomain domain, int buckets)
+    private static Optional<List<Long>> bucketsOf(DuckLakeType type, ColumnDomain domain, int buckets)
     {
         if (!domain.isDiscrete() || domain.nullAllowed()) {
             return Optional.empty();
         }
         List<Long> result = new ArrayList<>();
         for (ValueRange range : domain.ranges()) {
-            Optional<Integer> bucket = BucketHash.bucketOf(range.low().orElseThrow(), buckets);
+            Optional<Integer> bucket = BucketHash.bucketOf(type, range.low().orElseThrow(), buckets);
             if (bucket.isEmpty()) {
                 return Optional.empty();
             }
             result.add((long) bucket.get());
         }
         return Optional.of(result);
+    }
+
+    private static boolean isTimestampWithTimeZone(TableColumn column)
+    {
+        return column.type() instanceof DuckLakeType.Primitive primitive && primitive.kind() == io.moraine.core.types.PrimitiveKind.TIMESTAMPTZ;
     }
 
     private static Optional<Long> parseLong(String text)

@@ -7,6 +7,7 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.catalog.TableKind;
+import io.moraine.core.error.UnsupportedFeatureException;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -113,6 +114,7 @@ final class ScanPlanner
         if (!pruning.mayMatch(file, fileStats, fileValues)) {
             return;
         }
+        refuseUnreadable(file);
         DataFileTask task = new DataFileTask(tableId, snapshot.id(), fileId, CatalogPaths.filePath(tablePath, file), file.getLong("file_size_bytes"),
                 file.getLong("record_count"), optional(file.getLong("footer_size")), optional(file.getLong("row_id_start")),
                 file.getLong("begin_snapshot"), optional(file.getLong("partial_max")), deleteFiles.getOrDefault(fileId, List.of()), deleted,
@@ -153,6 +155,21 @@ final class ScanPlanner
         inlinedDeletes = new InlinedFileDeletes.Stream(snapshot.reader(), tableId, snapshot.id());
         opened.add(inlinedDeletes);
         inlinedDeletePending = inlinedDeletes.advance();
+    }
+
+    /**
+     * Files moraine cannot read correctly yet are refused rather than read wrongly: a file added with a name mapping
+     * (its columns have no field ids) or an encrypted one.
+     */
+    private void refuseUnreadable(Row file)
+    {
+        String problem = file.getLong("mapping_id") != null ? "was added with a name mapping (ducklake_add_data_files), and moraine matches columns by field id only"
+                : file.getString("encryption_key") != null ? "is encrypted, and moraine does not read encrypted lakes yet"
+                : null;
+        if (problem != null) {
+            throw new UnsupportedFeatureException("data file " + file.getLong("data_file_id") + " (" + file.getString("path") + ") of table " + tableId + " "
+                    + problem + "; read this table with DuckDB");
+        }
     }
 
     /** Partition values in key order, NULL where a key has no value row. */

@@ -18,7 +18,7 @@ import java.util.OptionalLong;
  */
 public final class ScanTaskCodec
 {
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
     private static final byte DATA_FILE = 1;
     private static final byte INLINED_ROWS = 2;
 
@@ -45,7 +45,7 @@ public final class ScanTaskCodec
                     out.writeLong(file.tableId());
                     out.writeLong(file.snapshotId());
                     out.writeLong(file.dataFileId());
-                    out.writeUTF(file.path());
+                    writeString(out, file.path());
                     out.writeLong(file.sizeBytes());
                     out.writeLong(file.recordCount());
                     writeOptional(out, file.footerSize());
@@ -54,10 +54,10 @@ public final class ScanTaskCodec
                     writeOptional(out, file.partialMax());
                     out.writeInt(file.deleteFiles().size());
                     for (DeleteFileRef delete : file.deleteFiles()) {
-                        out.writeUTF(delete.path());
+                        writeString(out, delete.path());
                         writeOptional(out, delete.sizeBytes());
                         out.writeLong(delete.beginSnapshot());
-                        out.writeUTF(delete.format());
+                        writeString(out, delete.format());
                     }
                     long[] deleted = file.inlinedDeletes();
                     out.writeInt(deleted.length);
@@ -69,7 +69,7 @@ public final class ScanTaskCodec
                     for (String value : file.partitionValues()) {
                         out.writeBoolean(value != null);
                         if (value != null) {
-                            out.writeUTF(value);
+                            writeString(out, value);
                         }
                     }
                     out.writeLong(file.splitStart());
@@ -108,7 +108,7 @@ public final class ScanTaskCodec
             long tableId = in.readLong();
             long snapshotId = in.readLong();
             long dataFileId = in.readLong();
-            String path = in.readUTF();
+            String path = readString(in);
             long sizeBytes = in.readLong();
             long recordCount = in.readLong();
             OptionalLong footerSize = readOptional(in);
@@ -118,7 +118,7 @@ public final class ScanTaskCodec
             int deleteCount = in.readInt();
             List<DeleteFileRef> deletes = new ArrayList<>(deleteCount);
             for (int i = 0; i < deleteCount; i++) {
-                deletes.add(new DeleteFileRef(in.readUTF(), readOptional(in), in.readLong(), in.readUTF()));
+                deletes.add(new DeleteFileRef(readString(in), readOptional(in), in.readLong(), readString(in)));
             }
             long[] inlined = new long[in.readInt()];
             for (int i = 0; i < inlined.length; i++) {
@@ -128,7 +128,7 @@ public final class ScanTaskCodec
             int valueCount = in.readInt();
             List<String> values = new ArrayList<>(valueCount);
             for (int i = 0; i < valueCount; i++) {
-                values.add(in.readBoolean() ? in.readUTF() : null);
+                values.add(in.readBoolean() ? readString(in) : null);
             }
             return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
                     deletes, inlined, partitionId, values, in.readLong(), in.readLong());
@@ -136,6 +136,21 @@ public final class ScanTaskCodec
         catch (IOException e) {
             throw new CorruptionException("a scan task's bytes are truncated or damaged: " + e.getMessage(), e);
         }
+    }
+
+    /** UTF-8 with an int length: paths and partition values may be longer than writeUTF's 64 KB. */
+    private static void writeString(DataOutputStream out, String value)
+            throws IOException
+    {
+        byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    private static String readString(DataInputStream in)
+            throws IOException
+    {
+        return new String(in.readNBytes(in.readInt()), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static void writeOptional(DataOutputStream out, OptionalLong value)

@@ -96,7 +96,9 @@ public final class DuckLakeValues
             };
             case INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32 -> Long.parseLong(value);
             case UINT64, INT128, UINT128 -> new BigInteger(value);
-            case FLOAT32, FLOAT64 -> parseDouble(value);
+            // A float's text is its shortest float form: read as a float, then widened, it is the value the column holds.
+            case FLOAT32 -> (double) parseDouble(value).floatValue();
+            case FLOAT64 -> parseDouble(value);
             case DATE -> isInfinite(value) ? null : LocalDate.parse(value);
             case TIME, TIME_NS -> LocalTime.parse(value, TIME);
             case TIMESTAMP, TIMESTAMP_S, TIMESTAMP_MS, TIMESTAMP_NS -> isInfinite(value) ? null : LocalDateTime.parse(value, TIMESTAMP);
@@ -201,13 +203,15 @@ public final class DuckLakeValues
 
     /**
      * Compares two values of an orderable type as DuckDB orders them: strings by their UTF-8 bytes (unsigned), UUIDs as
-     * unsigned 128-bit numbers, everything else by its natural order. Both must be of the type's class.
+     * unsigned 128-bit numbers, doubles with -0.0 equal to 0.0, everything else by its natural order. Both must be of the type's class.
      */
     @SuppressWarnings("unchecked")
     public static int compare(Object left, Object right)
     {
         return switch (left) {
             case String text -> Arrays.compareUnsigned(text.getBytes(StandardCharsets.UTF_8), ((String) right).getBytes(StandardCharsets.UTF_8));
+            // -0.0 and 0.0 are one value to DuckDB and to every engine.
+            case Double number -> Double.compare(number + 0.0, (Double) right + 0.0);
             case UUID uuid -> {
                 UUID other = (UUID) right;
                 int high = Long.compareUnsigned(uuid.getMostSignificantBits(), other.getMostSignificantBits());

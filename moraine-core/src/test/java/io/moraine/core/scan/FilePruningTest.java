@@ -120,6 +120,26 @@ class FilePruningTest
     }
 
     @Test
+    void floatStatisticsAreReadAsFloatsAndNegativeZeroEqualsZero()
+    {
+        // DuckDB writes a float32's shortest text; REAL '0.1' arrives as (double) 0.1f, which the text must cover.
+        ScanFilter realTenth = ScanFilter.of(Map.of(COLUMN, ColumnDomain.values(List.of(0.1f))));
+        assertThat(normalizedMayMatch(PrimitiveKind.FLOAT32, stats("0.1", "0.1", 0, 5), realTenth)).isTrue();
+        // A float64 column retyped from float32 keeps its older files' float texts.
+        assertThat(mayMatch(PrimitiveKind.FLOAT64, stats("0.1", "0.1", 0, 5), ColumnDomain.values(List.of((double) 0.1f)))).isTrue();
+        assertThat(mayMatch(PrimitiveKind.FLOAT64, stats("-0.0", "-0.0", 0, 5), ColumnDomain.values(List.of(0.0)))).isTrue();
+    }
+
+    @Test
+    void bucketsAreOnlyComputedForTypesWhoseHashingIsKnown()
+    {
+        assertThat(io.moraine.core.types.BucketHash.bucketOf(DuckLakeType.of(PrimitiveKind.INT32), 17L, 4)).isPresent();
+        // DuckDB hashes unsigned integers by their text and timestamp_ms in milliseconds: moraine does not prune on them.
+        assertThat(io.moraine.core.types.BucketHash.bucketOf(DuckLakeType.of(PrimitiveKind.UINT16), 17L, 4)).isEmpty();
+        assertThat(io.moraine.core.types.BucketHash.bucketOf(DuckLakeType.of(PrimitiveKind.TIMESTAMP_MS), java.time.LocalDateTime.of(2026, 1, 1, 0, 0), 4)).isEmpty();
+    }
+
+    @Test
     void nanInAFloatColumnKeepsTheFile()
     {
         Map<String, Object> cells = statsCells("1.0", "2.0", 0, 5);

@@ -127,6 +127,12 @@ class ScanPlannerTest
                 java.util.Arrays.asList("2024", null), 100, 900);
         DataFileTask decoded = (DataFileTask) ScanTaskCodec.decode(ScanTaskCodec.encode(file));
         assertThat(decoded).usingRecursiveComparison().isEqualTo(file);
+        DataFileTask longPath = file.withSplit(0, 1234);
+        String partition = "p".repeat(70_000);
+        DataFileTask longValue = new DataFileTask(7, 42, 9, "/" + "d".repeat(70_000) + ".parquet", 1, 1, OptionalLong.empty(), OptionalLong.of(0), 40,
+                OptionalLong.empty(), List.of(), new long[0], OptionalLong.of(1), List.of(partition), 0, 1);
+        assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(longPath))).usingRecursiveComparison().isEqualTo(longPath);
+        assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(longValue))).usingRecursiveComparison().isEqualTo(longValue);
         InlinedRowsTask inlined = new InlinedRowsTask(7, 42, 45, List.of(3L, 5L));
         assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(inlined))).isEqualTo(inlined);
     }
