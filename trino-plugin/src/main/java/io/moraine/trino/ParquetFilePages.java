@@ -101,8 +101,12 @@ final class ParquetFilePages
             int snapshotField = -1;
             if (visibility.needsRowSnapshots()) {
                 snapshotField = fields.size();
-                fields.add(new Column("_ducklake_internal_snapshot_id",
-                        constructField(BIGINT, lookupColumnById(columnIO, DataFileTask.SNAPSHOT_ID_FIELD_ID)).orElseThrow()));
+                ColumnIO snapshots = lookupColumnById(columnIO, DataFileTask.SNAPSHOT_ID_FIELD_ID);
+                if (snapshots == null) {
+                    throw new TrinoException(MoraineErrorCode.MORAINE_CORRUPTION, "data file " + dataFile.dataFileId() + " (" + path + ") holds rows of "
+                            + "several snapshots (partial_max " + dataFile.partialMax().orElseThrow() + ") but has no _ducklake_internal_snapshot_id column");
+                }
+                fields.add(new Column("_ducklake_internal_snapshot_id", constructField(BIGINT, snapshots).orElseThrow()));
             }
             // Deleted positions are file positions: the reader appends each row's position after the fields.
             boolean needsPositions = visibility.needsPositions();
