@@ -24,12 +24,20 @@ public final class ChangeFeedReader
     private final CatalogSnapshot end;
     private final ChangeFeed feed;
     private final LakeFileSystem files;
+    private final DecodedFiles decoded;
 
     public ChangeFeedReader(CatalogSnapshot end, ChangeFeed feed, LakeFileSystem files)
+    {
+        this(end, feed, files, DecodedFiles.none());
+    }
+
+    /** A reader that takes decoded data files from {@code decoded} (shared by the readers of several feeds of one lake). */
+    public ChangeFeedReader(CatalogSnapshot end, ChangeFeed feed, LakeFileSystem files, DecodedFiles decoded)
     {
         this.end = end;
         this.feed = feed;
         this.files = files;
+        this.decoded = decoded;
     }
 
     /** The columns of each row, in order: the table's at the end snapshot. */
@@ -44,8 +52,8 @@ public final class ChangeFeedReader
         try (BufferAllocator allocator = new RootAllocator()) {
             for (ChangeTask task : feed.planTasks()) {
                 switch (task) {
-                    case InsertedRowsTask inserted -> ChangeFileRows.insertions(inserted, columns(), files).read(sink);
-                    case DeletedRowsTask deleted -> ChangeFileRows.deletions(deleted, columns(), files).ifPresent(rows -> rows.read(sink));
+                    case InsertedRowsTask inserted -> ChangeFileRows.insertions(inserted, columns(), files).read(sink, decoded);
+                    case DeletedRowsTask deleted -> ChangeFileRows.deletions(deleted, columns(), files).ifPresent(rows -> rows.read(sink, decoded));
                     case InlinedChangesTask inlined -> readInlined(inlined, allocator, sink);
                 }
             }

@@ -22,6 +22,7 @@ import org.apache.parquet.schema.Type;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -78,8 +79,20 @@ final class ChangeFileRows
         return Optional.of(new ChangeFileRows(task.file(), ChangeKind.DELETION, picker, columns, files));
     }
 
-    void read(ChangeRowSink sink)
+    void read(ChangeRowSink sink, DecodedFiles decoded)
     {
+        for (DecodedFiles.Row row : decoded.rows(file, columns, () -> decode())) {
+            long snapshot = picker.snapshotOf(row.position(), row.embeddedSnapshot());
+            if (snapshot >= 0) {
+                sink.accept(kind, snapshot, file.rowId(row.position(), row.embeddedRowId()), row.values());
+            }
+        }
+    }
+
+    /** Every row of the file with its position and hidden columns. */
+    private List<DecodedFiles.Row> decode()
+    {
+        List<DecodedFiles.Row> rows = new ArrayList<>();
         try (ParquetFileReader reader = ParquetFileReader.open(files.newInputFile(file.path(), OptionalLong.of(file.sizeBytes())))) {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             boolean hasSnapshots = FileProjection.childWithId(fileSchema, DataFileTask.SNAPSHOT_ID_FIELD_ID).isPresent();
@@ -95,12 +108,8 @@ final class ChangeFileRows
                 for (long row = 0; row < pages.getRowCount(); row++, position++) {
                     Group record = records.read();
                     OptionalLong embeddedSnapshot = snapshotIndex < 0 ? OptionalLong.empty() : OptionalLong.of(record.getLong(snapshotIndex, 0));
-                    long snapshot = picker.snapshotOf(position, embeddedSnapshot);
-                    if (snapshot < 0) {
-                        continue;
-                    }
                     OptionalLong embeddedRowId = rowIdIndex < 0 ? OptionalLong.empty() : OptionalLong.of(record.getLong(rowIdIndex, 0));
-                    sink.accept(kind, snapshot, file.rowId(position, embeddedRowId), values(record, projection));
+                    rows.add(new DecodedFiles.Row(position, embeddedSnapshot, embeddedRowId, values(record, projection)));
                 }
             }
         }
@@ -110,6 +119,7 @@ final class ChangeFileRows
         catch (IOException e) {
             throw new StoreException("reading data file " + file.path() + " failed: " + e.getMessage(), e);
         }
+        return rows;
     }
 
     private Object[] values(Group record, FileProjection projection)

@@ -19,6 +19,7 @@ import io.moraine.duckdb.CatalogImporter;
 import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.cat.ChangeFeedReader;
 import io.moraine.examples.cat.CsvWriter;
+import io.moraine.examples.cat.DecodedFiles;
 import io.moraine.examples.cat.DuckDbText;
 import io.moraine.testing.DuckLakeOracle;
 import org.junit.jupiter.api.AfterAll;
@@ -119,23 +120,31 @@ abstract class ChangeFeedMatchesDuckLake
 
     private record ChangeRow(ChangeKey key, List<String> values) {}
 
-    static Feed read(MoraineCatalog catalog, String schema, String table, long start, long end)
+    // The feeds of one lake read the same files over and over: each is decoded once.
+    private final DecodedFiles decodedFiles = DecodedFiles.kept();
+
+    Feed read(MoraineCatalog catalog, String schema, String table, long start, long end)
+    {
+        try (CatalogSnapshot snapshot = catalog.at(end)) {
+            return read(snapshot, schema, table, start);
+        }
+    }
+
+    Feed read(CatalogSnapshot end, String schema, String table, long start)
     {
         List<ChangeRow> inserted = new ArrayList<>();
         List<ChangeRow> deleted = new ArrayList<>();
-        try (CatalogSnapshot snapshot = catalog.at(end)) {
-            Row tableRow = snapshot.table(schema, table).orElseThrow();
-            ChangeFeed feed = ChangeFeed.forTable(snapshot, tableRow.getLong("table_id"), start);
-            ChangeFeedReader reader = new ChangeFeedReader(snapshot, feed, LocalFileSystem.INSTANCE);
-            List<TableColumn> columns = reader.columns();
-            reader.read((kind, snapshotId, rowId, row) -> {
-                List<String> values = new ArrayList<>();
-                for (int i = 0; i < row.length; i++) {
-                    values.add(DuckDbText.text(columns.get(i).type(), row[i]));
-                }
-                (kind == ChangeKind.INSERTION ? inserted : deleted).add(new ChangeRow(new ChangeKey(snapshotId, rowId), values));
-            });
-        }
+        Row tableRow = end.table(schema, table).orElseThrow();
+        ChangeFeed feed = ChangeFeed.forTable(end, tableRow.getLong("table_id"), start);
+        ChangeFeedReader reader = new ChangeFeedReader(end, feed, LocalFileSystem.INSTANCE, decodedFiles);
+        List<TableColumn> columns = reader.columns();
+        reader.read((kind, snapshotId, rowId, row) -> {
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < row.length; i++) {
+                values.add(DuckDbText.text(columns.get(i).type(), row[i]));
+            }
+            (kind == ChangeKind.INSERTION ? inserted : deleted).add(new ChangeRow(new ChangeKey(snapshotId, rowId), values));
+        });
         Map<ChangeKey, Long> insertedKeys = counts(inserted);
         Map<ChangeKey, Long> deletedKeys = counts(deleted);
         List<String> changes = new ArrayList<>();
@@ -186,5 +195,87 @@ abstract class ChangeFeedMatchesDuckLake
                     .hasMessageContaining("snapshot " + (latest.id() + 10) + " does not exist")
                     .hasMessageContaining("to " + latest.id());
         }
+    }
+
+    @Test
+    void aStartAfterTheEndIsAnEmptyFeedAsInDuckLake()
+            throws Exception
+    {
+        // The table must exist at both bounds: DuckLake looks it up at the end bound.
+        ChangeFeedOracle.Answer first = answers.getFirst();
+        long created = answers.stream().filter(answer -> answer.table().equals(first.table())).mapToLong(ChangeFeedOracle.Answer::end).min().orElseThrow();
+        ChangeFeedOracle.Answer widest = answers.stream()
+                .filter(answer -> answer.table().equals(first.table()) && answer.start() >= created && !answer.changes().isEmpty())
+                .max(java.util.Comparator.comparing((ChangeFeedOracle.Answer answer) -> answer.end() - answer.start()))
+                .orElseThrow();
+        List<String> columns = ChangeFeedOracle.columnsAt(oracle.connection(), widest.schema(), widest.table(), widest.start());
+        ChangeFeedOracle.Answer reversed = ChangeFeedOracle.answer(oracle.connection(), widest.schema(), widest.table(), columns, widest.end(), widest.start());
+        try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {
+            Feed feed = read(catalog, widest.schema(), widest.table(), widest.end(), widest.start());
+            assertThat(feed.insertions()).containsExactlyInAnyOrderElementsOf(reversed.insertions());
+            assertThat(feed.deletions()).containsExactlyInAnyOrderElementsOf(reversed.deletions());
+            assertThat(feed.changes()).containsExactlyInAnyOrderElementsOf(reversed.changes()).isEmpty();
+        }
+    }
+
+    @Test
+    void timestampBoundsResolveAsDuckLakeResolvesThem()
+            throws Exception
+    {
+        ChangeFeedOracle.Answer widest = widestRangeOfTheFirstTable();
+        String startTime = oracle.query("SELECT snapshot_time::VARCHAR FROM ducklake_snapshots('lake') WHERE snapshot_id = " + widest.start()).getFirst().getFirst();
+        String endTime = oracle.query("SELECT snapshot_time::VARCHAR FROM ducklake_snapshots('lake') WHERE snapshot_id = " + widest.end()).getFirst().getFirst();
+        List<String> columns = ChangeFeedOracle.columnsAt(oracle.connection(), widest.schema(), widest.table(), widest.end());
+        String cast = String.join(", ", columns.stream().map(name -> "CAST(\"" + name + "\" AS VARCHAR)").toList());
+        List<String> expected = ChangeFeedOracle.rows(oracle.connection(), "SELECT snapshot_id, rowid, change_type, " + cast + " FROM ducklake_table_changes('lake', '"
+                + widest.schema() + "', '" + widest.table() + "', TIMESTAMPTZ '" + startTime + "', TIMESTAMPTZ '" + endTime + "')");
+        try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY);
+                CatalogSnapshot end = catalog.asOf(java.time.OffsetDateTime.parse(endTime.replace(' ', 'T').replaceAll("\\+00$", "+00:00")).toInstant())) {
+            long start = ChangeFeed.startAtOrAfter(catalog, java.time.OffsetDateTime.parse(startTime.replace(' ', 'T').replaceAll("\\+00$", "+00:00")).toInstant());
+            assertThat(start).isEqualTo(widest.start());
+            assertThat(end.id()).isEqualTo(widest.end());
+            assertThat(read(end, widest.schema(), widest.table(), start).changes()).containsExactlyInAnyOrderElementsOf(expected).isNotEmpty();
+        }
+    }
+
+    @Test
+    void theComparedFeedsReadEverySource()
+    {
+        try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {
+            Map<String, Integer> sources = new HashMap<>();
+            for (ChangeFeedOracle.Answer answer : answers) {
+                try (CatalogSnapshot end = catalog.at(answer.end())) {
+                    long tableId = end.table(answer.schema(), answer.table()).orElseThrow().getLong("table_id");
+                    for (var task : ChangeFeed.forTable(end, tableId, answer.start()).planTasks()) {
+                        sources.merge(source(task), 1, Integer::sum);
+                    }
+                }
+            }
+            assertSources(sources);
+        }
+        assertThat(answers.stream().filter(answer -> answer.changes().stream().anyMatch(line -> line.contains(",update_preimage,"))))
+                .as("ranges with updates").isNotEmpty();
+    }
+
+    /** Asserts the sources the class's lake must exercise (by {@link #source} name) were planned. */
+    abstract void assertSources(Map<String, Integer> sources);
+
+    private static String source(io.moraine.core.changes.ChangeTask task)
+    {
+        return switch (task) {
+            case io.moraine.core.changes.InsertedRowsTask inserted -> inserted.file().partialMax().isPresent() ? "partial file insertions" : "file insertions";
+            case io.moraine.core.changes.DeletedRowsTask deleted -> deleted.deleteFile().isPresent() ? "delete file"
+                    : deleted.retiredAt().isPresent() ? "retired file" : "inlined file deletes";
+            case io.moraine.core.changes.InlinedChangesTask inlined -> "inlined " + inlined.kind();
+        };
+    }
+
+    ChangeFeedOracle.Answer widestRangeOfTheFirstTable()
+    {
+        ChangeFeedOracle.Answer first = answers.getFirst();
+        return answers.stream()
+                .filter(answer -> answer.schema().equals(first.schema()) && answer.table().equals(first.table()) && !answer.changes().isEmpty())
+                .max(java.util.Comparator.comparing((ChangeFeedOracle.Answer answer) -> answer.end() - answer.start()))
+                .orElseThrow();
     }
 }
