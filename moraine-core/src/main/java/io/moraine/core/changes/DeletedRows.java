@@ -51,15 +51,10 @@ public final class DeletedRows
      */
     private static void fromDeleteFile(DeletedRowsTask task, LakeFileSystem files, Map<Long, Long> deletedIn)
     {
-        var current = task.deleteFile().orElseThrow();
-        boolean[] recordsSnapshots = {false};
         Map<Long, Long> entries = new HashMap<>();
-        DeleteFiles.read(files, current, (position, deletedAt) -> {
-            entries.put(position, deletedAt);
-            recordsSnapshots[0] |= deletedAt != current.beginSnapshot();
-        });
-        if (recordsSnapshots[0] || current.beginSnapshot() < task.fromSnapshot()) {
-            // Per-position snapshots (or a file older than the range, whose positions all predate it unless it records later ones).
+        boolean recordsSnapshots = DeleteFiles.read(files, task.deleteFile().orElseThrow(), entries::put);
+        if (recordsSnapshots || task.deleteFile().orElseThrow().beginSnapshot() < task.fromSnapshot()) {
+            // By the snapshot of each position (without them, a file older than the range deleted nothing in it).
             entries.forEach((position, deletedAt) -> {
                 if (task.fromSnapshot() <= deletedAt && deletedAt <= task.toSnapshot()) {
                     deletedIn.put(position, deletedAt);
