@@ -34,6 +34,8 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ChangeFeed
 {
+    private static final long[] NONE = new long[0];
+
     private final CatalogSnapshot end;
     private final long tableId;
     private final long startSnapshot;
@@ -160,29 +162,32 @@ public final class ChangeFeed
     private void planDeletions(List<ChangeTask> tasks, DataFileTask read, Row file, String tablePath, List<Row> fileDeletes,
             Optional<TreeMap<Long, Long>> inlined, long from, long to)
     {
-        long[] inlinedPositions = inlined.map(entries -> entries.keySet().stream().mapToLong(Long::longValue).toArray()).orElse(new long[0]);
-        long[] inlinedSnapshots = inlined.map(entries -> entries.values().stream().mapToLong(Long::longValue).toArray()).orElse(new long[0]);
-        boolean inlinedPlanned = false;
+        List<DeletedRowsTask> fileTasks = new ArrayList<>();
+        Optional<DeleteFileRef> previous = newestBefore(fileDeletes, from, tablePath);
         for (Row deleteFile : fileDeletes) {
             Long superseded = deleteFile.getLong("end_snapshot");
-            if (superseded != null && superseded <= from) {
-                // Replaced by the range's start: every position it holds was deleted before the range.
-                continue;
+            // One replaced by the range's start holds only positions deleted before the range.
+            if (superseded == null || superseded > from) {
+                fileTasks.add(new DeletedRowsTask(read, Optional.of(deleteFileRef(tablePath, deleteFile)), previous, OptionalLong.empty(), NONE, NONE,
+                        from, to));
             }
-            Optional<DeleteFileRef> previous = newestBefore(fileDeletes, from, tablePath);
-            tasks.add(new DeletedRowsTask(read, Optional.of(deleteFileRef(tablePath, deleteFile)), previous, OptionalLong.empty(),
-                    inlinedPlanned ? new long[0] : inlinedPositions, inlinedPlanned ? new long[0] : inlinedSnapshots, from, to));
-            inlinedPlanned = true;
         }
         Long retiredAt = file.getLong("end_snapshot");
         if (retiredAt != null && from <= retiredAt && retiredAt <= to) {
-            tasks.add(new DeletedRowsTask(read, Optional.empty(), newestBefore(fileDeletes, retiredAt, tablePath), OptionalLong.of(retiredAt),
-                    inlinedPlanned ? new long[0] : inlinedPositions, inlinedPlanned ? new long[0] : inlinedSnapshots, from, to));
-            inlinedPlanned = true;
+            fileTasks.add(new DeletedRowsTask(read, Optional.empty(), newestBefore(fileDeletes, retiredAt, tablePath), OptionalLong.of(retiredAt), NONE,
+                    NONE, from, to));
         }
-        if (!inlinedPlanned && inlinedPositions.length > 0) {
-            tasks.add(new DeletedRowsTask(read, Optional.empty(), Optional.empty(), OptionalLong.empty(), inlinedPositions, inlinedSnapshots, from, to));
+        if (inlined.isPresent()) {
+            long[] positions = inlined.get().keySet().stream().mapToLong(Long::longValue).toArray();
+            long[] snapshots = inlined.get().values().stream().mapToLong(Long::longValue).toArray();
+            if (fileTasks.isEmpty()) {
+                fileTasks.add(new DeletedRowsTask(read, Optional.empty(), Optional.empty(), OptionalLong.empty(), positions, snapshots, from, to));
+            }
+            else {
+                fileTasks.set(0, fileTasks.getFirst().withInlinedDeletes(positions, snapshots));
+            }
         }
+        tasks.addAll(fileTasks);
     }
 
     /** The delete file of a data file with the greatest begin snapshot before {@code snapshot}. */

@@ -49,6 +49,12 @@ public record DeletedRowsTask(
         inlinedSnapshots = inlinedSnapshots.clone();
     }
 
+    /** The same task, also reporting these inlined deletes (positions, each with its deleting snapshot). */
+    public DeletedRowsTask withInlinedDeletes(long[] positions, long[] snapshots)
+    {
+        return new DeletedRowsTask(file, deleteFile, previousDeleteFile, retiredAt, positions, snapshots, fromSnapshot, toSnapshot);
+    }
+
     @Override
     public long[] inlinedPositions()
     {
