@@ -2,11 +2,13 @@ package io.moraine.inline;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.changes.InlinedChangesTask;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.core.scan.InlinedVersionColumns;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.types.TableSchema;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -28,8 +30,13 @@ import java.util.Set;
 public final class InlinedRowsReader
         implements AutoCloseable
 {
-    /** One batch: its rows, and for each read column its vector and the column as the batch's version wrote it (or null). */
-    public record Batch(int rows, List<FieldVector> vectors, List<TableColumn> writtenAs)
+    /**
+     * One batch: its rows, for each read column its vector and the column as the batch's version wrote it (or null), and
+     * each row's {@code row_id}, {@code begin_snapshot} and {@code end_snapshot} (NULL while live, and in reads that do
+     * not need ends).
+     */
+    public record Batch(int rows, List<FieldVector> vectors, List<TableColumn> writtenAs, BigIntVector rowIds, BigIntVector beginSnapshots,
+            BigIntVector endSnapshots)
     {
         /** The vector of read column {@code index}, or null when the batch's schema version lacks the column. */
         public FieldVector vector(int index)
@@ -45,18 +52,20 @@ public final class InlinedRowsReader
     }
 
     private final CatalogSnapshot snapshot;
-    private final InlinedRowsTask task;
+    private final long tableId;
+    private final List<Long> schemaVersions;
     private final List<TableColumn> columns;
     private final Map<Long, Map<Long, TableColumn>> versionColumns = new HashMap<>();
     private final InlineScan scan;
 
-    private InlinedRowsReader(CatalogSnapshot snapshot, InlinedRowsTask task, List<TableColumn> columns, int windowRows, BufferAllocator allocator)
+    private InlinedRowsReader(CatalogSnapshot snapshot, long tableId, List<Long> schemaVersions, InlineSelection selection, List<TableColumn> columns,
+            int windowRows, BufferAllocator allocator)
     {
         this.snapshot = snapshot;
-        this.task = task;
+        this.tableId = tableId;
+        this.schemaVersions = List.copyOf(schemaVersions);
         this.columns = List.copyOf(columns);
-        this.scan = InlineReader.scan(snapshot.reader(), task.tableId(), new InlineSelection.AtSnapshot(task.snapshotId()), Optional.of(projection()),
-                windowRows, allocator);
+        this.scan = InlineReader.scan(snapshot.reader(), tableId, selection, Optional.of(projection()), windowRows, allocator);
     }
 
     /**
@@ -66,11 +75,34 @@ public final class InlinedRowsReader
      */
     public static InlinedRowsReader open(CatalogSnapshot snapshot, InlinedRowsTask task, List<TableColumn> columns, int windowRows, BufferAllocator allocator)
     {
-        if (snapshot.inlinedDataFlushedSince(task.tableId(), task.plannedHead())) {
-            throw new CommitConflictException("read conflict: the inlined rows of table " + task.tableId() + " were flushed to data files while this query ran "
-                    + "(after snapshot " + task.plannedHead() + "), so its plan misses them; run the query again");
+        requireNotFlushedSince(snapshot, task.tableId(), task.plannedHead());
+        return new InlinedRowsReader(snapshot, task.tableId(), task.schemaVersions(), new InlineSelection.AtSnapshot(task.snapshotId()), columns,
+                windowRows, allocator);
+    }
+
+    /**
+     * One side of a change feed's inlined rows ({@code task}), read through {@code snapshot} (open at the feed's end
+     * snapshot) with {@code columns} (the table's columns there): insertions select rows by {@code begin_snapshot},
+     * deletions by {@code end_snapshot}, each in the task's range; that column is a row's {@code snapshot_id}. Refused,
+     * as {@link #open} is, when a flush since planning moved the rows.
+     */
+    public static InlinedRowsReader openChanges(CatalogSnapshot snapshot, InlinedChangesTask task, List<TableColumn> columns, int windowRows,
+            BufferAllocator allocator)
+    {
+        requireNotFlushedSince(snapshot, task.tableId(), task.plannedHead());
+        InlineSelection selection = switch (task.kind()) {
+            case INSERTION -> new InlineSelection.InsertedBetween(task.fromSnapshot(), task.toSnapshot());
+            case DELETION -> new InlineSelection.DeletedBetween(task.fromSnapshot(), task.toSnapshot());
+        };
+        return new InlinedRowsReader(snapshot, task.tableId(), task.schemaVersions(), selection, columns, windowRows, allocator);
+    }
+
+    private static void requireNotFlushedSince(CatalogSnapshot snapshot, long tableId, long plannedHead)
+    {
+        if (snapshot.inlinedDataFlushedSince(tableId, plannedHead)) {
+            throw new CommitConflictException("read conflict: the inlined rows of table " + tableId + " were flushed to data files while this query ran "
+                    + "(after snapshot " + plannedHead + "), so its plan misses them; run the query again");
         }
-        return new InlinedRowsReader(snapshot, task, columns, windowRows, allocator);
     }
 
     public boolean hasNext()
@@ -94,7 +126,9 @@ public final class InlinedRowsReader
                 writtenAs[i] = column;
             }
         }
-        return new Batch(root.getRowCount(), java.util.Arrays.asList(vectors), java.util.Arrays.asList(writtenAs));
+        return new Batch(root.getRowCount(), java.util.Arrays.asList(vectors), java.util.Arrays.asList(writtenAs),
+                (BigIntVector) root.getVector(InlineScan.ROW_ID.getName()), (BigIntVector) root.getVector(InlineScan.BEGIN_SNAPSHOT.getName()),
+                (BigIntVector) root.getVector(InlineScan.END_SNAPSHOT.getName()));
     }
 
     /** Bytes of chunk bodies read from the store so far. */
@@ -119,7 +153,7 @@ public final class InlinedRowsReader
     private List<String> projection()
     {
         Set<String> names = new LinkedHashSet<>();
-        for (long version : task.schemaVersions()) {
+        for (long version : schemaVersions) {
             Map<Long, TableColumn> written = writtenColumns(version);
             for (TableColumn column : columns) {
                 names.add(written.getOrDefault(column.columnId(), column).name());
@@ -134,7 +168,7 @@ public final class InlinedRowsReader
         // Rows inlined under the snapshot's own schema version have the read columns' names: nothing to look up.
         return versionColumns.computeIfAbsent(schemaVersion, version -> (version == snapshot.schemaVersion()
                 ? Optional.<TableSchema>empty()
-                : InlinedVersionColumns.of(snapshot, task.tableId(), version))
+                : InlinedVersionColumns.of(snapshot, tableId, version))
                 .orElseGet(() -> new TableSchema(columns))
                 .byId());
     }

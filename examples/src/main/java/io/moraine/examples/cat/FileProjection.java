@@ -19,10 +19,17 @@ import java.util.Optional;
  *
  * @param requested the schema to read the file with: the matched fields, then the hidden snapshot column if asked for
  * @param fields per read column, its (pruned) field in {@code requested}, or empty when the file predates the column
+ * @param rowIdField the hidden row id column, when asked for and the file has it
  */
-record FileProjection(MessageType requested, List<Optional<Type>> fields, Optional<String> snapshotField)
+record FileProjection(MessageType requested, List<Optional<Type>> fields, Optional<String> snapshotField, Optional<String> rowIdField)
 {
     static FileProjection of(MessageType file, List<TableColumn> columns, boolean withRowSnapshots, String path)
+    {
+        return of(file, columns, withRowSnapshots, false, path);
+    }
+
+    /** As {@link #of(MessageType, List, boolean, String)}, also reading the embedded row ids if asked and the file has them. */
+    static FileProjection of(MessageType file, List<TableColumn> columns, boolean withRowSnapshots, boolean withRowIds, String path)
     {
         List<Type> requested = new ArrayList<>();
         List<Optional<Type>> fields = new ArrayList<>();
@@ -39,7 +46,13 @@ record FileProjection(MessageType requested, List<Optional<Type>> fields, Option
             requested.add(snapshots);
             snapshotField = Optional.of(snapshots.getName());
         }
-        return new FileProjection(new MessageType(file.getName(), requested), List.copyOf(fields), snapshotField);
+        Optional<String> rowIdField = Optional.empty();
+        if (withRowIds) {
+            Optional<Type> rowIds = childWithId(file, DataFileTask.ROW_ID_FIELD_ID);
+            rowIds.ifPresent(requested::add);
+            rowIdField = rowIds.map(Type::getName);
+        }
+        return new FileProjection(new MessageType(file.getName(), requested), List.copyOf(fields), snapshotField, rowIdField);
     }
 
     /** The child of {@code group} whose field id is {@code id}. */

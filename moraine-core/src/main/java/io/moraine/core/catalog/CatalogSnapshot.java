@@ -125,6 +125,30 @@ public final class CatalogSnapshot
         return reader;
     }
 
+    /**
+     * Every version of the rows of a kind under leading key cells, visible at S or not (current and history rows as
+     * this view holds them), merged in key order: what a change feed reads to find rows that began or ended in a range.
+     */
+    public RowCursor everyVersion(TableKind kind, Object... leadingKeyCells)
+    {
+        List<Subspace> subspaces = kind.isVersioned() ? List.of(Subspace.CURRENT, Subspace.HISTORY) : List.of(Subspace.CURRENT);
+        return RowCursor.inKeyOrder(reader, kind, subspaces, leadingKeyCells, row -> true);
+    }
+
+    /** The {@code ducklake_snapshot} row of another snapshot, if this view still has it (not expired, not in the future). */
+    public Optional<Row> snapshotRow(long snapshotId)
+    {
+        byte[] key = RowKeys.key(Subspace.CURRENT, TableKind.SNAPSHOT, snapshotId);
+        byte[] value = reader.get(key);
+        return value == null ? Optional.empty() : Optional.of(RowValueCodec.decode(TableKind.SNAPSHOT, key, value));
+    }
+
+    /** The oldest snapshot this view holds (older ones were expired). */
+    public long oldestSnapshotId()
+    {
+        return first(visible(TableKind.SNAPSHOT), row -> true).map(row -> row.getLong("snapshot_id")).orElse(id());
+    }
+
     /** The rows of a kind visible at S, optionally under leading key cells (e.g. a table id); current rows first. */
     public RowCursor visible(TableKind kind, Object... leadingKeyCells)
     {

@@ -34,18 +34,21 @@ public final class DeleteFiles
 
     private DeleteFiles() {}
 
-    /** Every position of {@code file} with its deleting snapshot ({@code fileBeginSnapshot} when the file names none). */
-    public static void read(LakeFileSystem files, DeleteFileRef file, PositionConsumer consumer)
+    /**
+     * Every position of {@code file} with its deleting snapshot ({@code fileBeginSnapshot} when the file names none).
+     * Returns whether the file records a snapshot per position (a cumulative, "partial" delete file).
+     */
+    public static boolean read(LakeFileSystem files, DeleteFileRef file, PositionConsumer consumer)
     {
         if (!"parquet".equals(file.format())) {
             throw new UnsupportedFeatureException("delete file " + file.path() + " has format " + file.format()
                     + "; moraine reads Parquet positional delete files only (DuckLake's default; deletion vectors are experimental)");
         }
-        read(files.newInputFile(file.path(), file.sizeBytes()), file.beginSnapshot(), consumer);
+        return read(files.newInputFile(file.path(), file.sizeBytes()), file.beginSnapshot(), consumer);
     }
 
     /** As {@link #read(LakeFileSystem, DeleteFileRef, PositionConsumer)}, from an open input file. */
-    public static void read(InputFile input, long fileBeginSnapshot, PositionConsumer consumer)
+    public static boolean read(InputFile input, long fileBeginSnapshot, PositionConsumer consumer)
     {
         try (ParquetFileReader reader = ParquetFileReader.open(input)) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
@@ -66,6 +69,7 @@ public final class DeleteFiles
                     consumer.accept(value(positions, input), deletedAt);
                 }
             }
+            return snapshot != null;
         }
         catch (IOException e) {
             throw new StoreException("reading delete file " + input + " failed: " + e.getMessage(), e);

@@ -8,6 +8,7 @@ import io.moraine.core.store.KeyValueReader;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongPredicate;
 
 /**
  * Inlined deletes of Parquet rows ({@code ducklake_inlined_delete_<t>}, stored under the inline subspace keyed by
@@ -30,6 +31,21 @@ public final class InlinedFileDeletes
         return entries;
     }
 
+    /**
+     * Data file id to its deleted positions (sorted) with the snapshot that deleted each, for the entries whose deleting
+     * snapshot is in {@code [fromSnapshot, toSnapshot]} (a change feed's inlined file deletes).
+     */
+    public static Map<Long, TreeMap<Long, Long>> entriesBetween(KeyValueReader reader, long tableId, long fromSnapshot, long toSnapshot)
+    {
+        Map<Long, TreeMap<Long, Long>> entries = new HashMap<>();
+        try (Stream stream = new Stream(reader, tableId, begin -> fromSnapshot <= begin && begin <= toSnapshot)) {
+            while (stream.advance()) {
+                entries.computeIfAbsent(stream.dataFileId(), ignored -> new TreeMap<>()).put(stream.position(), stream.deletedAt());
+            }
+        }
+        return entries;
+    }
+
     /** Data file id to its sorted, distinct deleted positions at {@code snapshotId}. */
     public static Map<Long, long[]> positionsAt(KeyValueReader reader, long tableId, long snapshotId)
     {
@@ -43,16 +59,22 @@ public final class InlinedFileDeletes
             implements AutoCloseable
     {
         private final KeyValueCursor cursor;
-        private final long snapshotId;
+        private final LongPredicate selectsBegin;
         private long dataFileId;
         private long position;
         private long deletedAt;
 
         Stream(KeyValueReader reader, long tableId, long snapshotId)
         {
+            this(reader, tableId, begin -> begin <= snapshotId);
+        }
+
+        /** The entries whose deleting snapshot {@code selectsBegin} accepts. */
+        Stream(KeyValueReader reader, long tableId, LongPredicate selectsBegin)
+        {
             byte[] prefix = InlineKeys.prefix(InlineKeys.FILE_DELETE, tableId);
             this.cursor = reader.scan(prefix, KeyWriter.prefixEnd(prefix), 1024);
-            this.snapshotId = snapshotId;
+            this.selectsBegin = selectsBegin;
         }
 
         /** Moves to the next visible entry; false at the end. */
@@ -61,7 +83,7 @@ public final class InlinedFileDeletes
             while (cursor.hasNext()) {
                 var entry = cursor.next();
                 long begin = InlineKeys.longOf(entry.value());
-                if (begin <= snapshotId) {
+                if (selectsBegin.test(begin)) {
                     dataFileId = InlineKeys.component(entry.key(), 1);
                     position = InlineKeys.component(entry.key(), 2);
                     deletedAt = begin;
