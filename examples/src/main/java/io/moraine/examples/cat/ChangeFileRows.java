@@ -17,7 +17,6 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -109,7 +108,7 @@ final class ChangeFileRows
                     Group record = records.read();
                     OptionalLong embeddedSnapshot = snapshotIndex < 0 ? OptionalLong.empty() : OptionalLong.of(record.getLong(snapshotIndex, 0));
                     OptionalLong embeddedRowId = rowIdIndex < 0 ? OptionalLong.empty() : OptionalLong.of(record.getLong(rowIdIndex, 0));
-                    rows.add(new DecodedFiles.Row(position, embeddedSnapshot, embeddedRowId, values(record, projection)));
+                    rows.add(new DecodedFiles.Row(position, embeddedSnapshot, embeddedRowId, projection.values(record, columns)));
                 }
             }
         }
@@ -120,18 +119,5 @@ final class ChangeFileRows
             throw new StoreException("reading data file " + file.path() + " failed: " + e.getMessage(), e);
         }
         return rows;
-    }
-
-    private Object[] values(Group record, FileProjection projection)
-    {
-        Object[] values = new Object[columns.size()];
-        for (int i = 0; i < values.length; i++) {
-            Optional<Type> field = projection.fields().get(i);
-            TableColumn column = columns.get(i);
-            values[i] = field.isPresent()
-                    ? ParquetValues.value(column, field.get(), record, projection.requested().getFieldIndex(field.get().getName()))
-                    : CellValues.missing(column);
-        }
-        return values;
     }
 }

@@ -14,13 +14,11 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -98,7 +96,7 @@ final class DataFileRows
             long batchStart = firstPosition + done;
             int kept = visible.select(rows, row -> batchStart + row, row -> batch[row].getLong(snapshotIndex, 0), survivors);
             for (int i = 0; i < kept; i++) {
-                sink.accept(row(batch[survivors[i]], projection));
+                sink.accept(projection.values(batch[survivors[i]], columns));
             }
             done += rows;
         }
@@ -117,19 +115,6 @@ final class DataFileRows
             }
             done += rows;
         }
-    }
-
-    private Object[] row(Group record, FileProjection projection)
-    {
-        Object[] values = new Object[columns.size()];
-        for (int i = 0; i < values.length; i++) {
-            Optional<Type> field = projection.fields().get(i);
-            TableColumn column = columns.get(i);
-            values[i] = field.isPresent()
-                    ? ParquetValues.value(column, field.get(), record, projection.requested().getFieldIndex(field.get().getName()))
-                    : CellValues.missing(column);
-        }
-        return values;
     }
 
     private Object[] defaults()

@@ -56,6 +56,20 @@ record FileProjection(MessageType requested, List<Optional<Type>> fields, Option
     }
 
     /** The child of {@code group} whose field id is {@code id}. */
+    /** The values of {@code columns} in one record read with this projection; a column the file lacks reads as its default. */
+    Object[] values(org.apache.parquet.example.data.Group record, List<TableColumn> columns)
+    {
+        Object[] values = new Object[columns.size()];
+        for (int i = 0; i < values.length; i++) {
+            Optional<Type> field = fields.get(i);
+            TableColumn column = columns.get(i);
+            values[i] = field.isPresent()
+                    ? ParquetValues.value(column, field.get(), record, requested.getFieldIndex(field.get().getName()))
+                    : CellValues.missing(column);
+        }
+        return values;
+    }
+
     static Optional<Type> childWithId(GroupType group, long id)
     {
         return group.getFields().stream().filter(field -> field.getId() != null && field.getId().intValue() == id).findFirst();
