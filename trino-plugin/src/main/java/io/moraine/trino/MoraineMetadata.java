@@ -179,13 +179,13 @@ public class MoraineMetadata
                 }
                 return catalog.at(id);
             }
-            Object value = version.getVersion();
-            long millis = switch (value) {
-                case Long packed -> unpackMillisUtc(packed);
-                case LongTimestampWithTimeZone timestamp -> timestamp.getEpochMillis();
+            // A millisecond timestamp names its whole millisecond (snapshot times have microseconds); a longer one is exact.
+            Instant instant = switch (version.getVersion()) {
+                case Long packed -> Instant.ofEpochMilli(unpackMillisUtc(packed)).plusNanos(999_999);
+                case LongTimestampWithTimeZone timestamp -> Instant.ofEpochMilli(timestamp.getEpochMillis()).plusNanos(timestamp.getPicosOfMilli() / 1000);
                 default -> throw new TrinoException(INVALID_ARGUMENTS, "FOR TIMESTAMP AS OF takes a timestamp with time zone");
             };
-            return catalog.asOf(Instant.ofEpochMilli(millis).plusNanos(999_999));
+            return catalog.asOf(instant);
         }
         catch (MoraineException e) {
             throw MoraineErrorCode.toTrino(e);

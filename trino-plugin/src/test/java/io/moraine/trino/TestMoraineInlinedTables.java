@@ -124,6 +124,27 @@ class TestMoraineInlinedTables
     }
 
     @Test
+    void timestampAsOfReadsTheSnapshotDuckLakeReadsAtEverySnapshotTime()
+            throws Exception
+    {
+        int compared = 0;
+        for (List<String> snapshot : oracle.query("SELECT snapshot_id, strftime(snapshot_time AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S.%f') "
+                + "FROM ducklake_snapshots('lake') WHERE snapshot_id >= 2 ORDER BY 1")) {
+            String time = snapshot.get(1);
+            List<String> expected = oracle.query("SELECT count(*), CAST(sum(id) AS VARCHAR) FROM lake.sales.orders AT (TIMESTAMP => TIMESTAMPTZ '" + time + "+00')")
+                    .stream().map(row -> String.join("|", row.stream().map(String::valueOf).toList())).toList();
+            List<String> actual = trino.execute("SELECT count(*), CAST(sum(id) AS varchar) FROM lake.sales.orders FOR TIMESTAMP AS OF TIMESTAMP '" + time + " UTC'")
+                    .getMaterializedRows().stream().map(row -> row.getFields().stream().map(String::valueOf).collect(Collectors.joining("|"))).toList();
+            assertThat(actual).as("orders as of %s (snapshot %s)", time, snapshot.get(0)).isEqualTo(expected);
+            compared++;
+        }
+        // orders exists from snapshot 2 on: one comparison per later snapshot.
+        assertThat(compared).isEqualTo(Integer.parseInt(oracle.query("SELECT count(*) FROM ducklake_snapshots('lake') WHERE snapshot_id >= 2").getFirst().getFirst()));
+        assertThatThrownBy(() -> trino.execute("SELECT count(*) FROM lake.sales.orders FOR TIMESTAMP AS OF TIMESTAMP '2000-01-01 00:00:00 UTC'"))
+                .hasMessageContaining("2000-01-01");
+    }
+
+    @Test
     void unknownSnapshotsAreRefusedWithAClearMessage()
     {
         assertThatThrownBy(() -> trino.execute("SELECT * FROM lake.sales.orders FOR VERSION AS OF 999"))
