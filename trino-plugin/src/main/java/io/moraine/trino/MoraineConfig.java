@@ -20,6 +20,7 @@ public class MoraineConfig
     private java.time.Instant defaultSnapshotTimestamp;
     private DataSize maxSplitSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
     private long metadataCacheMaxTables = 1000;
+    private boolean tableStatisticsEnabled = true;
     private Duration dynamicFilteringWaitTimeout = new Duration(1, java.util.concurrent.TimeUnit.SECONDS);
 
     @NotNull
@@ -128,6 +129,19 @@ public class MoraineConfig
     public MoraineConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
     {
         this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        return this;
+    }
+
+    public boolean isTableStatisticsEnabled()
+    {
+        return tableStatisticsEnabled;
+    }
+
+    @Config("moraine.table-statistics-enabled")
+    @ConfigDescription("Report table statistics (row counts, column bounds, NULL fractions, sizes) from the catalog to the cost-based optimizer")
+    public MoraineConfig setTableStatisticsEnabled(boolean tableStatisticsEnabled)
+    {
+        this.tableStatisticsEnabled = tableStatisticsEnabled;
         return this;
     }
 }

@@ -142,6 +142,28 @@ public class MoraineMetadata
         return Optional.of(new io.trino.spi.connector.LimitApplicationResult<>(table.withLimit(limit), false, false));
     }
 
+    /**
+     * Row count and column statistics at the handle's snapshot, over the data files its predicate may match, as the core
+     * computes them from the catalog ({@code io.moraine.core.stats}); what could be wrong there is left unknown.
+     */
+    @Override
+    public io.trino.spi.statistics.TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        if (!MoraineSessionProperties.statisticsEnabled(session)) {
+            return io.trino.spi.statistics.TableStatistics.empty();
+        }
+        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
+            MoraineTableColumns.Columns columns = tableColumns.of(table, snapshot);
+            io.moraine.core.stats.TableStatistics statistics = io.moraine.core.stats.TableStatistics.of(snapshot, table.tableId(), columns.schema(),
+                    TrinoFilters.toScanFilter(table.constraint()));
+            return TrinoTableStatistics.toTrino(statistics, columns.handles());
+        }
+        catch (MoraineException e) {
+            throw MoraineErrorCode.toTrino(e);
+        }
+    }
+
     /** The table's top-level columns at the handle's snapshot, in column order. */
     List<MoraineColumnHandle> columns(MoraineTableHandle table)
     {

@@ -13,12 +13,13 @@ import java.util.Optional;
 import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
-/** Session properties: which snapshot a session reads when its queries name none, and the dynamic-filter wait. */
+/** Session properties: which snapshot a session reads when its queries name none, the dynamic-filter wait, statistics on or off. */
 final class MoraineSessionProperties
 {
     static final String READ_SNAPSHOT_ID = "read_snapshot_id";
     static final String READ_SNAPSHOT_TIMESTAMP = "read_snapshot_timestamp";
     static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
+    static final String STATISTICS_ENABLED = "statistics_enabled";
 
     private MoraineSessionProperties() {}
 
@@ -30,7 +31,8 @@ final class MoraineSessionProperties
                         value -> parseDuration((String) value), Duration::toString),
                 PropertyMetadata.longProperty(READ_SNAPSHOT_ID, "Snapshot to read when a query names none (overrides the catalog default)", null, false),
                 PropertyMetadata.stringProperty(READ_SNAPSHOT_TIMESTAMP, "Read the snapshot current at this instant (ISO-8601, e.g. "
-                        + "2026-11-29T12:00:00Z) when a query names none", null, false));
+                        + "2026-11-29T12:00:00Z) when a query names none", null, false),
+                PropertyMetadata.booleanProperty(STATISTICS_ENABLED, "Report table statistics to the cost-based optimizer", config.isTableStatisticsEnabled(), false));
     }
 
     static Duration dynamicFilteringWaitTimeout(ConnectorSession session)
@@ -46,6 +48,11 @@ final class MoraineSessionProperties
         catch (IllegalArgumentException e) {
             throw new TrinoException(INVALID_SESSION_PROPERTY, DYNAMIC_FILTERING_WAIT_TIMEOUT + " takes a duration such as 1s or 500ms, not '" + text + "'", e);
         }
+    }
+
+    static boolean statisticsEnabled(ConnectorSession session)
+    {
+        return session.getProperty(STATISTICS_ENABLED, Boolean.class);
     }
 
     static Optional<Long> snapshotId(ConnectorSession session)

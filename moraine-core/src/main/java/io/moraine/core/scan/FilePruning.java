@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  * statistics only.</li>
  * </ul>
  */
-final class FilePruning
+public final class FilePruning
 {
     private record PartitionKey(long columnId, PartitionTransform transform) {}
 
@@ -57,7 +57,7 @@ final class FilePruning
      * Pruning for {@code filter} (values already normalised) over a table's files. The table's partition specs are read
      * when the first partitioned file is judged.
      */
-    static FilePruning of(CatalogSnapshot snapshot, long tableId, ScanFilter filter, Map<Long, TableColumn> columns)
+    public static FilePruning of(CatalogSnapshot snapshot, long tableId, ScanFilter filter, Map<Long, TableColumn> columns)
     {
         return new FilePruning(filter, columns, Suppliers.memoize(() -> readSpecs(snapshot, tableId)));
     }
@@ -73,7 +73,7 @@ final class FilePruning
     }
 
     /** The columns whose statistics the filter can test: only their stats rows need reading. */
-    Set<Long> statsColumns()
+    public Set<Long> statsColumns()
     {
         return statsColumns;
     }
@@ -85,7 +85,7 @@ final class FilePruning
      * @param partitionValues the file's partition values by key index (a NULL value maps to null; a key without a row is
      *         not known and never prunes)
      */
-    boolean mayMatch(Row dataFile, Map<Long, Row> stats, Map<Integer, String> partitionValues)
+    public boolean mayMatch(Row dataFile, Map<Long, Row> stats, Map<Integer, String> partitionValues)
     {
         for (Map.Entry<Long, ColumnDomain> entry : filter.domains().entrySet()) {
             TableColumn column = columns.get(entry.getKey());
