@@ -38,6 +38,8 @@ public class MoraineMetadata
     private final Optional<Long> defaultSnapshotId;
     private final Optional<Instant> defaultSnapshotTimestamp;
     private final MoraineTableColumns tableColumns;
+    /** Statistics by handle, for this transaction: Trino asks for the same handle's more than once while planning. */
+    private final Map<MoraineTableHandle, io.trino.spi.statistics.TableStatistics> statistics = new java.util.concurrent.ConcurrentHashMap<>();
 
     public MoraineMetadata(MoraineCatalog catalog, MoraineTableColumns tableColumns, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp)
     {
@@ -152,7 +154,11 @@ public class MoraineMetadata
         if (!MoraineSessionProperties.statisticsEnabled(session)) {
             return io.trino.spi.statistics.TableStatistics.empty();
         }
-        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        return statistics.computeIfAbsent((MoraineTableHandle) tableHandle, this::readStatistics);
+    }
+
+    private io.trino.spi.statistics.TableStatistics readStatistics(MoraineTableHandle table)
+    {
         try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
             MoraineTableColumns.Columns columns = tableColumns.of(table, snapshot);
             io.moraine.core.stats.TableStatistics statistics = io.moraine.core.stats.TableStatistics.of(snapshot, table.tableId(), columns.schema(),

@@ -196,7 +196,33 @@ class TestMoraineFileOperations
     void planningReadsNoFile()
     {
         assertThat(fileOperations("EXPLAIN SELECT * FROM t")).isEmpty();
-        assertThat(storeReads("EXPLAIN SELECT * FROM t").count("MoraineStore.scan current/ducklake_data_file")).isZero();
+        // The plan's estimates read the data-file rows once (table statistics); splits are not planned.
+        assertThat(storeReads("EXPLAIN SELECT * FROM t").count("MoraineStore.scan current/ducklake_data_file")).isEqualTo(1);
+    }
+
+    @Test
+    void statisticsReadTheCatalogOncePerKindAndNoFile()
+    {
+        // One pass over the table's files joined with their column statistics, the delete files, the inlined deletes and
+        // the inlined rows' locators; no data file is opened. Computed once per table handle and transaction.
+        String sql = "SHOW STATS FOR t";
+        assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
+                .addCopies("MoraineStore.get system", 4)
+                .addCopies("MoraineStore.get current/ducklake_snapshot", 4)
+                .add("MoraineStore.scan current/ducklake_schema")
+                .add("MoraineStore.scan current/ducklake_table")
+                .addCopies("MoraineStore.scan current/ducklake_column", 3)
+                .addCopies("MoraineStore.scan history/ducklake_column", 3)
+                .add("MoraineStore.scan current/ducklake_data_file")
+                .add("MoraineStore.scan history/ducklake_data_file")
+                .add("MoraineStore.scan current/ducklake_file_column_stats")
+                .add("MoraineStore.scan current/ducklake_delete_file")
+                .add("MoraineStore.scan history/ducklake_delete_file")
+                .add("MoraineStore.scan inline/file_delete")
+                .add("MoraineStore.scan inline/chunk_locator")
+                .add("MoraineStore.scan inline/row_tombstone")
+                .build());
+        assertThat(fileOperations(sql)).isEmpty();
     }
 
     @Test
