@@ -32,14 +32,20 @@ public final class DuckDbCanonicalRows
     public static List<List<String>> read(DuckLakeOracle oracle, LakeTable table, long snapshot, List<LakeColumn> columns, String where)
             throws SQLException
     {
-        List<String> expressions = columns.stream().map(column -> expression(table, column)).toList();
+        return readExpressions(oracle, table, snapshot, columns.stream().map(column -> expression(table, column)).toList(), where);
+    }
+
+    /** The values of SQL expressions (e.g. a nested field, {@code "s"."a"}) over {@code table} at {@code snapshot}, in no order. */
+    public static List<List<String>> readExpressions(DuckLakeOracle oracle, LakeTable table, long snapshot, List<String> expressions, String where)
+            throws SQLException
+    {
         String sql = "SELECT " + String.join(", ", expressions) + " FROM " + table.sqlName("lake") + " AT (VERSION => " + snapshot + ")"
                 + (where.isEmpty() ? "" : " WHERE " + where);
         List<List<String>> rows = new ArrayList<>();
         try (Statement statement = oracle.connection().createStatement(); ResultSet result = statement.executeQuery(sql)) {
             while (result.next()) {
-                List<String> row = new ArrayList<>(columns.size());
-                for (int i = 1; i <= columns.size(); i++) {
+                List<String> row = new ArrayList<>(expressions.size());
+                for (int i = 1; i <= expressions.size(); i++) {
                     row.add(CanonicalText.of(plain(result.getObject(i))));
                 }
                 rows.add(row);

@@ -5,24 +5,55 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.type.Type;
 
+import java.util.List;
+
 import static java.util.Objects.requireNonNull;
 
 /**
  * A top-level column: its DuckLake column id (the Parquet field id), name, Trino type, and initial_default, the value
- * rows written before the column existed read as (reference §4.7).
+ * rows written before the column existed read as (reference §4.7). With a {@code path} it is a nested field of that
+ * column reached through struct fields (a pushed-down dereference such as {@code s.a}): the field ids from the column
+ * down, {@code name}, {@code type} and {@code duckLakeType} being the field's.
  */
-public record MoraineColumnHandle(long columnId, String name, Type type, String duckLakeType, java.util.Optional<String> initialDefault)
+public record MoraineColumnHandle(long columnId, String name, Type type, String duckLakeType, java.util.Optional<String> initialDefault, List<Long> path)
         implements ColumnHandle
 {
     @JsonCreator
     public MoraineColumnHandle(@JsonProperty("columnId") long columnId, @JsonProperty("name") String name, @JsonProperty("type") Type type,
-            @JsonProperty("duckLakeType") String duckLakeType, @JsonProperty("initialDefault") java.util.Optional<String> initialDefault)
+            @JsonProperty("duckLakeType") String duckLakeType, @JsonProperty("initialDefault") java.util.Optional<String> initialDefault,
+            @JsonProperty("path") List<Long> path)
     {
         this.columnId = columnId;
         this.name = requireNonNull(name, "name is null");
         this.type = requireNonNull(type, "type is null");
         this.duckLakeType = requireNonNull(duckLakeType, "duckLakeType is null");
         this.initialDefault = requireNonNull(initialDefault, "initialDefault is null");
+        this.path = List.copyOf(requireNonNull(path, "path is null"));
+    }
+
+    /** A top-level column. */
+    public MoraineColumnHandle(long columnId, String name, Type type, String duckLakeType, java.util.Optional<String> initialDefault)
+    {
+        this(columnId, name, type, duckLakeType, initialDefault, List.of());
+    }
+
+    @Override
+    @JsonProperty
+    public List<Long> path()
+    {
+        return path;
+    }
+
+    /** Whether this is a nested field of the column rather than the column. */
+    public boolean isDereference()
+    {
+        return !path.isEmpty();
+    }
+
+    /** The id of what this handle reads: the column's, or the nested field's. */
+    public long leafColumnId()
+    {
+        return path.isEmpty() ? columnId : path.getLast();
     }
 
     @Override
@@ -45,7 +76,7 @@ public record MoraineColumnHandle(long columnId, String name, Type type, String 
      */
     public java.util.Optional<Object> initialDefaultValue()
     {
-        if (initialDefault.isEmpty()) {
+        if (initialDefault.isEmpty() || isDereference()) {
             return java.util.Optional.empty();
         }
         io.moraine.core.types.TableColumn column = new io.moraine.core.types.TableColumn(columnId, name,

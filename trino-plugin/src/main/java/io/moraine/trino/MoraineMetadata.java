@@ -170,6 +170,18 @@ public class MoraineMetadata
         }
     }
 
+    /**
+     * Pushes struct-field dereferences ({@code SELECT s.a}) into column handles, so a scan reads only those leaves
+     * (Parquet files by field id, inlined rows from their chunks); see {@link DereferencePushdown}.
+     */
+    @Override
+    public Optional<io.trino.spi.connector.ProjectionApplicationResult<ConnectorTableHandle>> applyProjection(ConnectorSession session,
+            ConnectorTableHandle tableHandle, List<io.trino.spi.expression.ConnectorExpression> projections, Map<String, ColumnHandle> assignments)
+    {
+        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        return DereferencePushdown.apply(table, projections, assignments, tableColumns.of(table).schema().byId());
+    }
+
     /** The table's top-level columns at the handle's snapshot, in column order. */
     List<MoraineColumnHandle> columns(MoraineTableHandle table)
     {

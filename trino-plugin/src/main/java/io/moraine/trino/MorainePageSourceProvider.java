@@ -37,14 +37,16 @@ public class MorainePageSourceProvider
 {
     private final MoraineCatalogHolder catalog;
     private final MoraineTableColumns tableColumns;
+    private final MoraineTypes types;
     private final TrinoFileSystemFactory fileSystemFactory;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
 
     @Inject
-    public MorainePageSourceProvider(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, TrinoFileSystemFactory fileSystemFactory)
+    public MorainePageSourceProvider(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, MoraineTypes types, TrinoFileSystemFactory fileSystemFactory)
     {
         this.catalog = catalog;
         this.tableColumns = tableColumns;
+        this.types = types;
         this.fileSystemFactory = fileSystemFactory;
     }
 
@@ -54,6 +56,18 @@ public class MorainePageSourceProvider
     {
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
+        if (projected.stream().anyMatch(MoraineColumnHandle::isDereference)) {
+            // Each column read once, pruned to the nested fields asked for; the fields are then taken out of its rows.
+            NestedReadLayout layout = NestedReadLayout.of(projected, tableColumns.of(table), types);
+            return new DereferencingPageSource(pageSource(session, split, table, layout.columns(), layout.readColumns(), dynamicFilter), layout.outputs());
+        }
+        return pageSource(session, split, table, projected, null, dynamicFilter);
+    }
+
+    /** @param readColumns the core's columns of {@code projected}, or null to look them up */
+    private ConnectorPageSource pageSource(ConnectorSession session, ConnectorSplit split, MoraineTableHandle table, List<MoraineColumnHandle> projected,
+            List<TableColumn> readColumns, DynamicFilter dynamicFilter)
+    {
         try {
             return switch (((MoraineSplit) split).task()) {
                 case DataFileTask file -> {
@@ -62,10 +76,10 @@ public class MorainePageSourceProvider
                             .intersect(dynamicFilter.getCurrentPredicate().transformKeys(MoraineColumnHandle.class::cast));
                     yield predicate.isNone()
                             ? new EmptyPageSource()
-                            : ParquetFilePages.open(file, table, new TrinoLakeFileSystem(fileSystemFactory.create(session)), projected, readColumns(table, projected),
-                                    predicate, parquetOptions);
+                            : ParquetFilePages.open(file, table, new TrinoLakeFileSystem(fileSystemFactory.create(session)), projected,
+                                    readColumns != null ? readColumns : readColumns(table, projected), predicate, parquetOptions);
                 }
-                case InlinedRowsTask inlined -> inlinedRows(table, inlined, projected);
+                case InlinedRowsTask inlined -> inlinedRows(table, inlined, projected, readColumns);
             };
         }
         catch (MoraineException e) {
@@ -91,14 +105,14 @@ public class MorainePageSourceProvider
         return type instanceof io.trino.spi.type.RowType || type.getTypeParameters().stream().anyMatch(MorainePageSourceProvider::holdsStruct);
     }
 
-    private ConnectorPageSource inlinedRows(MoraineTableHandle table, InlinedRowsTask task, List<MoraineColumnHandle> columns)
+    private ConnectorPageSource inlinedRows(MoraineTableHandle table, InlinedRowsTask task, List<MoraineColumnHandle> columns, List<TableColumn> prunedColumns)
     {
         BufferAllocator allocator = catalog.newAllocator("inlined rows of table " + task.tableId());
         CatalogSnapshot snapshot = null;
         try {
             snapshot = catalog.catalog().at(task.snapshotId());
             Map<Long, TableColumn> byId = tableColumns.of(table, snapshot).schema().byId();
-            List<TableColumn> readColumns = columns.stream().map(column -> byId.get(column.columnId())).toList();
+            List<TableColumn> readColumns = prunedColumns != null ? prunedColumns : columns.stream().map(column -> byId.get(column.columnId())).toList();
             InlinedRowsReader reader = InlinedRowsReader.open(snapshot, task, readColumns, InlineReader.DEFAULT_WINDOW_ROWS, allocator);
             return new InlinedRowsPageSource(allocator, snapshot, reader, columns, readColumns);
         }

@@ -41,8 +41,8 @@ final class ParquetPredicates
         }
         Map<ColumnDescriptor, Domain> domains = new HashMap<>();
         predicate.getDomains().orElseThrow().forEach((column, domain) -> {
-            // An interval is read as text its Parquet statistics do not describe.
-            if (!testable(column.type()) || column.isInterval()) {
+            // An interval is read as text its Parquet statistics do not describe; nested fields are left to Trino.
+            if (!testable(column.type()) || column.isInterval() || column.isDereference()) {
                 return;
             }
             ColumnIO io = lookupColumnById(fileColumns, (int) column.columnId());

@@ -27,7 +27,12 @@ final class TrinoFilters
             return ScanFilter.none();
         }
         Map<Long, ColumnDomain> domains = new HashMap<>();
-        predicate.getDomains().orElseThrow().forEach((column, domain) -> columnDomain(column, domain).ifPresent(converted -> domains.put(column.columnId(), converted)));
+        predicate.getDomains().orElseThrow().forEach((column, domain) -> {
+            // A nested field's domain is left to Trino: a NULL struct makes its fields NULL, which leaf statistics need not count.
+            if (!column.isDereference()) {
+                columnDomain(column, domain).ifPresent(converted -> domains.put(column.columnId(), converted));
+            }
+        });
         return ScanFilter.of(domains);
     }
 

@@ -56,6 +56,11 @@ class TestMoraineTableStatistics
         oracle.execute("INSERT INTO lake.main.mixed SELECT i, i * 0.5 FROM range(1000) t(i)");
         oracle.execute("INSERT INTO lake.main.mixed VALUES (5000, 1.0), (5001, NULL)");
         oracle.execute("DELETE FROM lake.main.evolving WHERE id < 100");
+        // Three files with skewed id ranges: a filter's statistics are those of the files it can match.
+        oracle.execute("CREATE TABLE lake.main.ranged (id BIGINT)");
+        for (long start : new long[] {0, 1000, 1_000_000}) {
+            oracle.execute("INSERT INTO lake.main.ranged SELECT i FROM range(" + start + ", " + (start + 1000) + ") t(i)");
+        }
         trino = MoraineQueryRunner.create(oracle, directory, "main");
         history = DuckLakeHistory.of(oracle, directory.resolve("history-copy.ducklake"));
     }
@@ -103,7 +108,7 @@ class TestMoraineTableStatistics
         // Pinned so a rule that silently stops reporting (or starts skipping comparisons) shows up as a diff.
         // Row counts are absent at 19 pairs: the orders table while it holds inlined rows deleted or updated by then, and
         // snapshots before a flush or merge whose output holds newer rows.
-        assertThat(List.of(tally.rowCounts, tally.nullFractions, tally.bounds, tally.rowCountsAbsent)).isEqualTo(List.of(100L, 384L, 199L, 19L));
+        assertThat(List.of(tally.rowCounts, tally.nullFractions, tally.bounds, tally.rowCountsAbsent)).isEqualTo(List.of(132L, 487L, 262L, 19L));
     }
 
     private void compare(LakeTable table, long snapshot, Tally tally)
@@ -200,6 +205,15 @@ class TestMoraineTableStatistics
                 List.of("null", "null", "null", "null", "45000.0", "null", "null"));
         Session off = Session.builder(trino.getDefaultSession()).setCatalogSessionProperty("lake", "statistics_enabled", "false").build();
         assertThat(trino.execute(off, "SHOW STATS FOR tpch.lineitem").getMaterializedRows().getLast().getField(4)).isNull();
+    }
+
+    @Test
+    void statisticsOfAFilteredScanCoverTheFilesTheFilterMatches()
+    {
+        // Over all three files the optimizer would assume uniform ids in [0, 1000999] and estimate 3 rows; over the one
+        // file the filter can match it has 1,000 rows in [0, 999].
+        assertThat(showStats("(SELECT * FROM main.ranged WHERE id < 1000)").getLast()).containsExactly("null", "null", "null", "null", "1000.0", "null", "null");
+        assertThat(showStats("main.ranged").getLast()).containsExactly("null", "null", "null", "null", "3000.0", "null", "null");
     }
 
     private List<List<String>> showStats(String table)

@@ -156,22 +156,7 @@ public final class ScanBuilder
 
     private static Optional<TableColumn> pruneTo(TableColumn column, long columnId)
     {
-        if (column.columnId() == columnId) {
-            return Optional.of(column);
-        }
-        if (column.type() instanceof DuckLakeType.StructOf struct) {
-            for (TableColumn field : struct.fields()) {
-                Optional<TableColumn> pruned = pruneTo(field, columnId);
-                if (pruned.isPresent()) {
-                    return Optional.of(new TableColumn(column.columnId(), column.name(), new DuckLakeType.StructOf(List.of(pruned.get())), column.initialDefault()));
-                }
-            }
-        }
-        // Lists and maps are read whole: a leaf inside one names the whole column.
-        if (column.children().stream().anyMatch(child -> pruneTo(child, columnId).isPresent())) {
-            return Optional.of(column);
-        }
-        return Optional.empty();
+        return io.moraine.core.types.ColumnProjection.prune(column, java.util.Set.of(columnId));
     }
 
     /**
