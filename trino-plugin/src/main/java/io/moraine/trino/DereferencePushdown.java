@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Pushes chains of struct-field dereferences ({@code s.a}, {@code s.b.c}) into column handles, as Trino's Iceberg
@@ -31,17 +32,18 @@ final class DereferencePushdown
     private DereferencePushdown() {}
 
     /**
-     * @param columnsById the table's columns at the handle's snapshot, by id
+     * @param columns the table's columns at the handle's snapshot, by id; read only when a projection dereferences one
      * @return empty when no projection dereferences a column
      */
     static Optional<ProjectionApplicationResult<ConnectorTableHandle>> apply(MoraineTableHandle table, List<ConnectorExpression> projections,
-            Map<String, ColumnHandle> assignments, Map<Long, TableColumn> columnsById)
+            Map<String, ColumnHandle> assignments, Supplier<Map<Long, TableColumn>> columns)
     {
         Set<ConnectorExpression> chains = new LinkedHashSet<>();
         projections.forEach(projection -> collectChains(projection, chains));
         if (chains.stream().allMatch(Variable.class::isInstance)) {
             return Optional.empty();
         }
+        Map<Long, TableColumn> columnsById = columns.get();
         Map<ConnectorExpression, Variable> replacements = new LinkedHashMap<>();
         Map<String, Assignment> newAssignments = new LinkedHashMap<>();
         for (ConnectorExpression chain : chains) {

@@ -179,7 +179,7 @@ public class MoraineMetadata
             ConnectorTableHandle tableHandle, List<io.trino.spi.expression.ConnectorExpression> projections, Map<String, ColumnHandle> assignments)
     {
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
-        return DereferencePushdown.apply(table, projections, assignments, tableColumns.of(table).schema().byId());
+        return DereferencePushdown.apply(table, projections, assignments, () -> tableColumns.of(table).schema().byId());
     }
 
     /** The table's top-level columns at the handle's snapshot, in column order. */
