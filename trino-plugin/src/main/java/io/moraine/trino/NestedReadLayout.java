@@ -26,13 +26,15 @@ record NestedReadLayout(List<MoraineColumnHandle> columns, List<TableColumn> rea
 
     static NestedReadLayout of(List<MoraineColumnHandle> projected, MoraineTableColumns.Columns table, MoraineTypes types)
     {
-        Map<Long, Set<Long>> idsByColumn = new LinkedHashMap<>();
-        for (MoraineColumnHandle handle : projected) {
-            idsByColumn.computeIfAbsent(handle.columnId(), id -> new LinkedHashSet<>()).add(handle.leafColumnId());
-        }
-        Map<Long, TableColumn> byId = table.schema().byId();
         Map<Long, MoraineColumnHandle> topLevel = new LinkedHashMap<>();
         table.handles().forEach(handle -> topLevel.put(handle.columnId(), handle));
+        Map<Long, Set<Long>> idsByColumn = new LinkedHashMap<>();
+        for (MoraineColumnHandle handle : projected) {
+            if (topLevel.containsKey(handle.columnId())) {
+                idsByColumn.computeIfAbsent(handle.columnId(), id -> new LinkedHashSet<>()).add(handle.leafColumnId());
+            }
+        }
+        Map<Long, TableColumn> byId = table.schema().byId();
         List<MoraineColumnHandle> columns = new ArrayList<>();
         List<TableColumn> readColumns = new ArrayList<>();
         Map<Long, Integer> indexOf = new LinkedHashMap<>();
@@ -45,6 +47,13 @@ record NestedReadLayout(List<MoraineColumnHandle> columns, List<TableColumn> rea
         });
         List<Output> outputs = new ArrayList<>();
         for (MoraineColumnHandle handle : projected) {
+            if (!indexOf.containsKey(handle.columnId())) {
+                // Not a column of the table (a connector-made column): read as it is.
+                outputs.add(new Output(columns.size(), new int[0]));
+                columns.add(handle);
+                readColumns.add(byId.get(handle.columnId()));
+                continue;
+            }
             int index = indexOf.get(handle.columnId());
             outputs.add(new Output(index, fieldPositions(readColumns.get(index), handle.path())));
         }
