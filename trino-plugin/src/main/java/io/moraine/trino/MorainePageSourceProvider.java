@@ -52,6 +52,14 @@ public class MorainePageSourceProvider
     public ConnectorPageSource createPageSource(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorSplit split,
             ConnectorTableHandle tableHandle, Optional<ConnectorTableCredentials> credentials, List<ColumnHandle> columns, DynamicFilter dynamicFilter)
     {
+        if (tableHandle instanceof MoraineMetadataTableHandle metadataTable) {
+            try {
+                return MetadataPages.open(catalog, metadataTable, columns.stream().map(MoraineMetadataColumnHandle.class::cast).toList());
+            }
+            catch (MoraineException e) {
+                throw MoraineErrorCode.toTrino(e);
+            }
+        }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
         try {
@@ -98,7 +106,9 @@ public class MorainePageSourceProvider
         try {
             snapshot = catalog.catalog().at(task.snapshotId());
             Map<Long, TableColumn> byId = tableColumns.of(table, snapshot).schema().byId();
-            List<TableColumn> readColumns = columns.stream().map(column -> byId.get(column.columnId())).toList();
+            // Hidden columns come from each row's row_id and begin_snapshot (or are NULL), not from the reader's columns.
+            List<MoraineColumnHandle> tableColumns = columns.stream().filter(column -> column.hiddenColumn().isEmpty()).toList();
+            List<TableColumn> readColumns = tableColumns.stream().map(column -> byId.get(column.columnId())).toList();
             InlinedRowsReader reader = InlinedRowsReader.open(snapshot, task, readColumns, InlineReader.DEFAULT_WINDOW_ROWS, allocator);
             return new InlinedRowsPageSource(allocator, snapshot, reader, columns, readColumns);
         }
