@@ -93,6 +93,14 @@ public class MoraineMetadata
         if (startVersion.isPresent()) {
             throw new TrinoException(NOT_SUPPORTED, "moraine tables support FOR VERSION AS OF and FOR TIMESTAMP AS OF, not version ranges");
         }
+        if (name.getSchemaName().equals(RAW_SCHEMA) && endVersion.isPresent()) {
+            // Checked before the version is resolved: the raw tables have no versions, whichever snapshot is named.
+            try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
+                if (snapshot.schema(RAW_SCHEMA).isEmpty()) {
+                    return rawTableHandle(name, endVersion);
+                }
+            }
+        }
         try (CatalogSnapshot snapshot = endVersion.map(this::snapshotOf).orElseGet(() -> defaultSnapshot(session))) {
             Optional<Row> table = snapshot.table(name.getSchemaName(), name.getTableName());
             if (table.isPresent()) {

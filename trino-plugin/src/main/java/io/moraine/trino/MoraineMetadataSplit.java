@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.trino.spi.connector.ConnectorSplit;
 
 import static io.airlift.slice.SizeOf.instanceSize;
@@ -11,8 +12,20 @@ public final class MoraineMetadataSplit
 {
     private static final int INSTANCE_SIZE = instanceSize(MoraineMetadataSplit.class);
 
+    private final int part;
+
     @JsonCreator
-    public MoraineMetadataSplit() {}
+    public MoraineMetadataSplit(@JsonProperty("part") int part)
+    {
+        this.part = part;
+    }
+
+    /** Always 0: a metadata table is one split (the property gives the split a JSON form). */
+    @JsonProperty
+    public int getPart()
+    {
+        return part;
+    }
 
     @Override
     public long getRetainedSizeInBytes()

@@ -49,7 +49,7 @@ public class MoraineSplitManager
             Set<ColumnHandle> dynamicFilterColumns, Constraint constraint)
     {
         if (tableHandle instanceof MoraineMetadataTableHandle) {
-            return new FixedSplitSource(new MoraineMetadataSplit());
+            return new FixedSplitSource(new MoraineMetadataSplit(0));
         }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         long waitMillis = dynamicFilterColumns.isEmpty() ? 0 : MoraineSessionProperties.dynamicFilteringWaitTimeout(session).toMillis();

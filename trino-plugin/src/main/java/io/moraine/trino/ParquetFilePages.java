@@ -115,7 +115,17 @@ final class ParquetFilePages
                 }
             }
             int snapshotField = -1;
-            if (visibility.needsRowSnapshots()) {
+            // A projected $snapshot_id read from the embedded column is that field: the reader reads a column once.
+            int projectedSnapshots = -1;
+            for (int i = 0; i < columns.size(); i++) {
+                if (fieldOfColumn[i] >= 0 && columns.get(i).columnId() == DataFileTask.SNAPSHOT_ID_FIELD_ID) {
+                    projectedSnapshots = fieldOfColumn[i];
+                }
+            }
+            if (visibility.needsRowSnapshots() && projectedSnapshots >= 0) {
+                snapshotField = projectedSnapshots;
+            }
+            else if (visibility.needsRowSnapshots()) {
                 snapshotField = fields.size();
                 ColumnIO snapshots = lookupColumnById(columnIO, DataFileTask.SNAPSHOT_ID_FIELD_ID);
                 if (snapshots == null) {
