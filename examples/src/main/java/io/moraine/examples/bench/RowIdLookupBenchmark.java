@@ -58,7 +58,7 @@ public final class RowIdLookupBenchmark
                 runner.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
                 long rowId = (long) (files / 2) * rowsPerFile + 17;
                 String lookup = "SELECT id, v FROM t WHERE \"$row_id\" = " + rowId;
-                String fullScan = "SELECT id, v FROM t WHERE v = -1";
+                String fullScan = "SELECT count(*), sum(v) FROM t";
                 long lookupRows = runner.execute(lookup).getRowCount();
                 if (lookupRows != 1) {
                     throw new IllegalStateException("the lookup of row id " + rowId + " found " + lookupRows + " rows, not 1");
@@ -70,7 +70,7 @@ public final class RowIdLookupBenchmark
                 System.out.printf("table t: %d data files of %,d rows (+1 UPDATE file with embedded row ids)%n", files, rowsPerFile);
                 System.out.printf("%-38s %8s %10s%n", "query", "files", "median ms");
                 System.out.printf("%-38s %8d %10.1f%n", "$row_id = " + rowId, lookupFiles, lookupMillis);
-                System.out.printf("%-38s %8d %10.1f%n", "full scan (v = -1, no file pruned)", scanFiles, scanMillis);
+                System.out.printf("%-38s %8d %10.1f%n", "full scan: count(*), sum(v)", scanFiles, scanMillis);
                 System.out.printf("lookup / full scan: files opened %.4f (%d / %d), time %.3f%n", (double) lookupFiles / scanFiles, lookupFiles, scanFiles,
                         lookupMillis / scanMillis);
             }
