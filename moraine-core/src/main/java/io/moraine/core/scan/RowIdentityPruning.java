@@ -21,7 +21,9 @@ import java.util.function.Supplier;
  * catalog does not say which file does. At planning a file is judged by its range only when the catalog proves it is
  * positional: it has a {@code row_id_start}, no {@code partial_max} (flush and merge outputs have one), and the snapshot
  * that wrote it (its {@code begin_snapshot}, not backdated without {@code partial_max}) changed the table by inserting
- * only (an UPDATE also deletes, a rewrite's snapshot holds nothing else). Other files are kept; readers learn from the
+ * only (an UPDATE also deletes, a rewrite's snapshot holds nothing else) and wrote no delete file of the table (a
+ * transaction that updates rows it inserted itself records only {@code inserted_into_table}, but deletes the old
+ * versions with a delete file of the same snapshot). Other files are kept; readers learn from the
  * footer whether the file embeds row ids and call {@link #rowIdsMayMatch} themselves, or test the embedded column's
  * statistics.
  */
@@ -88,6 +90,10 @@ public final class RowIdentityPruning
      */
     private static Map<Long, Boolean> insertOnlySnapshots(CatalogSnapshot snapshot, long tableId)
     {
+        java.util.Set<Long> deletingSnapshots = new java.util.HashSet<>();
+        try (RowCursor deleteFiles = snapshot.everyVersion(TableKind.DELETE_FILE, tableId)) {
+            deleteFiles.forEachRemaining(row -> deletingSnapshots.add(row.getLong("begin_snapshot")));
+        }
         Map<Long, Boolean> result = new HashMap<>();
         try (RowCursor rows = snapshot.visible(TableKind.SNAPSHOT_CHANGES)) {
             while (rows.hasNext()) {
@@ -111,7 +117,7 @@ public final class RowIdentityPruning
                     otherwise = true;
                 }
                 if (inserts) {
-                    result.put(row.getLong("snapshot_id"), !otherwise);
+                    result.put(row.getLong("snapshot_id"), !otherwise && !deletingSnapshots.contains(row.getLong("snapshot_id")));
                 }
             }
         }
