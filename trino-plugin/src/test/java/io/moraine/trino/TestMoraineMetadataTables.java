@@ -49,11 +49,12 @@ class TestMoraineMetadataTables
                     + "(200003, 'inline-3', 3.00, 'c')",
             "UPDATE lake.sales.orders SET amount = 9.99 WHERE id = 200001",
             "DELETE FROM lake.sales.orders WHERE id = 200002",
-            // One transaction inserting Parquet rows and updating one of them: its only change entry is
-            // inserted_into_table, yet the update's file embeds a row id (DuckDB's transaction-local 10^18 + position).
+            // One transaction inserting Parquet rows and updating most of them: its only change entry is
+            // inserted_into_table, yet the update's file embeds row ids (DuckDB's transaction-local 10^18 + position).
             "BEGIN TRANSACTION",
             "INSERT INTO lake.sales.orders (id, client, amount, note) SELECT 300000 + i, 'tx', 1.00, 'tx' FROM range(500) t(i)",
-            "UPDATE lake.sales.orders SET note = 'tx-updated' WHERE id = 300007",
+            // enough rows for the new versions to be written to Parquet rather than inlined
+            "UPDATE lake.sales.orders SET note = 'tx-updated' WHERE id BETWEEN 300000 AND 300399",
             "COMMIT");
 
     private DuckLakeOracle oracle;
