@@ -34,7 +34,7 @@ public final class Main
         COMMANDS.put("trino-query", new Entry("run one statement in an embedded Trino and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
                 io.moraine.examples.trino.TrinoCommands::query));
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N] [--chunk-rows N] [--commits N] [--writers N] [--repetitions N] [--warmup-seconds N] [--s3proxy] | "
-                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files)",
+                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files) | " + io.moraine.examples.bench.RowIdLookupBenchmark.USAGE,
                 args -> bench(args)));
     }
 
@@ -82,7 +82,8 @@ public final class Main
             case "catalog" -> CatalogBenchmark.main(rest);
             case "inline" -> io.moraine.examples.bench.InlineBenchmark.main(rest);
             case "trino" -> io.moraine.examples.bench.TrinoScanBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...] or bench trino [...]");
+            case "row-id" -> io.moraine.examples.bench.RowIdLookupBenchmark.main(rest);
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...], bench trino [...] or bench row-id [...]");
         }
     }
 }

@@ -1,16 +1,24 @@
 package io.moraine.trino;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.types.TableColumn;
 import io.moraine.inline.InlinedRowsReader;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.LongArrayBlock;
+import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 
 import java.util.List;
+import java.util.Optional;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * Streams a table's live inlined rows one window at a time as the inline reader decodes them: only the current
@@ -28,7 +36,7 @@ final class InlinedRowsPageSource
     private long completedPositions;
     private boolean finished;
 
-    /** @param readColumns the core's columns of {@code columns}, in the same order */
+    /** @param readColumns the core's columns of the table columns among {@code columns} (all but the hidden ones), in the same order */
     InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, List<MoraineColumnHandle> columns,
             List<TableColumn> readColumns)
     {
@@ -50,14 +58,38 @@ final class InlinedRowsPageSource
         InlinedRowsReader.Batch batch = scan.next();
         int rows = batch.rows();
         Block[] blocks = new Block[columns.size()];
+        int read = 0;
         for (int i = 0; i < columns.size(); i++) {
             MoraineColumnHandle column = columns.get(i);
-            FieldVector vector = batch.vector(i);
-            blocks[i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns.get(i), batch.writtenAs(i), vector, rows);
+            if (column.hiddenColumn().isPresent()) {
+                blocks[i] = hiddenColumn(column.hiddenColumn().get(), batch, rows);
+                continue;
+            }
+            FieldVector vector = batch.vector(read);
+            blocks[i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns.get(read), batch.writtenAs(read), vector, rows);
+            read++;
         }
         readTimeNanos += System.nanoTime() - start;
         completedPositions += rows;
         return SourcePage.create(new Page(rows, blocks));
+    }
+
+    /** An inlined row's {@code $row_id} is its row_id, its {@code $snapshot_id} its begin_snapshot; it has no file. */
+    private static Block hiddenColumn(HiddenColumn column, InlinedRowsReader.Batch batch, int rows)
+    {
+        BigIntVector source = switch (column) {
+            case ROW_ID -> batch.rowIds();
+            case SNAPSHOT_ID -> batch.beginSnapshots();
+            case PATH, FILE_ROW_NUMBER, FILE_SIZE_BYTES -> null;
+        };
+        if (source == null) {
+            return RunLengthEncodedBlock.create(column.isText() ? VARCHAR : BIGINT, null, rows);
+        }
+        long[] values = new long[rows];
+        for (int row = 0; row < rows; row++) {
+            values[row] = source.get(row);
+        }
+        return new LongArrayBlock(rows, Optional.empty(), values);
     }
 
     @Override

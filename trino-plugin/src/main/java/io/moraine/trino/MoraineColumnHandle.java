@@ -84,6 +84,19 @@ public record MoraineColumnHandle(long columnId, String name, Type type, String 
         return column.initialDefaultValue().map(value -> TrinoValues.toTrino(type, value, name));
     }
 
+    /** The handle of a hidden column ({@code $path}, {@code $row_id}, ...). */
+    public static MoraineColumnHandle hidden(io.moraine.core.scan.HiddenColumn column)
+    {
+        return new MoraineColumnHandle(column.columnId(), column.columnName(), column.isText() ? io.trino.spi.type.VarcharType.VARCHAR : io.trino.spi.type.BigintType.BIGINT,
+                column.isText() ? "varchar" : "bigint", java.util.Optional.empty());
+    }
+
+    /** Which hidden column this is, or empty for a column of the table. */
+    public java.util.Optional<io.moraine.core.scan.HiddenColumn> hiddenColumn()
+    {
+        return io.moraine.core.scan.HiddenColumn.ofColumnId(columnId);
+    }
+
     /** Whether the column is a DuckDB INTERVAL, which Trino reads as its DuckDB text. */
     public boolean isInterval()
     {

@@ -3,6 +3,9 @@ package io.moraine.trino;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.metadata.MetadataTableType;
+import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.error.MoraineException;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
@@ -18,6 +21,7 @@ import io.trino.spi.type.LongTimestampWithTimeZone;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +38,9 @@ import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 public class MoraineMetadata
         implements ConnectorMetadata
 {
+    /** The schema whose tables are the raw {@code ducklake_*} catalog tables (unless the lake has a schema of that name). */
+    static final String RAW_SCHEMA = "ducklake";
+
     private final MoraineCatalog catalog;
     private final Optional<Long> defaultSnapshotId;
     private final Optional<Instant> defaultSnapshotTimestamp;
@@ -53,7 +60,11 @@ public class MoraineMetadata
     public List<String> listSchemaNames(ConnectorSession session)
     {
         try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
-            return snapshot.schemas().stream().map(row -> row.getString("schema_name")).toList();
+            List<String> names = new ArrayList<>(snapshot.schemas().stream().map(row -> row.getString("schema_name")).toList());
+            if (!names.contains(RAW_SCHEMA)) {
+                names.add(RAW_SCHEMA);
+            }
+            return names;
         }
     }
 
@@ -70,6 +81,9 @@ public class MoraineMetadata
                     tables.add(new SchemaTableName(schema, table.getString("table_name")));
                 }
             }
+            if (schemaName.map(RAW_SCHEMA::equals).orElse(true) && !schemas.containsValue(RAW_SCHEMA)) {
+                Arrays.stream(TableKind.values()).forEach(kind -> tables.add(new SchemaTableName(RAW_SCHEMA, kind.tableName())));
+            }
             return tables;
         }
     }
@@ -81,35 +95,113 @@ public class MoraineMetadata
         if (startVersion.isPresent()) {
             throw new TrinoException(NOT_SUPPORTED, "moraine tables support FOR VERSION AS OF and FOR TIMESTAMP AS OF, not version ranges");
         }
-        try (CatalogSnapshot snapshot = endVersion.map(this::snapshotOf).orElseGet(() -> defaultSnapshot(session))) {
-            return snapshot.table(name.getSchemaName(), name.getTableName())
-                    .map(table -> new MoraineTableHandle(name, table.getLong("table_id"), snapshot.id()))
-                    .orElse(null);
+        if (name.getSchemaName().equals(RAW_SCHEMA) && endVersion.isPresent()) {
+            // Checked before the version is resolved: the raw tables have no versions, whichever snapshot is named.
+            try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
+                if (snapshot.schema(RAW_SCHEMA).isEmpty()) {
+                    return rawTableHandle(name, endVersion);
+                }
+            }
         }
+        try (CatalogSnapshot snapshot = endVersion.map(this::snapshotOf).orElseGet(() -> defaultSnapshot(session))) {
+            Optional<Row> table = snapshot.table(name.getSchemaName(), name.getTableName());
+            if (table.isPresent()) {
+                return new MoraineTableHandle(name, table.get().getLong("table_id"), snapshot.id());
+            }
+            if (name.getSchemaName().equals(RAW_SCHEMA) && snapshot.schema(RAW_SCHEMA).isEmpty()) {
+                return rawTableHandle(name, endVersion);
+            }
+            return metadataTableHandle(snapshot, name);
+        }
+    }
+
+    /** A raw catalog table of schema {@code ducklake}: every row it holds, so it has no versions. */
+    private static ConnectorTableHandle rawTableHandle(SchemaTableName name, Optional<ConnectorTableVersion> version)
+    {
+        Optional<TableKind> kind = Arrays.stream(TableKind.values()).filter(candidate -> candidate.tableName().equals(name.getTableName())).findFirst();
+        if (kind.isPresent() && version.isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "table " + name + " holds every row of the catalog table, current and history (filter on begin_snapshot and "
+                    + "end_snapshot instead); it has no FOR VERSION AS OF");
+        }
+        return kind.map(found -> MoraineMetadataTableHandle.raw(name, found)).orElse(null);
+    }
+
+    /** {@code "t$files"}-style names: a metadata table of lake table {@code t} at the snapshot; null when {@code t} does not exist. */
+    private static ConnectorTableHandle metadataTableHandle(CatalogSnapshot snapshot, SchemaTableName name)
+    {
+        Optional<MetadataTableType.Name> parsed = MetadataTableType.parse(name.getTableName());
+        if (parsed.isEmpty()) {
+            return null;
+        }
+        Optional<Row> table = snapshot.table(name.getSchemaName(), parsed.get().table());
+        if (table.isEmpty()) {
+            return null;
+        }
+        MetadataTableType type = parsed.get().type().orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "table " + name + " names no metadata table of "
+                + parsed.get().table() + "; moraine has " + MetadataTableType.suffixes()));
+        return MoraineMetadataTableHandle.of(name, type, table.get().getLong("table_id"), snapshot.id());
     }
 
     @Override
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        if (tableHandle instanceof MoraineMetadataTableHandle metadataTable) {
+            return new ConnectorTableMetadata(metadataTable.name(), metadataColumns(metadataTable).stream()
+                    .map(column -> new ColumnMetadata(column.name(), column.type()))
+                    .toList());
+        }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
-        return new ConnectorTableMetadata(table.name(), columns(table).stream()
+        List<ColumnMetadata> columns = new ArrayList<>(columns(table).stream()
                 .map(column -> new ColumnMetadata(column.name(), column.type()))
                 .toList());
+        hiddenColumns().stream()
+                .filter(hidden -> columns.stream().noneMatch(column -> column.getName().equals(hidden.name())))
+                .forEach(column -> columns.add(hiddenColumnMetadata(column)));
+        return new ConnectorTableMetadata(table.name(), columns);
+    }
+
+    /** The hidden columns every table has ({@code $path}, {@code $row_id}, ...): selected by name, not by {@code *}. */
+    private static List<MoraineColumnHandle> hiddenColumns()
+    {
+        return Arrays.stream(HiddenColumn.values()).map(MoraineColumnHandle::hidden).toList();
+    }
+
+    private static ColumnMetadata hiddenColumnMetadata(MoraineColumnHandle column)
+    {
+        return ColumnMetadata.builder().setName(column.name()).setType(column.type()).setHidden(true).build();
+    }
+
+    private static List<MoraineMetadataColumnHandle> metadataColumns(MoraineMetadataTableHandle table)
+    {
+        List<MoraineMetadataColumnHandle> columns = new ArrayList<>();
+        List<io.moraine.core.catalog.Column> declared = table.columns();
+        for (int i = 0; i < declared.size(); i++) {
+            columns.add(new MoraineMetadataColumnHandle(i, declared.get(i).name(), MetadataPages.trinoType(declared.get(i).type())));
+        }
+        return columns;
     }
 
     @Override
     public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         Map<String, ColumnHandle> handles = new LinkedHashMap<>();
+        if (tableHandle instanceof MoraineMetadataTableHandle metadataTable) {
+            metadataColumns(metadataTable).forEach(column -> handles.put(column.name(), column));
+            return handles;
+        }
         columns((MoraineTableHandle) tableHandle).forEach(column -> handles.put(column.name(), column));
+        hiddenColumns().forEach(column -> handles.putIfAbsent(column.name(), column));
         return handles;
     }
 
     @Override
     public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
     {
+        if (columnHandle instanceof MoraineMetadataColumnHandle metadataColumn) {
+            return new ColumnMetadata(metadataColumn.name(), metadataColumn.type());
+        }
         MoraineColumnHandle column = (MoraineColumnHandle) columnHandle;
-        return new ColumnMetadata(column.name(), column.type());
+        return column.hiddenColumn().isPresent() ? hiddenColumnMetadata(column) : new ColumnMetadata(column.name(), column.type());
     }
 
     /**
@@ -120,7 +212,9 @@ public class MoraineMetadata
     public Optional<io.trino.spi.connector.ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session,
             ConnectorTableHandle tableHandle, io.trino.spi.connector.Constraint constraint)
     {
-        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        if (!(tableHandle instanceof MoraineTableHandle table)) {
+            return Optional.empty();
+        }
         io.trino.spi.predicate.TupleDomain<MoraineColumnHandle> combined = table.constraint()
                 .intersect(constraint.getSummary().transformKeys(MoraineColumnHandle.class::cast));
         if (combined.equals(table.constraint())) {
@@ -137,7 +231,9 @@ public class MoraineMetadata
     @Override
     public Optional<io.trino.spi.connector.LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session, ConnectorTableHandle tableHandle, long limit)
     {
-        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        if (!(tableHandle instanceof MoraineTableHandle table)) {
+            return Optional.empty();
+        }
         if (table.limit().isPresent() && table.limit().getAsLong() <= limit) {
             return Optional.empty();
         }

@@ -24,6 +24,7 @@ import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
 import org.apache.arrow.memory.BufferAllocator;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,6 +55,14 @@ public class MorainePageSourceProvider
     public ConnectorPageSource createPageSource(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorSplit split,
             ConnectorTableHandle tableHandle, Optional<ConnectorTableCredentials> credentials, List<ColumnHandle> columns, DynamicFilter dynamicFilter)
     {
+        if (tableHandle instanceof MoraineMetadataTableHandle metadataTable) {
+            try {
+                return MetadataPages.open(catalog, metadataTable, columns.stream().map(MoraineMetadataColumnHandle.class::cast).toList());
+            }
+            catch (MoraineException e) {
+                throw MoraineErrorCode.toTrino(e);
+            }
+        }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
         if (projected.stream().anyMatch(MoraineColumnHandle::isDereference)) {
@@ -112,7 +121,14 @@ public class MorainePageSourceProvider
         try {
             snapshot = catalog.catalog().at(task.snapshotId());
             Map<Long, TableColumn> byId = tableColumns.of(table, snapshot).schema().byId();
-            List<TableColumn> readColumns = prunedColumns != null ? prunedColumns : columns.stream().map(column -> byId.get(column.columnId())).toList();
+            // Hidden columns come from each row's row_id and begin_snapshot (or are NULL), not from the reader's columns.
+            List<TableColumn> readColumns = new ArrayList<>();
+            for (int i = 0; i < columns.size(); i++) {
+                MoraineColumnHandle column = columns.get(i);
+                if (column.hiddenColumn().isEmpty()) {
+                    readColumns.add(prunedColumns != null ? prunedColumns.get(i) : byId.get(column.columnId()));
+                }
+            }
             InlinedRowsReader reader = InlinedRowsReader.open(snapshot, task, readColumns, InlineReader.DEFAULT_WINDOW_ROWS, allocator);
             return new InlinedRowsPageSource(allocator, snapshot, reader, columns, readColumns);
         }

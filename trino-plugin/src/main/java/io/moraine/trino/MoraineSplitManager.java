@@ -12,6 +12,7 @@ import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.FixedSplitSource;
 import io.trino.spi.predicate.TupleDomain;
 import jakarta.annotation.PreDestroy;
 
@@ -47,6 +48,9 @@ public class MoraineSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle,
             Set<ColumnHandle> dynamicFilterColumns, Constraint constraint)
     {
+        if (tableHandle instanceof MoraineMetadataTableHandle) {
+            return new FixedSplitSource(new MoraineMetadataSplit(0));
+        }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         long waitMillis = dynamicFilterColumns.isEmpty() ? 0 : MoraineSessionProperties.dynamicFilteringWaitTimeout(session).toMillis();
         return new MoraineSplitSource(dynamicFilter -> plan(table, table.constraint().intersect(dynamicFilter)), maxSplitSize, waitMillis, planning);

@@ -1,5 +1,8 @@
 package io.moraine.trino;
 
+import io.airlift.slice.Slices;
+import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.scan.VisibleRows;
 import io.moraine.core.types.DuckLakeValues;
 import io.trino.parquet.ParquetDataSource;
@@ -8,12 +11,16 @@ import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.LongArrayBlock;
+import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -29,6 +36,8 @@ final class ParquetFilePageSource
     private final ParquetReader reader;
     private final List<MoraineColumnHandle> columns;
     private final int[] fieldOfColumn;
+    private final HiddenColumn[] computed;
+    private final DataFileTask file;
     private final int snapshotField;
     private final int positionField;
     private final VisibleRows visibility;
@@ -37,12 +46,15 @@ final class ParquetFilePageSource
 
     /**
      * @param fieldOfColumn for each projected column its field in the reader's pages, or -1 when the file lacks it
+     * @param computed for each projected column the hidden column computed from the task and row positions, or null
      * @param snapshotField the reader field holding each row's snapshot, or -1 when {@code visibility} needs none
      * @param positionField the reader's row-position block, or -1 when no position of the file is deleted
      */
     ParquetFilePageSource(ParquetDataSource source, ParquetReader reader, List<MoraineColumnHandle> columns, int[] fieldOfColumn,
-            int snapshotField, int positionField, VisibleRows visibility)
+            HiddenColumn[] computed, DataFileTask file, int snapshotField, int positionField, VisibleRows visibility)
     {
+        this.computed = computed.clone();
+        this.file = file;
         this.source = source;
         this.reader = reader;
         this.columns = List.copyOf(columns);
@@ -90,6 +102,10 @@ final class ParquetFilePageSource
     {
         Block[] blocks = new Block[columns.size()];
         for (int i = 0; i < columns.size(); i++) {
+            if (computed[i] != null) {
+                blocks[i] = hiddenColumn(computed[i], page, keep, kept);
+                continue;
+            }
             if (fieldOfColumn[i] < 0) {
                 blocks[i] = ArrowToTrino.missing(columns.get(i), kept);
                 continue;
@@ -98,6 +114,25 @@ final class ParquetFilePageSource
             blocks[i] = columns.get(i).isInterval() ? intervalText(block) : block;
         }
         return SourcePage.create(new Page(kept, blocks));
+    }
+
+    /** A hidden column's values for the kept rows: per file, or from the rows' file positions. */
+    private Block hiddenColumn(HiddenColumn column, SourcePage page, int[] keep, int kept)
+    {
+        return switch (column) {
+            case PATH -> RunLengthEncodedBlock.create(VARCHAR, Slices.utf8Slice(file.path()), kept);
+            case FILE_SIZE_BYTES -> RunLengthEncodedBlock.create(BIGINT, file.sizeBytes(), kept);
+            case SNAPSHOT_ID -> RunLengthEncodedBlock.create(BIGINT, file.rowSnapshot(OptionalLong.empty()), kept);
+            case FILE_ROW_NUMBER, ROW_ID -> {
+                Block positions = page.getBlock(positionField);
+                long offset = column == HiddenColumn.ROW_ID ? file.rowId(0, OptionalLong.empty()) : 0;
+                long[] values = new long[kept];
+                for (int row = 0; row < kept; row++) {
+                    values[row] = offset + BIGINT.getLong(positions, keep == null ? row : keep[row]);
+                }
+                yield new LongArrayBlock(kept, Optional.empty(), values);
+            }
+        };
     }
 
     /** Trino has no DuckDB interval: the reader hands over Parquet's 12 bytes, which are shown as DuckDB prints the interval. */

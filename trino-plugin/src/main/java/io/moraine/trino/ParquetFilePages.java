@@ -2,6 +2,7 @@ package io.moraine.trino;
 
 import io.airlift.slice.Slice;
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.HiddenColumn;
 import io.moraine.files.TrinoLakeFileSystem;
 import io.moraine.core.scan.VisibleRows;
 import io.moraine.core.types.TableColumn;
@@ -85,12 +86,27 @@ final class ParquetFilePages
                 return new EmptyPageSource();
             }
 
+            boolean embedsRowIds = fieldId(fileSchema, DataFileTask.ROW_ID_FIELD_ID).isPresent();
+            if (!RowIdPredicate.mayMatch(dataFile, predicate, embedsRowIds)) {
+                source.close();
+                return new EmptyPageSource();
+            }
+
             VisibleRows visibility = VisibleRows.of(dataFile, files);
             List<Column> fields = new ArrayList<>();
             int[] fieldOfColumn = new int[columns.size()];
+            HiddenColumn[] computed = new HiddenColumn[columns.size()];
+            boolean hiddenNeedsPositions = false;
             for (int i = 0; i < columns.size(); i++) {
                 MoraineColumnHandle column = columns.get(i);
                 fieldOfColumn[i] = -1;
+                Optional<HiddenColumn> hidden = column.hiddenColumn();
+                // $row_id and $snapshot_id are read from the file's embedded columns when it has them, else computed.
+                if (hidden.isPresent() && fieldId(fileSchema, column.columnId()).isEmpty()) {
+                    computed[i] = hidden.get();
+                    hiddenNeedsPositions |= hidden.get() == HiddenColumn.FILE_ROW_NUMBER || hidden.get() == HiddenColumn.ROW_ID;
+                    continue;
+                }
                 Optional<ColumnIO> io = fieldId(fileSchema, column.columnId()).map(id -> lookupColumnById(columnIO, id));
                 if (io.isPresent()) {
                     fieldOfColumn[i] = fields.size();
@@ -99,7 +115,17 @@ final class ParquetFilePages
                 }
             }
             int snapshotField = -1;
-            if (visibility.needsRowSnapshots()) {
+            // A projected $snapshot_id read from the embedded column is that field: the reader reads a column once.
+            int projectedSnapshots = -1;
+            for (int i = 0; i < columns.size(); i++) {
+                if (fieldOfColumn[i] >= 0 && columns.get(i).columnId() == DataFileTask.SNAPSHOT_ID_FIELD_ID) {
+                    projectedSnapshots = fieldOfColumn[i];
+                }
+            }
+            if (visibility.needsRowSnapshots() && projectedSnapshots >= 0) {
+                snapshotField = projectedSnapshots;
+            }
+            else if (visibility.needsRowSnapshots()) {
                 snapshotField = fields.size();
                 ColumnIO snapshots = lookupColumnById(columnIO, DataFileTask.SNAPSHOT_ID_FIELD_ID);
                 if (snapshots == null) {
@@ -109,14 +135,14 @@ final class ParquetFilePages
                 fields.add(new Column("_ducklake_internal_snapshot_id", constructField(BIGINT, snapshots).orElseThrow()));
             }
             // Deleted positions are file positions: the reader appends each row's position after the fields.
-            boolean needsPositions = visibility.needsPositions();
+            boolean needsPositions = visibility.needsPositions() || hiddenNeedsPositions;
             int positionField = needsPositions ? fields.size() : -1;
             ParquetDataSource opened = source;
             ParquetReader reader = new ParquetReader(Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()), fields, needsPositions, rowGroups,
                     source, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
                     e -> new TrinoException(MoraineErrorCode.MORAINE_CANNOT_READ_DATA, "reading " + opened.getId() + " failed: " + e.getMessage(), e),
                     fileDomain.isAll() ? Optional.empty() : Optional.of(parquetPredicate), Optional.empty(), Optional.empty());
-            return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, snapshotField, positionField, visibility);
+            return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, computed, dataFile, snapshotField, positionField, visibility);
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(source);

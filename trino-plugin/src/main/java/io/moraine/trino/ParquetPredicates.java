@@ -1,5 +1,6 @@
 package io.moraine.trino;
 
+import io.moraine.core.scan.HiddenColumn;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.BigintType;
@@ -42,7 +43,9 @@ final class ParquetPredicates
         Map<ColumnDescriptor, Domain> domains = new HashMap<>();
         predicate.getDomains().orElseThrow().forEach((column, domain) -> {
             // An interval is read as text its Parquet statistics do not describe; nested fields are left to Trino.
-            if (!testable(column.type()) || column.isInterval() || column.isDereference()) {
+            // Of the hidden columns only $row_id and $snapshot_id are file columns (when the file embeds them).
+            boolean computed = column.hiddenColumn().filter(hidden -> hidden != HiddenColumn.ROW_ID && hidden != HiddenColumn.SNAPSHOT_ID).isPresent();
+            if (computed || !testable(column.type()) || column.isInterval() || column.isDereference()) {
                 return;
             }
             ColumnIO io = lookupColumnById(fileColumns, (int) column.columnId());

@@ -163,6 +163,51 @@ class TestMoraineFileOperations
     }
 
     @Test
+    void rowIdPredicateOpensOnlyTheFilesHoldingThoseRowIds()
+            throws Exception
+    {
+        // t's files were each written by an insert alone, so their rows are numbered from row_id_start: 100 per file.
+        for (String where : List.of("= 250", "BETWEEN 150 AND 350", "IN (5, 1199)", "> 1199", "= 1201")) {
+            List<String> expected = oracle.query("SELECT rowid, id FROM lake.main.t WHERE rowid " + where + " ORDER BY 1").stream().map(row -> String.join("|", row)).toList();
+            List<String> actual = trino.execute("SELECT \"$row_id\", id FROM t WHERE \"$row_id\" " + where + " ORDER BY 1").getMaterializedRows().stream()
+                    .map(row -> row.getField(0) + "|" + row.getField(1)).toList();
+            assertThat(actual).as(where).isEqualTo(expected);
+        }
+        assertThat(fileOperations("SELECT * FROM t WHERE \"$row_id\" = 250")).isEqualTo(ImmutableMultiset.builder()
+                .add("InputFile.newInput data file")
+                .add("Input.readFully data file")
+                .build());
+        assertThat(fileOperations("SELECT * FROM t WHERE \"$row_id\" BETWEEN 150 AND 350").count("InputFile.newInput data file")).isEqualTo(3);
+        // file 0 (with its delete file) and file 11
+        assertThat(fileOperations("SELECT * FROM t WHERE \"$row_id\" IN (5, 1199)").count("InputFile.newInput data file")).isEqualTo(2);
+        // the inlined rows' row ids: no file holds them
+        assertThat(fileOperations("SELECT * FROM t WHERE \"$row_id\" = 1201")).isEmpty();
+    }
+
+    @Test
+    void pathPredicateOpensOnlyThatFile()
+    {
+        String path = (String) trino.execute("SELECT path FROM \"t$files\" ORDER BY data_file_id OFFSET 5 LIMIT 1").getOnlyValue();
+        String sql = "SELECT count(*), min(id) FROM t WHERE \"$path\" = '" + path + "'";
+        assertThat(trino.execute(sql).getMaterializedRows().getFirst().getFields()).containsExactly(100L, 500L);
+        assertThat(fileOperations(sql)).isEqualTo(ImmutableMultiset.builder()
+                .add("InputFile.newInput data file")
+                .add("Input.readFully data file")
+                .build());
+        // inlined rows have no path: a path predicate skips them without reading the catalog's inlined rows
+        assertThat(storeReads(sql).count("MoraineStore.scan inline/chunk_locator")).isZero();
+        assertThat(trino.execute("SELECT count(*) FROM t WHERE \"$path\" IS NULL").getOnlyValue()).isEqualTo(2L);
+    }
+
+    @Test
+    void metadataTablesReadNoDataFile()
+    {
+        assertThat(fileOperations("SELECT * FROM \"t$files\"")).isEmpty();
+        assertThat(fileOperations("SELECT * FROM \"t$snapshots\"")).isEmpty();
+        assertThat(trino.execute("SELECT count(*) FROM \"t$files\"").getOnlyValue()).isEqualTo((long) DATA_FILES);
+    }
+
+    @Test
     void metadataCacheServesARepeatedQuerysColumns()
     {
         String sql = "SELECT count(*) FROM cached.main.t FOR VERSION AS OF 5";

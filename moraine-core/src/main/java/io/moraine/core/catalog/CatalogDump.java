@@ -42,7 +42,7 @@ public final class CatalogDump
         }
     }
 
-    static String csvField(String text)
+    public static String csvField(String text)
     {
         if (text == null) {
             return "";

@@ -80,6 +80,7 @@ public final class Scan
     public TaskStream planTasks()
     {
         Map<Long, TableColumn> columns = filter.domains().isEmpty() ? Map.of() : tableSchema.get().byId();
-        return new ScanPlanner(snapshot, tableId, dataPath, FilePruning.of(snapshot, tableId, filter, columns), filter, limit, maxSplitSize);
+        return new ScanPlanner(snapshot, tableId, dataPath, FilePruning.of(snapshot, tableId, filter, columns), RowIdentityPruning.of(snapshot, tableId, filter), filter,
+                limit, maxSplitSize);
     }
 }

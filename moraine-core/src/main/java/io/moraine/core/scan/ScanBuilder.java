@@ -172,11 +172,23 @@ public final class ScanBuilder
         Map<Long, ColumnDomain> domains = new HashMap<>();
         filter.domains().forEach((columnId, domain) -> {
             TableColumn column = columns.get(columnId);
-            if (column != null) {
+            if (columnId == HiddenColumn.PATH.columnId() || columnId == HiddenColumn.ROW_ID.columnId()) {
+                hidden(columnId, domain).ifPresent(usable -> domains.put(columnId, usable));
+            }
+            else if (column != null) {
                 normalized(column.type(), domain).ifPresent(normalized -> domains.put(columnId, normalized));
             }
         });
         return ScanFilter.of(domains);
+    }
+
+    /** A domain of {@code $path} (text values) or {@code $row_id} (whole numbers); empty when a value is of another class. */
+    private static Optional<ColumnDomain> hidden(long columnId, ColumnDomain domain)
+    {
+        Class<?> valueClass = columnId == HiddenColumn.PATH.columnId() ? String.class : Long.class;
+        boolean usable = domain.ranges().stream().allMatch(range -> range.low().map(valueClass::isInstance).orElse(true)
+                && range.high().map(valueClass::isInstance).orElse(true));
+        return usable ? Optional.of(domain) : Optional.empty();
     }
 
     private static Optional<ColumnDomain> normalized(DuckLakeType type, ColumnDomain domain)

@@ -31,6 +31,7 @@ final class ScanPlanner
     private final long tableId;
     private final String dataPath;
     private final FilePruning pruning;
+    private final RowIdentityPruning identityPruning;
     private final ScanFilter filter;
     private final long limit;
     private final long maxSplitSize;
@@ -49,8 +50,10 @@ final class ScanPlanner
     private InlinedFileDeletes.Stream inlinedDeletes;
     private boolean inlinedDeletePending;
 
-    ScanPlanner(CatalogSnapshot snapshot, long tableId, String dataPath, FilePruning pruning, ScanFilter filter, long limit, long maxSplitSize)
+    ScanPlanner(CatalogSnapshot snapshot, long tableId, String dataPath, FilePruning pruning, RowIdentityPruning identityPruning, ScanFilter filter, long limit,
+            long maxSplitSize)
     {
+        this.identityPruning = identityPruning;
         this.snapshot = snapshot;
         this.tableId = tableId;
         this.dataPath = dataPath;
@@ -119,6 +122,9 @@ final class ScanPlanner
                 file.getLong("record_count"), optional(file.getLong("footer_size")), optional(file.getLong("row_id_start")),
                 file.getLong("begin_snapshot"), optional(file.getLong("partial_max")), deleteFiles.getOrDefault(fileId, List.of()), deleted,
                 optional(file.getLong("partition_id")), byKeyIndex(fileValues), 0, file.getLong("file_size_bytes"));
+        if (!identityPruning.mayMatch(task)) {
+            return;
+        }
         if (filter.isAll()) {
             certainRows += task.certainRows();
         }
@@ -139,7 +145,7 @@ final class ScanPlanner
             return;
         }
         List<Long> inlinedVersions = snapshot.inlinedDataTables(tableId).stream().map(row -> row.getLong("schema_version")).toList();
-        if (!inlinedVersions.isEmpty()) {
+        if (!inlinedVersions.isEmpty() && identityPruning.inlinedRowsMayMatch()) {
             ready.add(new InlinedRowsTask(tableId, snapshot.id(), snapshot.viewHeadSnapshotId(), inlinedVersions));
         }
         tablePath = snapshot.tablePath(dataPath, tableId);
