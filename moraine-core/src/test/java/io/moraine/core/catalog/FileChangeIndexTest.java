@@ -69,10 +69,10 @@ class FileChangeIndexTest
             // backdated to 3, written at 6, that records a snapshot per position.
             long s6 = commit(catalog, tx -> tx.insert(dataFile(TABLE, 12, 2, 200, 50).with("partial_max", 5L))
                     .insert(deleteFile(21, 12, 3, null)));
-            Map<String, byte[]> afterFlush = entries(catalog);
+            Map<String, String> afterFlush = entries(catalog);
             assertThat(afterFlush).containsKeys(event(2, 12), span(5, 2, TableKind.DATA_FILE, 12), deleteEvent(3, 21),
                     span(s6, 3, TableKind.DELETE_FILE, 21), deleteFileOf(12, 21));
-            assertThat(FileChangeKeys.recordedContentEnd(afterFlush.get(deleteEvent(3, 21)))).hasValue(s6);
+            assertThat(FileChangeKeys.recordedContentEnd(HexFormat.of().parseHex(afterFlush.get(deleteEvent(3, 21))))).hasValue(s6);
 
             // Ending the delete file later keeps the end its span recorded when it was written.
             long s7 = commit(catalog, tx -> tx.endRow(TableKind.DELETE_FILE, head(catalog).getLong("snapshot_id") + 1, TABLE, 21L));
@@ -147,7 +147,7 @@ class FileChangeIndexTest
     void aStoreWithoutTheIndexIsPlannedByScanningAndUpgradedByItsNextWriter()
     {
         StoreUri uri = StoreUri.parse(temp.resolve("format-2").toString());
-        Map<String, byte[]> indexed;
+        Map<String, String> indexed;
         List<String> tasks;
         long head;
         try (MoraineCatalog catalog = newCatalog(uri)) {
@@ -263,13 +263,13 @@ class FileChangeIndexTest
     }
 
     /** Every index entry, by hex key. */
-    static Map<String, byte[]> entries(MoraineCatalog catalog)
+    static Map<String, String> entries(MoraineCatalog catalog)
     {
-        Map<String, byte[]> entries = new TreeMap<>();
+        Map<String, String> entries = new TreeMap<>();
         try (KeyValueCursor cursor = catalog.store().latest().scan(Subspace.FILE_CHANGES.start(), Subspace.FILE_CHANGES.end(), 256)) {
             while (cursor.hasNext()) {
                 KeyValue entry = cursor.next();
-                entries.put(hex(entry.key()), entry.value());
+                entries.put(hex(entry.key()), hex(entry.value()));
             }
         }
         return entries;
@@ -279,15 +279,15 @@ class FileChangeIndexTest
      * The entries each file row has, with the content end its begin entry records (a spanning delete file's is the
      * commit that wrote it, which the rows do not say).
      */
-    private static Map<String, byte[]> derivedFromRows(MoraineCatalog catalog)
+    private static Map<String, String> derivedFromRows(MoraineCatalog catalog)
     {
-        Map<String, byte[]> stored = entries(catalog);
-        Map<String, byte[]> derived = new TreeMap<>();
+        Map<String, String> stored = entries(catalog);
+        Map<String, String> derived = new TreeMap<>();
         for (TableKind kind : List.of(TableKind.DATA_FILE, TableKind.DELETE_FILE)) {
             for (Row row : scan(catalog, kind, RowScope.ALL)) {
-                long contentEnd = FileChangeKeys.recordedContentEnd(stored.get(hex(FileChangeKeys.beginEvent(row))))
+                long contentEnd = FileChangeKeys.recordedContentEnd(parse(stored.get(hex(FileChangeKeys.beginEvent(row)))))
                         .orElseGet(() -> FileChangeKeys.contentEnd(row, Long.MIN_VALUE, false));
-                FileChangeKeys.entries(row, contentEnd).forEach((key, value) -> derived.put(hex(toArray(key)), value));
+                FileChangeKeys.entries(row, contentEnd).forEach((key, value) -> derived.put(hex(toArray(key)), hex(value)));
             }
         }
         return derived;
@@ -307,6 +307,11 @@ class FileChangeIndexTest
         byte[] bytes = new byte[buffer.remaining()];
         buffer.duplicate().get(bytes);
         return bytes;
+    }
+
+    private static byte[] parse(String hex)
+    {
+        return hex == null ? null : HexFormat.of().parseHex(hex);
     }
 
     private static String hex(byte[] bytes)
