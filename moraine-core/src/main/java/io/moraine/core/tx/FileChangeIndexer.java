@@ -98,9 +98,15 @@ final class FileChangeIndexer
         return rows(dataFile).stream().anyMatch(row -> row.getLong("partial_max") != null);
     }
 
-    /** The content end a stored row's begin entry records, if the row spans snapshots (read as the store held it). */
+    /**
+     * The content end a stored row's begin entry records when the row alone does not say it: a delete file without
+     * partial_max may span to the commit that wrote it. (Read as the store held it; other rows need no read.)
+     */
     private OptionalLong recordedContentEnd(Row row)
     {
+        if (row.kind() != TableKind.DELETE_FILE || row.getLong("partial_max") != null) {
+            return OptionalLong.empty();
+        }
         return FileChangeKeys.recordedContentEnd(commit.readStored(FileChangeKeys.beginEvent(row)));
     }
 
