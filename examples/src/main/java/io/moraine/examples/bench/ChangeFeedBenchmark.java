@@ -5,9 +5,6 @@ import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.changes.ChangeKind;
 import io.moraine.core.io.LocalFileSystem;
-import io.moraine.core.keyspace.Subspace;
-import io.moraine.core.keyspace.SystemKeys;
-import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreReadListener;
@@ -19,7 +16,6 @@ import io.moraine.examples.cat.ChangeFeedReader;
 import io.moraine.examples.cat.DecodedFiles;
 import io.moraine.testing.DuckLakeOracle;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,14 +35,15 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ChangeFeedBenchmark
 {
-    public static final String USAGE = "bench changes [--files N] [--scale N] [--rows-per-file N] [--repetitions N]";
+    public static final String USAGE = "bench changes [--files N] [--scale N] [--rows-per-file N] [--repetitions N] [--planning-files N (0: skip)]";
 
     private ChangeFeedBenchmark() {}
 
     public static void main(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("files", "scale", "rows-per-file", "repetitions"));
+        CommandLine line = CommandLine.parse(args, Set.of("files", "scale", "rows-per-file", "repetitions", "planning-files"));
+        int planningFiles = line.intOption("planning-files", 10_000);
         int files = line.intOption("files", 200);
         int scale = line.intOption("scale", 10);
         int rowsPerFile = Math.max(40, line.intOption("rows-per-file", 50));
@@ -81,6 +78,9 @@ public final class ChangeFeedBenchmark
         System.out.printf("ratio %dx/1x: with the index %.2fx (planning alone %.2fx)   without it (format 2, the baseline) %.2fx (planning alone %.2fx)%n",
                 scale, indexed10.millis() / indexed1.millis(), indexed10.planMillis() / indexed1.planMillis(),
                 scanned10.millis() / scanned1.millis(), scanned10.planMillis() / scanned1.planMillis());
+        if (planningFiles > 0) {
+            PlanningOnly.run(work.resolve("planning"), planningFiles, scale, repetitions);
+        }
     }
 
     private record Store(Lake lake, int files, boolean indexed, StoreUri uri) {}
@@ -118,7 +118,9 @@ public final class ChangeFeedBenchmark
                 planNanos.put(store, new long[repetitions]);
             });
             for (int round = 0; round < repetitions; round++) {
-                for (Store store : stores) {
+                // Each round starts at the next store, so no store always runs first (or after the same one).
+                for (int turn = 0; turn < stores.size(); turn++) {
+                    Store store = stores.get((round + turn) % stores.size());
                     long started = System.nanoTime();
                     readFeed(catalogs.get(store), store.lake());
                     readNanos.get(store)[round] = System.nanoTime() - started;
@@ -199,7 +201,7 @@ public final class ChangeFeedBenchmark
                             CatalogImporter.Progress.SILENT);
                 }
                 Lake lake = new Lake(directory, start, end, changeRows);
-                stripIndex(lake.storeWithoutIndex());
+                PlanningOnly.stripIndex(lake.storeWithoutIndex());
                 return lake;
             }
         }
@@ -225,19 +227,6 @@ public final class ChangeFeedBenchmark
                 throws Exception
         {
             return Long.parseLong(oracle.query("SELECT max(snapshot_id) FROM ducklake_snapshots('lake')").getFirst().getFirst());
-        }
-
-        /** Makes the store what a binary before the file-change index wrote: format version 2, no 0x06 entries. */
-        private static void stripIndex(StoreUri store)
-        {
-            try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
-                Map<ByteBuffer, byte[]> writes = new HashMap<>();
-                try (KeyValueCursor entries = catalog.store().latest().scan(Subspace.FILE_CHANGES.start(), Subspace.FILE_CHANGES.end(), 1024)) {
-                    entries.forEachRemaining(entry -> writes.put(ByteBuffer.wrap(entry.key()), null));
-                }
-                writes.put(ByteBuffer.wrap(SystemKeys.FORMAT), SystemKeys.encodeFormat(2, "moraine-jvm " + MoraineCatalog.VERSION));
-                catalog.store().write(writes);
-            }
         }
     }
 
