@@ -34,7 +34,9 @@ public final class Main
         COMMANDS.put("trino-query", new Entry("run one statement in an embedded Trino and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
                 io.moraine.examples.trino.TrinoCommands::query));
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N] [--chunk-rows N] [--commits N] [--writers N] [--repetitions N] [--warmup-seconds N] [--s3proxy] | "
-                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files) | " + io.moraine.examples.bench.RowIdLookupBenchmark.USAGE,
+                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files) | "
+                + io.moraine.examples.bench.RowIdLookupBenchmark.USAGE + " | "
+                + io.moraine.examples.bench.ChangeFeedBenchmark.USAGE + " (a fixed change feed on a table at 1x and 10x its files)",
                 args -> bench(args)));
     }
 
@@ -83,7 +85,8 @@ public final class Main
             case "inline" -> io.moraine.examples.bench.InlineBenchmark.main(rest);
             case "trino" -> io.moraine.examples.bench.TrinoScanBenchmark.main(rest);
             case "row-id" -> io.moraine.examples.bench.RowIdLookupBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...], bench trino [...] or bench row-id [...]");
+            case "changes" -> io.moraine.examples.bench.ChangeFeedBenchmark.main(rest);
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...], bench trino [...], bench row-id [...] or bench changes [...]");
         }
     }
 }

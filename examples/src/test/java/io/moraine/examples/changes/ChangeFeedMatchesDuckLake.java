@@ -52,6 +52,7 @@ abstract class ChangeFeedMatchesDuckLake
 
     DuckLakeOracle oracle;
     StoreUri store;
+    String catalogCopy;
     List<ChangeFeedOracle.Answer> answers;
 
     /** The workload steps run before the import. */
@@ -66,8 +67,8 @@ abstract class ChangeFeedMatchesDuckLake
             oracle.execute(step);
         }
         store = StoreUri.parse(directory.resolve("store").toString());
-        String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
-        CatalogImporter.importCatalog(DuckLakeSource.parse(copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
+        catalogCopy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
+        CatalogImporter.importCatalog(DuckLakeSource.parse(catalogCopy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
         answers = ChangeFeedOracle.everyTableAndRange(oracle);
     }
 
@@ -83,8 +84,65 @@ abstract class ChangeFeedMatchesDuckLake
     @Test
     void everyTableAndRangeMatchesDuckLake()
     {
+        try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY); CatalogSnapshot latest = catalog.latest()) {
+            assertThat(latest.indexesFileChanges()).as("the import wrote the file-change index").isTrue();
+        }
+        int compared = compareEveryTableAndRange(store);
+        System.out.printf("%s: %d change-feed comparisons against DuckDB + DuckLake%n", getClass().getSimpleName(), compared);
+    }
+
+    /**
+     * A store without the file-change index (as format 2 wrote it) is planned by reading every file row and answers
+     * the same; a read-write open upgrades it to the very index the import wrote.
+     */
+    @Test
+    void withoutTheFileChangeIndexEveryRangeMatchesTooAndAnUpgradeRebuildsIt()
+    {
+        StoreUri older = StoreUri.parse(directory.resolve("store-format-2").toString());
+        CatalogImporter.importCatalog(DuckLakeSource.parse(catalogCopy), older, Optional.empty(), CatalogImporter.Progress.SILENT);
+        java.util.Map<String, String> imported = fileChangeEntries(store);
+        assertThat(imported).isNotEmpty();
+        try (MoraineCatalog catalog = MoraineCatalog.open(older, OpenMode.READ_WRITE)) {
+            java.util.Map<java.nio.ByteBuffer, byte[]> writes = new HashMap<>();
+            fileChangeEntries(catalog).keySet().forEach(key -> writes.put(java.nio.ByteBuffer.wrap(java.util.HexFormat.of().parseHex(key)), null));
+            writes.put(java.nio.ByteBuffer.wrap(io.moraine.core.keyspace.SystemKeys.FORMAT), io.moraine.core.keyspace.SystemKeys.encodeFormat(2, "moraine-jvm 0.1.0"));
+            catalog.store().write(writes);
+        }
+        try (MoraineCatalog catalog = MoraineCatalog.open(older, OpenMode.READ_ONLY); CatalogSnapshot latest = catalog.latest()) {
+            assertThat(latest.indexesFileChanges()).isFalse();
+            assertThat(fileChangeEntries(catalog)).isEmpty();
+        }
+        int compared = compareEveryTableAndRange(older);
+        System.out.printf("%s: %d change-feed comparisons against DuckDB + DuckLake on a store without the file-change index%n", getClass().getSimpleName(),
+                compared);
+        try (MoraineCatalog catalog = MoraineCatalog.open(older, OpenMode.READ_WRITE)) {
+            assertThat(fileChangeEntries(catalog)).as("the entries the upgrade wrote").isEqualTo(imported);
+        }
+    }
+
+    private static java.util.Map<String, String> fileChangeEntries(StoreUri uri)
+    {
+        try (MoraineCatalog catalog = MoraineCatalog.open(uri, OpenMode.READ_ONLY)) {
+            return fileChangeEntries(catalog);
+        }
+    }
+
+    private static java.util.Map<String, String> fileChangeEntries(MoraineCatalog catalog)
+    {
+        java.util.Map<String, String> entries = new java.util.TreeMap<>();
+        java.util.HexFormat hex = java.util.HexFormat.of();
+        try (var cursor = catalog.store().latest().scan(io.moraine.core.keyspace.Subspace.FILE_CHANGES.start(),
+                io.moraine.core.keyspace.Subspace.FILE_CHANGES.end(), 1024)) {
+            cursor.forEachRemaining(entry -> entries.put(hex.formatHex(entry.key()), hex.formatHex(entry.value())));
+        }
+        return entries;
+    }
+
+    /** Compares moraine's feeds from {@code uri} with DuckDB's for every table and range; returns the comparisons made. */
+    private int compareEveryTableAndRange(StoreUri uri)
+    {
         int compared = 0;
-        try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {
+        try (MoraineCatalog catalog = MoraineCatalog.open(uri, OpenMode.READ_ONLY)) {
             for (ChangeFeedOracle.Answer answer : answers) {
                 Feed feed = read(catalog, answer.schema(), answer.table(), answer.start(), answer.end());
                 String range = answer.schema() + "." + answer.table() + " [" + answer.start() + ", " + answer.end() + "]";
@@ -95,7 +153,7 @@ abstract class ChangeFeedMatchesDuckLake
             }
             assertThat(compared).as("comparisons (three per table and range)").isEqualTo(3 * expectedRanges(catalog));
         }
-        System.out.printf("%s: %d change-feed comparisons against DuckDB + DuckLake%n", getClass().getSimpleName(), compared);
+        return compared;
     }
 
     /** Counted from moraine's catalog, not from DuckDB's: every surviving a <= b times every table that exists at b. */

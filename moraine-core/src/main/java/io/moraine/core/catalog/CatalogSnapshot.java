@@ -119,6 +119,16 @@ public final class CatalogSnapshot
         return CatalogPaths.tablePath(dataPath, schema, table);
     }
 
+    /**
+     * Whether the store holds the file-change index (format version 3 and later, docs/format.md): a change feed then
+     * reads only the files with changes in its range. One read of the format record.
+     */
+    public boolean indexesFileChanges()
+    {
+        byte[] format = reader.get(io.moraine.core.keyspace.SystemKeys.FORMAT);
+        return format != null && io.moraine.core.keyspace.SystemKeys.decodeFormatVersion(format) >= FormatUpgrade.FILE_CHANGE_INDEX;
+    }
+
     /** The consistent view this snapshot reads through; inline reads beside the file list must use it. */
     public KeyValueReader reader()
     {

@@ -39,7 +39,7 @@ public final class MoraineCatalog
         implements AutoCloseable
 {
     /** The store format this binary writes and the newest it reads (docs/format.md). */
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
     public static final String VERSION = "0.1.0";
 
     private final SlateStore store;

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.SortedSet;
 import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
@@ -30,7 +31,9 @@ import static java.util.Objects.requireNonNull;
  * {@code table_insertions} and {@code table_deletions} as {@link ChangeTask}s an engine reads with its own readers, and
  * {@code table_changes} by pairing the two sides with {@link ChangePairing}. The table is the one with the id at the
  * end snapshot, and rows are read with its columns there ({@link #tableSchema()}). Only the data files that began or
- * ended in the range, or whose delete files or inlined deletes changed in it, become tasks.
+ * ended in the range, or whose delete files or inlined deletes changed in it, become tasks; with the store's
+ * file-change index (format version 3), planning reads only those files' catalog rows, so its cost follows the changes
+ * in the range rather than the table's size.
  */
 public final class ChangeFeed
 {
@@ -129,23 +132,54 @@ public final class ChangeFeed
             tasks.add(new InlinedChangesTask(tableId, ChangeKind.DELETION, to, head, from, to, inlinedVersions));
         }
         String tablePath = end.tablePath(end.facts().get(StoreFacts.DATA_PATH), tableId);
-        Map<Long, List<Row>> deleteFiles = deleteFilesByDataFile(to);
         Map<Long, TreeMap<Long, Long>> inlinedDeletes = InlinedFileDeletes.entriesBetween(end.reader(), tableId, from, to);
+        if (end.indexesFileChanges()) {
+            planChangedFiles(tasks, tablePath, inlinedDeletes, from, to);
+        }
+        else {
+            planEveryFile(tasks, tablePath, inlinedDeletes, from, to);
+        }
+        return tasks;
+    }
+
+    /** Through the file-change index: only the data files with changes in the range, and their delete files, are read. */
+    private void planChangedFiles(List<ChangeTask> tasks, String tablePath, Map<Long, TreeMap<Long, Long>> inlinedDeletes, long from, long to)
+    {
+        ChangedFiles changed = new ChangedFiles(end.reader(), tableId);
+        SortedSet<Long> dataFileIds = changed.dataFileIds(from, to);
+        dataFileIds.addAll(inlinedDeletes.keySet());
+        for (long dataFileId : dataFileIds) {
+            Optional<Row> file = changed.dataFile(dataFileId);
+            if (file.isPresent()) {
+                planFile(tasks, tablePath, file.get(), changed.deleteFiles(dataFileId, to), inlinedDeletes, from, to);
+            }
+        }
+    }
+
+    /** A store without the file-change index (format version 2 and older): the table's file rows are read once. */
+    private void planEveryFile(List<ChangeTask> tasks, String tablePath, Map<Long, TreeMap<Long, Long>> inlinedDeletes, long from, long to)
+    {
+        Map<Long, List<Row>> deleteFiles = deleteFilesByDataFile(to);
         try (RowCursor files = end.everyVersion(TableKind.DATA_FILE, tableId)) {
             while (files.hasNext()) {
                 Row file = files.next();
-                if (file.getLong("begin_snapshot") > to) {
-                    continue;
-                }
-                DataFileTask read = fileToRead(tablePath, file);
-                if (insertsInRange(file, from)) {
-                    tasks.add(new InsertedRowsTask(read, from, to));
-                }
-                planDeletions(tasks, read, file, tablePath, deleteFiles.getOrDefault(read.dataFileId(), List.of()),
-                        Optional.ofNullable(inlinedDeletes.get(read.dataFileId())), from, to);
+                planFile(tasks, tablePath, file, deleteFiles.getOrDefault(file.getLong("data_file_id"), List.of()), inlinedDeletes, from, to);
             }
         }
-        return tasks;
+    }
+
+    /** The tasks of one data file, given its delete files that began by the end (oldest first). */
+    private void planFile(List<ChangeTask> tasks, String tablePath, Row file, List<Row> fileDeletes, Map<Long, TreeMap<Long, Long>> inlinedDeletes,
+            long from, long to)
+    {
+        if (file.getLong("begin_snapshot") > to) {
+            return;
+        }
+        DataFileTask read = fileToRead(tablePath, file);
+        if (insertsInRange(file, from)) {
+            tasks.add(new InsertedRowsTask(read, from, to));
+        }
+        planDeletions(tasks, read, file, tablePath, fileDeletes, Optional.ofNullable(inlinedDeletes.get(read.dataFileId())), from, to);
     }
 
     /** Reference §6.1 item 1: begun in the range, or a flush or merge output holding rows of it. */

@@ -7,7 +7,7 @@ import java.util.Locale;
 
 /**
  * Names the kind of record a store key addresses, for tracing and tests: {@code current/ducklake_data_file},
- * {@code history/ducklake_column}, {@code inline/insert}, {@code system}, {@code snapshot_time}. The layout is docs/format.md's.
+ * {@code history/ducklake_column}, {@code inline/insert}, {@code system}, {@code snapshot_time}, {@code file_changes}. The layout is docs/format.md's.
  */
 public final class KeyNames
 {
@@ -26,7 +26,7 @@ public final class KeyNames
             return "end";
         }
         String name = subspace.name().toLowerCase(Locale.ROOT);
-        if (subspace == Subspace.SYSTEM || subspace == Subspace.SNAPSHOT_TIME || key.length < 2) {
+        if (subspace == Subspace.SYSTEM || subspace == Subspace.SNAPSHOT_TIME || subspace == Subspace.FILE_CHANGES || key.length < 2) {
             return name;
         }
         if (subspace == Subspace.INLINE) {

@@ -17,7 +17,9 @@ public enum Subspace
     /** Primary-key index for kinds whose row key does not start with their declared primary key. */
     PRIMARY_KEY(0x04),
     /** Index of ducklake_snapshot by (snapshot_time, snapshot_id), for time travel by timestamp. */
-    SNAPSHOT_TIME(0x05);
+    SNAPSHOT_TIME(0x05),
+    /** Index of data and delete files by the snapshots their changes lie in, for change feeds (FileChangeKeys). */
+    FILE_CHANGES(0x06);
 
     private final byte tag;
 

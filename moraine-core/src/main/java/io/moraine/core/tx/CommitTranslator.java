@@ -39,6 +39,7 @@ final class CommitTranslator
 
     private final KeyValueReader reader;
     private final Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>();
+    private final FileChangeIndexer fileChanges = new FileChangeIndexer(this);
     private StoreFacts facts;
     private final StoreFacts originalFacts;
     private long newHead = Long.MIN_VALUE;
@@ -60,6 +61,7 @@ final class CommitTranslator
     {
         InlineTranslator inline = new InlineTranslator(this);
         for (StagedOperation operation : operations) {
+            noteFileTouched(operation);
             switch (operation) {
                 case StagedOperation.Insert insert -> insert(insert.row());
                 case StagedOperation.Delete delete -> {
@@ -75,6 +77,7 @@ final class CommitTranslator
             }
         }
         requireSnapshotsExist();
+        fileChanges.finish(Math.max(storeHead.orElse(Long.MIN_VALUE), newHead));
         if (!facts.equals(originalFacts)) {
             writes.put(ByteBuffer.wrap(SystemKeys.STORE_FACTS), facts.encode());
         }
@@ -82,6 +85,26 @@ final class CommitTranslator
             writes.put(ByteBuffer.wrap(SystemKeys.HEAD), SystemKeys.encodeHead(newHead));
         }
         return new Plan(writes, newHead == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(newHead));
+    }
+
+    /** Tells the file-change index which data and delete files an operation is about to change. */
+    private void noteFileTouched(StagedOperation operation)
+    {
+        switch (operation) {
+            case StagedOperation.Insert insert when FileChangeIndexer.isIndexed(insert.row().kind()) -> {
+                Row row = insert.row();
+                int[] keyColumns = row.kind().keyColumnIndexes();
+                List<Object> cells = new java.util.ArrayList<>();
+                for (int index : keyColumns) {
+                    cells.add(row.get(index));
+                }
+                fileChanges.touching(row.kind(), cells);
+            }
+            case StagedOperation.Delete delete when FileChangeIndexer.isIndexed(delete.kind()) -> fileChanges.touching(delete.kind(), delete.key());
+            case StagedOperation.EndRow end when FileChangeIndexer.isIndexed(end.kind()) -> fileChanges.touching(end.kind(), end.key());
+            case StagedOperation.Update update when FileChangeIndexer.isIndexed(update.kind()) -> fileChanges.touching(update.kind(), update.key());
+            default -> {}
+        }
     }
 
     private void insert(Row row)
@@ -349,6 +372,12 @@ final class CommitTranslator
         byte[] bytes = new byte[duplicate.remaining()];
         duplicate.get(bytes);
         return bytes;
+    }
+
+    /** The store's value of {@code key}, ignoring this commit's own writes. */
+    byte[] readStored(byte[] key)
+    {
+        return reader.get(key);
     }
 
     byte[] read(byte[] key)
