@@ -247,10 +247,10 @@ public class MoraineMetadata
     @Override
     public io.trino.spi.statistics.TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        if (!MoraineSessionProperties.statisticsEnabled(session)) {
+        if (!(tableHandle instanceof MoraineTableHandle table) || !MoraineSessionProperties.statisticsEnabled(session)) {
             return io.trino.spi.statistics.TableStatistics.empty();
         }
-        return statistics.computeIfAbsent((MoraineTableHandle) tableHandle, this::readStatistics);
+        return statistics.computeIfAbsent(table, this::readStatistics);
     }
 
     private io.trino.spi.statistics.TableStatistics readStatistics(MoraineTableHandle table)
@@ -274,7 +274,9 @@ public class MoraineMetadata
     public Optional<io.trino.spi.connector.ProjectionApplicationResult<ConnectorTableHandle>> applyProjection(ConnectorSession session,
             ConnectorTableHandle tableHandle, List<io.trino.spi.expression.ConnectorExpression> projections, Map<String, ColumnHandle> assignments)
     {
-        MoraineTableHandle table = (MoraineTableHandle) tableHandle;
+        if (!(tableHandle instanceof MoraineTableHandle table)) {
+            return Optional.empty();
+        }
         return DereferencePushdown.apply(table, projections, assignments, () -> tableColumns.of(table).schema().byId());
     }
 
