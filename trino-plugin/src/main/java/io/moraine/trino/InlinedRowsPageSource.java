@@ -1,20 +1,27 @@
 package io.moraine.trino;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.changes.ChangeKind;
 import io.moraine.core.types.TableColumn;
 import io.moraine.inline.InlinedRowsReader;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 
 import java.util.List;
+import java.util.Optional;
+
+import static io.trino.spi.type.BigintType.BIGINT;
 
 /**
  * Streams a table's live inlined rows one window at a time as the inline reader decodes them: only the current
  * window's chunk bodies are held. Columns are found by column id (a column a schema version lacks reads as its default).
+ * A change feed's side of the inlined rows ({@link #changes}) has each row's {@code snapshot_id} and {@code rowid} first.
  */
 final class InlinedRowsPageSource
         implements ConnectorPageSource
@@ -24,6 +31,7 @@ final class InlinedRowsPageSource
     private final InlinedRowsReader scan;
     private final List<MoraineColumnHandle> columns;
     private final List<TableColumn> readColumns;
+    private final Optional<ChangeKind> changeKind;
     private long readTimeNanos;
     private long completedPositions;
     private boolean finished;
@@ -32,6 +40,20 @@ final class InlinedRowsPageSource
     InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, List<MoraineColumnHandle> columns,
             List<TableColumn> readColumns)
     {
+        this(allocator, snapshot, scan, columns, readColumns, Optional.empty());
+    }
+
+    /** The rows of a change feed's {@code kind} side ({@code InlinedRowsReader.openChanges}), snapshot and row id first. */
+    static InlinedRowsPageSource changes(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, ChangeKind kind,
+            List<MoraineColumnHandle> columns, List<TableColumn> readColumns)
+    {
+        return new InlinedRowsPageSource(allocator, snapshot, scan, columns, readColumns, Optional.of(kind));
+    }
+
+    private InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, List<MoraineColumnHandle> columns,
+            List<TableColumn> readColumns, Optional<ChangeKind> changeKind)
+    {
+        this.changeKind = changeKind;
         this.allocator = allocator;
         this.snapshot = snapshot;
         this.scan = scan;
@@ -49,15 +71,29 @@ final class InlinedRowsPageSource
         long start = System.nanoTime();
         InlinedRowsReader.Batch batch = scan.next();
         int rows = batch.rows();
-        Block[] blocks = new Block[columns.size()];
+        int first = changeKind.isPresent() ? 2 : 0;
+        Block[] blocks = new Block[first + columns.size()];
+        changeKind.ifPresent(kind -> {
+            blocks[0] = longs(kind == ChangeKind.INSERTION ? batch.beginSnapshots() : batch.endSnapshots(), rows);
+            blocks[1] = longs(batch.rowIds(), rows);
+        });
         for (int i = 0; i < columns.size(); i++) {
             MoraineColumnHandle column = columns.get(i);
             FieldVector vector = batch.vector(i);
-            blocks[i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns.get(i), batch.writtenAs(i), vector, rows);
+            blocks[first + i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns.get(i), batch.writtenAs(i), vector, rows);
         }
         readTimeNanos += System.nanoTime() - start;
         completedPositions += rows;
         return SourcePage.create(new Page(rows, blocks));
+    }
+
+    private static Block longs(BigIntVector values, int rows)
+    {
+        BlockBuilder builder = BIGINT.createFixedSizeBlockBuilder(rows);
+        for (int row = 0; row < rows; row++) {
+            BIGINT.writeLong(builder, values.get(row));
+        }
+        return builder.build();
     }
 
     @Override
