@@ -78,10 +78,10 @@ final class ChangeFilePageSource
         return open(task.file(), tableName, files, columns, readColumns, options, new ParquetFilePages.HiddenFields(snapshots, true, true), selection);
     }
 
-    static ConnectorPageSource deletions(DeletedRowsTask task, String tableName, TrinoLakeFileSystem files, List<MoraineColumnHandle> columns,
+    /** @param deleted the task's {@link DeletedRows} */
+    static ConnectorPageSource deletions(DeletedRowsTask task, DeletedRows deleted, String tableName, TrinoLakeFileSystem files, List<MoraineColumnHandle> columns,
             List<TableColumn> readColumns, ParquetReaderOptions options)
     {
-        DeletedRows deleted = DeletedRows.of(task, files);
         if (deleted.isEmpty()) {
             return new EmptyPageSource();
         }

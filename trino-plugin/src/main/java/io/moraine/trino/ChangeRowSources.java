@@ -2,6 +2,7 @@ package io.moraine.trino;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.changes.ChangeTask;
+import io.moraine.core.changes.DeletedRows;
 import io.moraine.core.changes.DeletedRowsTask;
 import io.moraine.core.changes.InlinedChangesTask;
 import io.moraine.core.changes.InsertedRowsTask;
@@ -14,6 +15,7 @@ import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.connector.ConnectorPageSource;
 import org.apache.arrow.memory.BufferAllocator;
 
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,6 +31,8 @@ final class ChangeRowSources
     private final TrinoLakeFileSystem files;
     private final Map<Long, TableColumn> columnsById;
     private final ParquetReaderOptions options;
+    // A split reads a task twice when it pairs (row keys, then rows): its delete files are read once.
+    private final Map<DeletedRowsTask, DeletedRows> deletedRows = new IdentityHashMap<>();
 
     ChangeRowSources(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, ChangeFeedFunctionHandle handle, TrinoLakeFileSystem files,
             ParquetReaderOptions options)
@@ -48,7 +52,8 @@ final class ChangeRowSources
         try {
             return switch (task) {
                 case InsertedRowsTask inserted -> ChangeFilePageSource.insertions(inserted, tableName, files, columns, readColumns, options);
-                case DeletedRowsTask deleted -> ChangeFilePageSource.deletions(deleted, tableName, files, columns, readColumns, options);
+                case DeletedRowsTask deleted -> ChangeFilePageSource.deletions(deleted, deletedRows.computeIfAbsent(deleted, ignored -> DeletedRows.of(deleted, files)),
+                        tableName, files, columns, readColumns, options);
                 case InlinedChangesTask inlined -> inlined(inlined, columns, readColumns);
             };
         }

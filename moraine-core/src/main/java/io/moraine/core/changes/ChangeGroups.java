@@ -27,11 +27,15 @@ public final class ChangeGroups
      */
     public static List<ChangeGroup> of(ChangeFeed feed, List<ChangeTask> tasks, LakeFileSystem files, int maxInlinedRanges)
     {
+        return of(feed.startSnapshot(), feed.endSnapshot(), tasks, files, maxInlinedRanges);
+    }
+
+    /** The groups of {@code tasks} of the feed {@code [from, to]}. */
+    public static List<ChangeGroup> of(long from, long to, List<ChangeTask> tasks, LakeFileSystem files, int maxInlinedRanges)
+    {
         if (maxInlinedRanges < 1) {
             throw new IllegalArgumentException("maxInlinedRanges must be at least 1, was " + maxInlinedRanges);
         }
-        long from = feed.startSnapshot();
-        long to = feed.endSnapshot();
         List<InlinedChangesTask> inlined = new ArrayList<>();
         List<Bounded> bounded = new ArrayList<>();
         for (ChangeTask task : tasks) {
