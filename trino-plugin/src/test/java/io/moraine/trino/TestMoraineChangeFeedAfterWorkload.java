@@ -70,7 +70,7 @@ class TestMoraineChangeFeedAfterWorkload
                     }
                 }
                 assertThat(splits).as("splits of %s over every snapshot", output).hasSizeGreaterThan(2);
-                System.out.printf("%s of sales.orders [0, %d]: %d splits%n", output.functionName(), newest, splits.size());
+                System.out.println("%s of sales.orders [0, %d]: %d splits".formatted(output.functionName(), newest, splits.size()));
             }
         }
         finally {
