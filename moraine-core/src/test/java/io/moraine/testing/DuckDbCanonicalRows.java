@@ -57,7 +57,29 @@ public final class DuckDbCanonicalRows
         return rows;
     }
 
-    private static String expression(LakeTable table, LakeColumn column)
+    /** The rows of any query of the oracle, every cell in {@link CanonicalText}, in no order. */
+    public static List<List<String>> query(DuckLakeOracle oracle, String sql)
+            throws SQLException
+    {
+        List<List<String>> rows = new ArrayList<>();
+        try (Statement statement = oracle.connection().createStatement(); ResultSet result = statement.executeQuery(sql)) {
+            int width = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                List<String> row = new ArrayList<>(width);
+                for (int i = 1; i <= width; i++) {
+                    row.add(CanonicalText.of(plain(result.getObject(i))));
+                }
+                rows.add(row);
+            }
+        }
+        catch (SQLException e) {
+            throw new SQLException("DuckDB could not run " + sql + ": " + e.getMessage(), e);
+        }
+        return rows;
+    }
+
+    /** How a column is selected so that its cells compare with an engine's: itself, or GEOMETRY as its WKB. */
+    public static String expression(LakeTable table, LakeColumn column)
     {
         String type = column.duckdbType();
         if (type.equals("GEOMETRY")) {

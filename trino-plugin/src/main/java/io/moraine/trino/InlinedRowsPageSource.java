@@ -1,12 +1,13 @@
 package io.moraine.trino;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.changes.ChangeKind;
 import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.types.TableColumn;
 import io.moraine.inline.InlinedRowsReader;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
-import io.trino.spi.block.LongArrayBlock;
+import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
@@ -23,6 +24,7 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
 /**
  * Streams a table's live inlined rows one window at a time as the inline reader decodes them: only the current
  * window's chunk bodies are held. Columns are found by column id (a column a schema version lacks reads as its default).
+ * A change feed's side of the inlined rows ({@link #changes}) has each row's {@code snapshot_id} and {@code rowid} first.
  */
 final class InlinedRowsPageSource
         implements ConnectorPageSource
@@ -32,6 +34,7 @@ final class InlinedRowsPageSource
     private final InlinedRowsReader scan;
     private final List<MoraineColumnHandle> columns;
     private final List<TableColumn> readColumns;
+    private final Optional<ChangeKind> changeKind;
     private long readTimeNanos;
     private long completedPositions;
     private boolean finished;
@@ -40,6 +43,20 @@ final class InlinedRowsPageSource
     InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, List<MoraineColumnHandle> columns,
             List<TableColumn> readColumns)
     {
+        this(allocator, snapshot, scan, columns, readColumns, Optional.empty());
+    }
+
+    /** The rows of a change feed's {@code kind} side ({@code InlinedRowsReader.openChanges}), snapshot and row id first. */
+    static InlinedRowsPageSource changes(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, ChangeKind kind,
+            List<MoraineColumnHandle> columns, List<TableColumn> readColumns)
+    {
+        return new InlinedRowsPageSource(allocator, snapshot, scan, columns, readColumns, Optional.of(kind));
+    }
+
+    private InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, List<MoraineColumnHandle> columns,
+            List<TableColumn> readColumns, Optional<ChangeKind> changeKind)
+    {
+        this.changeKind = changeKind;
         this.allocator = allocator;
         this.snapshot = snapshot;
         this.scan = scan;
@@ -57,16 +74,21 @@ final class InlinedRowsPageSource
         long start = System.nanoTime();
         InlinedRowsReader.Batch batch = scan.next();
         int rows = batch.rows();
-        Block[] blocks = new Block[columns.size()];
+        int first = changeKind.isPresent() ? 2 : 0;
+        Block[] blocks = new Block[first + columns.size()];
+        changeKind.ifPresent(kind -> {
+            blocks[0] = longs(kind == ChangeKind.INSERTION ? batch.beginSnapshots() : batch.endSnapshots(), rows);
+            blocks[1] = longs(batch.rowIds(), rows);
+        });
         int read = 0;
         for (int i = 0; i < columns.size(); i++) {
             MoraineColumnHandle column = columns.get(i);
             if (column.hiddenColumn().isPresent()) {
-                blocks[i] = hiddenColumn(column.hiddenColumn().get(), batch, rows);
+                blocks[first + i] = hiddenColumn(column.hiddenColumn().get(), batch, rows);
                 continue;
             }
             FieldVector vector = batch.vector(read);
-            blocks[i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns.get(read), batch.writtenAs(read), vector, rows);
+            blocks[first + i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns.get(read), batch.writtenAs(read), vector, rows);
             read++;
         }
         readTimeNanos += System.nanoTime() - start;
@@ -77,19 +99,20 @@ final class InlinedRowsPageSource
     /** An inlined row's {@code $row_id} is its row_id, its {@code $snapshot_id} its begin_snapshot; it has no file. */
     private static Block hiddenColumn(HiddenColumn column, InlinedRowsReader.Batch batch, int rows)
     {
-        BigIntVector source = switch (column) {
-            case ROW_ID -> batch.rowIds();
-            case SNAPSHOT_ID -> batch.beginSnapshots();
-            case PATH, FILE_ROW_NUMBER, FILE_SIZE_BYTES -> null;
+        return switch (column) {
+            case ROW_ID -> longs(batch.rowIds(), rows);
+            case SNAPSHOT_ID -> longs(batch.beginSnapshots(), rows);
+            case PATH, FILE_ROW_NUMBER, FILE_SIZE_BYTES -> RunLengthEncodedBlock.create(column.isText() ? VARCHAR : BIGINT, null, rows);
         };
-        if (source == null) {
-            return RunLengthEncodedBlock.create(column.isText() ? VARCHAR : BIGINT, null, rows);
-        }
-        long[] values = new long[rows];
+    }
+
+    private static Block longs(BigIntVector values, int rows)
+    {
+        BlockBuilder builder = BIGINT.createFixedSizeBlockBuilder(rows);
         for (int row = 0; row < rows; row++) {
-            values[row] = source.get(row);
+            BIGINT.writeLong(builder, values.get(row));
         }
-        return new LongArrayBlock(rows, Optional.empty(), values);
+        return builder.build();
     }
 
     @Override

@@ -20,12 +20,15 @@ public class MoraineConnector
     private final MorainePageSourceProvider pageSourceProvider;
     private final MoraineTableColumns tableColumns;
     private final LifeCycleManager lifeCycleManager;
+    private final MoraineFunctionProvider functionProvider;
 
     @Inject
     public MoraineConnector(LifeCycleManager lifeCycleManager, MoraineCatalogHolder catalog, MoraineConfig config,
-            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineTableColumns tableColumns)
+            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineTableColumns tableColumns,
+            MoraineFunctionProvider functionProvider)
     {
         this.lifeCycleManager = lifeCycleManager;
+        this.functionProvider = functionProvider;
         this.tableColumns = tableColumns;
         this.catalog = catalog;
         this.config = config;
@@ -43,6 +46,25 @@ public class MoraineConnector
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
         return new MoraineMetadata(catalog.catalog(), tableColumns, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp());
+    }
+
+    /** The change-feed functions {@code system.table_changes}, {@code table_insertions} and {@code table_deletions}. */
+    @Override
+    public java.util.Set<io.trino.spi.function.table.ConnectorTableFunction> getTableFunctions()
+    {
+        java.util.Set<io.trino.spi.function.table.ConnectorTableFunction> functions = new java.util.LinkedHashSet<>();
+        for (ChangeFeedOutput output : ChangeFeedOutput.values()) {
+            functions.add(new ChangeFeedFunction(output, catalog.catalog(), tableColumns,
+                    session -> new MoraineMetadata(catalog.catalog(), tableColumns, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp())
+                            .defaultSnapshot(session)));
+        }
+        return functions;
+    }
+
+    @Override
+    public java.util.Optional<io.trino.spi.function.FunctionProvider> getFunctionProvider()
+    {
+        return java.util.Optional.of(functionProvider);
     }
 
     @Override

@@ -287,7 +287,7 @@ public class MoraineMetadata
     }
 
     /** The snapshot a query reads when it names none: session property, then catalog property, then the newest. */
-    private CatalogSnapshot defaultSnapshot(ConnectorSession session)
+    CatalogSnapshot defaultSnapshot(ConnectorSession session)
     {
         try {
             Optional<Long> id = MoraineSessionProperties.snapshotId(session);

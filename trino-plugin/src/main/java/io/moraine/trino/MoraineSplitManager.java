@@ -35,10 +35,12 @@ public class MoraineSplitManager
     private final MoraineTableColumns tableColumns;
     private final long maxSplitSize;
     private final ExecutorService planning = Executors.newCachedThreadPool(daemonThreadsNamed("moraine-split-planning-%s"));
+    private final ChangeFeedSplits changeFeedSplits;
 
     @Inject
-    public MoraineSplitManager(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, MoraineConfig config)
+    public MoraineSplitManager(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, MoraineConfig config, ChangeFeedSplits changeFeedSplits)
     {
+        this.changeFeedSplits = changeFeedSplits;
         this.catalog = catalog;
         this.tableColumns = tableColumns;
         this.maxSplitSize = config.getMaxSplitSize().toBytes();
@@ -54,6 +56,13 @@ public class MoraineSplitManager
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         long waitMillis = dynamicFilterColumns.isEmpty() ? 0 : MoraineSessionProperties.dynamicFilteringWaitTimeout(session).toMillis();
         return new MoraineSplitSource(dynamicFilter -> plan(table, table.constraint().intersect(dynamicFilter)), maxSplitSize, waitMillis, planning);
+    }
+
+    /** The splits of a change-feed call ({@link ChangeFeedFunction}). */
+    @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, io.trino.spi.function.table.ConnectorTableFunctionHandle function)
+    {
+        return changeFeedSplits.splits(session, (ChangeFeedFunctionHandle) function);
     }
 
     /** The tasks of {@code table} that {@code predicate} (the handle's constraint and the dynamic filter) does not rule out. */

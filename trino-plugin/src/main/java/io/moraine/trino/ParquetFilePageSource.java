@@ -136,7 +136,7 @@ final class ParquetFilePageSource
     }
 
     /** Trino has no DuckDB interval: the reader hands over Parquet's 12 bytes, which are shown as DuckDB prints the interval. */
-    private static Block intervalText(Block raw)
+    static Block intervalText(Block raw)
     {
         BlockBuilder text = VARCHAR.createBlockBuilder(null, raw.getPositionCount());
         for (int position = 0; position < raw.getPositionCount(); position++) {

@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
@@ -69,6 +70,42 @@ final class ParquetFilePages
     static ConnectorPageSource open(DataFileTask dataFile, MoraineTableHandle table, TrinoLakeFileSystem files, List<MoraineColumnHandle> columns,
             List<TableColumn> readColumns, TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options)
     {
+        VisibleRows[] visibility = new VisibleRows[1];
+        Optional<OpenedFile> opened = openFile(dataFile, table.name().toString(), files, columns, readColumns, predicate, options, () -> {
+            visibility[0] = VisibleRows.of(dataFile, files);
+            return new HiddenFields(visibility[0].needsRowSnapshots() ? Need.REQUIRED : Need.NONE, false, visibility[0].needsPositions());
+        });
+        return opened.<ConnectorPageSource>map(file -> new ParquetFilePageSource(file.source(), file.reader(), columns, file.fieldOfColumn(), file.computed(),
+                dataFile, file.snapshotField(), file.positionField(), visibility[0])).orElseGet(EmptyPageSource::new);
+    }
+
+    /** Whether a reader wants one of DuckLake's hidden columns: not at all, when the file has it, or always (it must). */
+    enum Need
+    {
+        NONE, IF_PRESENT, REQUIRED
+    }
+
+    /**
+     * The hidden fields a reader wants besides the table's columns: the embedded snapshot, the embedded row id (when the
+     * file has one), and each row's position in the file.
+     */
+    record HiddenFields(Need snapshots, boolean rowIds, boolean positions) {}
+
+    /**
+     * A data file open for reading: its reader's fields are the projected columns the file has ({@code fieldOfColumn},
+     * -1 for one it lacks), then the hidden ones asked for ({@code -1} when not read); {@code computed} names the
+     * projected hidden columns computed from the task rather than read (null for the others).
+     */
+    record OpenedFile(ParquetDataSource source, ParquetReader reader, int[] fieldOfColumn, HiddenColumn[] computed, int snapshotField, int rowIdField,
+            int positionField) {}
+
+    /**
+     * Opens the row groups of {@code dataFile} its split covers and {@code predicate} does not rule out, or nothing when
+     * there are none; {@code hidden} is asked once some row group is to be read.
+     */
+    static Optional<OpenedFile> openFile(DataFileTask dataFile, String tableName, TrinoLakeFileSystem files, List<MoraineColumnHandle> columns,
+            List<TableColumn> readColumns, TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options, Supplier<HiddenFields> hidden)
+    {
         String path = dataFile.path();
         ParquetDataSource source = null;
         try {
@@ -83,16 +120,16 @@ final class ParquetFilePages
                     descriptors, DateTimeZone.UTC, DOMAIN_COMPACTION_THRESHOLD, options);
             if (rowGroups.isEmpty()) {
                 source.close();
-                return new EmptyPageSource();
+                return Optional.empty();
             }
 
             boolean embedsRowIds = fieldId(fileSchema, DataFileTask.ROW_ID_FIELD_ID).isPresent();
             if (!RowIdPredicate.mayMatch(dataFile, predicate, embedsRowIds)) {
                 source.close();
-                return new EmptyPageSource();
+                return Optional.empty();
             }
 
-            VisibleRows visibility = VisibleRows.of(dataFile, files);
+            HiddenFields wanted = hidden.get();
             List<Column> fields = new ArrayList<>();
             int[] fieldOfColumn = new int[columns.size()];
             HiddenColumn[] computed = new HiddenColumn[columns.size()];
@@ -100,11 +137,11 @@ final class ParquetFilePages
             for (int i = 0; i < columns.size(); i++) {
                 MoraineColumnHandle column = columns.get(i);
                 fieldOfColumn[i] = -1;
-                Optional<HiddenColumn> hidden = column.hiddenColumn();
+                Optional<HiddenColumn> hiddenColumn = column.hiddenColumn();
                 // $row_id and $snapshot_id are read from the file's embedded columns when it has them, else computed.
-                if (hidden.isPresent() && fieldId(fileSchema, column.columnId()).isEmpty()) {
-                    computed[i] = hidden.get();
-                    hiddenNeedsPositions |= hidden.get() == HiddenColumn.FILE_ROW_NUMBER || hidden.get() == HiddenColumn.ROW_ID;
+                if (hiddenColumn.isPresent() && fieldId(fileSchema, column.columnId()).isEmpty()) {
+                    computed[i] = hiddenColumn.get();
+                    hiddenNeedsPositions |= hiddenColumn.get() == HiddenColumn.FILE_ROW_NUMBER || hiddenColumn.get() == HiddenColumn.ROW_ID;
                     continue;
                 }
                 Optional<ColumnIO> io = fieldId(fileSchema, column.columnId()).map(id -> lookupColumnById(columnIO, id));
@@ -116,38 +153,44 @@ final class ParquetFilePages
             }
             int snapshotField = -1;
             // A projected $snapshot_id read from the embedded column is that field: the reader reads a column once.
-            int projectedSnapshots = -1;
             for (int i = 0; i < columns.size(); i++) {
-                if (fieldOfColumn[i] >= 0 && columns.get(i).columnId() == DataFileTask.SNAPSHOT_ID_FIELD_ID) {
-                    projectedSnapshots = fieldOfColumn[i];
+                if (wanted.snapshots() != Need.NONE && fieldOfColumn[i] >= 0 && columns.get(i).columnId() == DataFileTask.SNAPSHOT_ID_FIELD_ID) {
+                    snapshotField = fieldOfColumn[i];
                 }
             }
-            if (visibility.needsRowSnapshots() && projectedSnapshots >= 0) {
-                snapshotField = projectedSnapshots;
-            }
-            else if (visibility.needsRowSnapshots()) {
-                snapshotField = fields.size();
-                ColumnIO snapshots = lookupColumnById(columnIO, DataFileTask.SNAPSHOT_ID_FIELD_ID);
-                if (snapshots == null) {
+            if (wanted.snapshots() != Need.NONE && snapshotField < 0) {
+                ColumnIO snapshots = fieldId(fileSchema, DataFileTask.SNAPSHOT_ID_FIELD_ID).map(id -> lookupColumnById(columnIO, id)).orElse(null);
+                if (snapshots == null && wanted.snapshots() == Need.REQUIRED) {
                     throw new TrinoException(MoraineErrorCode.MORAINE_CORRUPTION, "data file " + dataFile.dataFileId() + " (" + path + ") holds rows of "
                             + "several snapshots (partial_max " + dataFile.partialMax().orElseThrow() + ") but has no _ducklake_internal_snapshot_id column");
                 }
-                fields.add(new Column("_ducklake_internal_snapshot_id", constructField(BIGINT, snapshots).orElseThrow()));
+                if (snapshots != null) {
+                    snapshotField = fields.size();
+                    fields.add(new Column("_ducklake_internal_snapshot_id", constructField(BIGINT, snapshots).orElseThrow()));
+                }
             }
-            // Deleted positions are file positions: the reader appends each row's position after the fields.
-            boolean needsPositions = visibility.needsPositions() || hiddenNeedsPositions;
+            int rowIdField = -1;
+            if (wanted.rowIds()) {
+                Optional<ColumnIO> rowIds = fieldId(fileSchema, DataFileTask.ROW_ID_FIELD_ID).map(id -> lookupColumnById(columnIO, id));
+                if (rowIds.isPresent()) {
+                    rowIdField = fields.size();
+                    fields.add(new Column("_ducklake_internal_row_id", constructField(BIGINT, rowIds.get()).orElseThrow()));
+                }
+            }
+            // Positions are file positions: the reader appends each row's position after the fields.
+            boolean needsPositions = wanted.positions() || hiddenNeedsPositions;
             int positionField = needsPositions ? fields.size() : -1;
             ParquetDataSource opened = source;
             ParquetReader reader = new ParquetReader(Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()), fields, needsPositions, rowGroups,
                     source, DateTimeZone.UTC, newSimpleAggregatedMemoryContext(), options,
                     e -> new TrinoException(MoraineErrorCode.MORAINE_CANNOT_READ_DATA, "reading " + opened.getId() + " failed: " + e.getMessage(), e),
                     fileDomain.isAll() ? Optional.empty() : Optional.of(parquetPredicate), Optional.empty(), Optional.empty());
-            return new ParquetFilePageSource(source, reader, columns, fieldOfColumn, computed, dataFile, snapshotField, positionField, visibility);
+            return Optional.of(new OpenedFile(source, reader, fieldOfColumn, computed, snapshotField, rowIdField, positionField));
         }
         catch (IOException | RuntimeException e) {
             closeQuietly(source);
             if (isMissingFile(e)) {
-                throw new TrinoException(MoraineErrorCode.MORAINE_MISSING_DATA, "data file " + dataFile.dataFileId() + " of table " + table.name() + " is missing at " + path
+                throw new TrinoException(MoraineErrorCode.MORAINE_MISSING_DATA, "data file " + dataFile.dataFileId() + " of table " + tableName + " is missing at " + path
                         + "; if the lake's files were moved, set moraine.data-path to their new root", e);
             }
             if (e instanceof RuntimeException runtime) {

@@ -95,6 +95,18 @@ public final class DeletedRows
         return deletedIn.isEmpty();
     }
 
+    /** The earliest snapshot that deleted a row of the file (there must be one). */
+    public long firstSnapshot()
+    {
+        return deletedIn.values().stream().mapToLong(Long::longValue).min().orElseThrow(() -> new IllegalStateException("no row was deleted in the range"));
+    }
+
+    /** The latest snapshot that deleted a row of the file (there must be one). */
+    public long lastSnapshot()
+    {
+        return deletedIn.values().stream().mapToLong(Long::longValue).max().orElseThrow(() -> new IllegalStateException("no row was deleted in the range"));
+    }
+
     /** How many rows of the file were deleted in the range. */
     public long count()
     {

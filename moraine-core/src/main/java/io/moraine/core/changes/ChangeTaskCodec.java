@@ -1,0 +1,214 @@
+package io.moraine.core.changes;
+
+import io.moraine.core.error.CorruptionException;
+import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.DeleteFileRef;
+import io.moraine.core.scan.ScanTaskCodec;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * {@link ChangeGroup}s as compact bytes, for engines to ship to their workers as {@link ScanTaskCodec} ships scan tasks;
+ * a task's data file is in {@link ScanTaskCodec}'s encoding. The first byte is the encoding's version.
+ */
+public final class ChangeTaskCodec
+{
+    private static final byte VERSION = 1;
+    private static final byte INSERTED_ROWS = 1;
+    private static final byte DELETED_ROWS = 2;
+    private static final byte INLINED_CHANGES = 3;
+
+    private ChangeTaskCodec() {}
+
+    public static byte[] encode(ChangeGroup group)
+    {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeLong(group.firstSnapshot());
+            out.writeLong(group.lastSnapshot());
+            out.writeInt(group.tasks().size());
+            for (ChangeTask task : group.tasks()) {
+                write(out, task);
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    public static ChangeGroup decode(byte[] encoded)
+    {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
+            byte version = in.readByte();
+            if (version != VERSION) {
+                throw new CorruptionException("a change task was encoded with version " + version + " of moraine's change task encoding, this build reads "
+                        + VERSION + "; run the coordinator and the workers on the same moraine version");
+            }
+            long first = in.readLong();
+            long last = in.readLong();
+            List<ChangeTask> tasks = new ArrayList<>();
+            for (int i = in.readInt(); i > 0; i--) {
+                tasks.add(read(in));
+            }
+            return new ChangeGroup(first, last, tasks);
+        }
+        catch (IOException e) {
+            throw new CorruptionException("a change task's bytes are truncated or damaged: " + e.getMessage(), e);
+        }
+    }
+
+    private static void write(DataOutputStream out, ChangeTask task)
+            throws IOException
+    {
+        switch (task) {
+            case InsertedRowsTask inserted -> {
+                out.writeByte(INSERTED_ROWS);
+                writeFile(out, inserted.file());
+                out.writeLong(inserted.fromSnapshot());
+                out.writeLong(inserted.toSnapshot());
+            }
+            case DeletedRowsTask deleted -> {
+                out.writeByte(DELETED_ROWS);
+                writeFile(out, deleted.file());
+                writeDeleteFile(out, deleted.deleteFile());
+                writeDeleteFile(out, deleted.previousDeleteFile());
+                out.writeBoolean(deleted.retiredAt().isPresent());
+                if (deleted.retiredAt().isPresent()) {
+                    out.writeLong(deleted.retiredAt().getAsLong());
+                }
+                writeLongs(out, deleted.inlinedPositions());
+                writeLongs(out, deleted.inlinedSnapshots());
+                out.writeLong(deleted.fromSnapshot());
+                out.writeLong(deleted.toSnapshot());
+            }
+            case InlinedChangesTask inlined -> {
+                out.writeByte(INLINED_CHANGES);
+                out.writeLong(inlined.tableId());
+                out.writeByte(inlined.kind().ordinal());
+                out.writeLong(inlined.endSnapshotId());
+                out.writeLong(inlined.plannedHead());
+                out.writeLong(inlined.fromSnapshot());
+                out.writeLong(inlined.toSnapshot());
+                writeLongs(out, inlined.schemaVersions().stream().mapToLong(Long::longValue).toArray());
+            }
+        }
+    }
+
+    private static ChangeTask read(DataInputStream in)
+            throws IOException
+    {
+        byte kind = in.readByte();
+        return switch (kind) {
+            case INSERTED_ROWS -> new InsertedRowsTask(readFile(in), in.readLong(), in.readLong());
+            case DELETED_ROWS -> {
+                DataFileTask file = readFile(in);
+                Optional<DeleteFileRef> deleteFile = readDeleteFile(in);
+                Optional<DeleteFileRef> previous = readDeleteFile(in);
+                OptionalLong retiredAt = in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
+                long[] positions = readLongs(in);
+                long[] snapshots = readLongs(in);
+                yield new DeletedRowsTask(file, deleteFile, previous, retiredAt, positions, snapshots, in.readLong(), in.readLong());
+            }
+            case INLINED_CHANGES -> {
+                long tableId = in.readLong();
+                ChangeKind side = ChangeKind.values()[in.readByte()];
+                long endSnapshotId = in.readLong();
+                long plannedHead = in.readLong();
+                long from = in.readLong();
+                long to = in.readLong();
+                List<Long> versions = java.util.Arrays.stream(readLongs(in)).boxed().toList();
+                yield new InlinedChangesTask(tableId, side, endSnapshotId, plannedHead, from, to, versions);
+            }
+            default -> throw new CorruptionException("unknown change task kind " + kind);
+        };
+    }
+
+    private static void writeFile(DataOutputStream out, DataFileTask file)
+            throws IOException
+    {
+        byte[] encoded = ScanTaskCodec.encode(file);
+        out.writeInt(encoded.length);
+        out.write(encoded);
+    }
+
+    private static DataFileTask readFile(DataInputStream in)
+            throws IOException
+    {
+        if (ScanTaskCodec.decode(in.readNBytes(in.readInt())) instanceof DataFileTask file) {
+            return file;
+        }
+        throw new CorruptionException("a change task's data file decoded as another kind of scan task");
+    }
+
+    private static void writeDeleteFile(DataOutputStream out, Optional<DeleteFileRef> file)
+            throws IOException
+    {
+        out.writeBoolean(file.isPresent());
+        if (file.isPresent()) {
+            DeleteFileRef ref = file.get();
+            writeString(out, ref.path());
+            out.writeBoolean(ref.sizeBytes().isPresent());
+            if (ref.sizeBytes().isPresent()) {
+                out.writeLong(ref.sizeBytes().getAsLong());
+            }
+            out.writeLong(ref.beginSnapshot());
+            writeString(out, ref.format());
+        }
+    }
+
+    private static Optional<DeleteFileRef> readDeleteFile(DataInputStream in)
+            throws IOException
+    {
+        if (!in.readBoolean()) {
+            return Optional.empty();
+        }
+        String path = readString(in);
+        OptionalLong size = in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
+        return Optional.of(new DeleteFileRef(path, size, in.readLong(), readString(in)));
+    }
+
+    private static void writeLongs(DataOutputStream out, long[] values)
+            throws IOException
+    {
+        out.writeInt(values.length);
+        for (long value : values) {
+            out.writeLong(value);
+        }
+    }
+
+    private static long[] readLongs(DataInputStream in)
+            throws IOException
+    {
+        long[] values = new long[in.readInt()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.readLong();
+        }
+        return values;
+    }
+
+    private static void writeString(DataOutputStream out, String value)
+            throws IOException
+    {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    private static String readString(DataInputStream in)
+            throws IOException
+    {
+        return new String(in.readNBytes(in.readInt()), StandardCharsets.UTF_8);
+    }
+}
