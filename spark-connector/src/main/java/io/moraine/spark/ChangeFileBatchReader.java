@@ -133,7 +133,14 @@ final class ChangeFileBatchReader
             long written = file.rowSnapshot(snapshots.isNullAt(row) ? OptionalLong.empty() : OptionalLong.of(snapshots.getLong(row)));
             long snapshot = inserted != null ? written : deleted.deletedIn(position);
             commit.putLong(i, snapshot);
-            time.putLong(i, commitTimes.get(snapshot));
+            Long micros = commitTimes.get(snapshot);
+            if (micros == null) {
+                // The snapshot was expired: its time is gone.
+                time.putNull(i);
+            }
+            else {
+                time.putLong(i, micros);
+            }
             rowId.putLong(i, file.rowId(position, rowIds.isNullAt(row) ? OptionalLong.empty() : OptionalLong.of(rowIds.getLong(row))));
             rowVersion.putLong(i, written);
         }

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The columns a moraine change feed adds to the table's: Spark's three ({@code _change_type}, {@code _commit_version}
- * = the snapshot id, {@code _commit_timestamp} = its time), the row's DuckLake rowid ({@code _row_id}, the changelog's
+ * = the snapshot id, {@code _commit_timestamp} = its time, NULL for a snapshot since expired), the row's DuckLake rowid ({@code _row_id}, the changelog's
  * row identity) and the snapshot that wrote the row's values ({@code _row_version}).
  */
 final class ChangelogColumns
@@ -23,7 +23,7 @@ final class ChangelogColumns
     static final List<StructField> FIELDS = List.of(
             field(CHANGE_TYPE, DataTypes.StringType),
             field(COMMIT_VERSION, DataTypes.LongType),
-            field(COMMIT_TIMESTAMP, DataTypes.TimestampType),
+            new StructField(COMMIT_TIMESTAMP, DataTypes.TimestampType, true, Metadata.empty()),
             field(ROW_ID, DataTypes.LongType),
             field(ROW_VERSION, DataTypes.LongType));
 

@@ -47,7 +47,6 @@ final class DataFileBatchReader
     private final List<MetadataColumns.Kind> metadata;
     private final PartitionReader<ColumnarBatch> inner;
     private final VisibleRows visible;
-    private final boolean hidden;
     /** Per data column, whether the file lacks it and it has a default (then the reader's nulls are replaced). */
     private final boolean[] defaulted;
     private final UTF8String filePath;
@@ -56,14 +55,13 @@ final class DataFileBatchReader
     private ColumnarBatch batch;
 
     private DataFileBatchReader(DataFileTask task, List<ReadColumn> columns, List<MetadataColumns.Kind> metadata, PartitionReader<ColumnarBatch> inner,
-            VisibleRows visible, boolean hidden, boolean[] defaulted)
+            VisibleRows visible, boolean[] defaulted)
     {
         this.task = task;
         this.columns = columns;
         this.metadata = metadata;
         this.inner = inner;
         this.visible = visible;
-        this.hidden = hidden;
         this.defaulted = defaulted;
         this.filePath = UTF8String.fromString(task.path());
     }
@@ -78,7 +76,7 @@ final class DataFileBatchReader
         PartitionedFile file = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(HadoopLakeFileSystem.hadoopPath(task.path())), 0,
                 task.sizeBytes(), new String[0], 0L, task.sizeBytes(), scala.collection.immutable.Map$.MODULE$.empty());
         PartitionReader<ColumnarBatch> inner = (hidden ? withPositions : dataOnly).buildColumnarReader(file);
-        return new DataFileBatchReader(task, columns, metadata, inner, visible, hidden, defaulted);
+        return new DataFileBatchReader(task, columns, metadata, inner, visible, defaulted);
     }
 
     /**

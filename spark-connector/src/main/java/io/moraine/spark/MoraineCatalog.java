@@ -175,7 +175,13 @@ public class MoraineCatalog
         catch (MoraineException e) {
             throw SparkErrors.invalidTimeTravel(where + ": " + e.getMessage());
         }
-        if (start > end) {
+        boolean endNamed = switch (context.range()) {
+            case ChangelogRange.VersionRange versions -> versions.endingVersion().isPresent();
+            case ChangelogRange.TimestampRange times -> times.endingTimestamp().isPresent();
+            case ChangelogRange.UnboundedRange unbounded -> false;
+        };
+        // Without an end bound, a start after the newest snapshot is one that does not exist (refused below).
+        if (start > end && endNamed) {
             throw SparkErrors.invalidTimeTravel(where + " is reversed: it starts at snapshot " + start + " and ends at snapshot " + end
                     + "; name the earlier snapshot first");
         }

@@ -3,11 +3,8 @@ package io.moraine.spark;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.types.TableColumn;
-import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.DecimalType;
-import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
@@ -126,15 +123,5 @@ final class SparkTypes
     private static Metadata fieldId(long id)
     {
         return new MetadataBuilder().putLong(FIELD_ID, id).build();
-    }
-
-    static boolean isDecimal(DataType type)
-    {
-        return type instanceof DecimalType;
-    }
-
-    static boolean isNested(DataType type)
-    {
-        return type instanceof StructType || type instanceof ArrayType || type instanceof MapType;
     }
 }

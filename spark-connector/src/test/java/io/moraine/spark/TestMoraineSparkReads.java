@@ -52,12 +52,13 @@ class TestMoraineSparkReads
     private DuckLakeOracle oracle;
     private SparkSession spark;
     private String store;
+    private Path directory;
 
     @BeforeAll
     void setUp()
             throws Exception
     {
-        Path directory = Files.createTempDirectory("moraine-spark-reads");
+        directory = Files.createTempDirectory("moraine-spark-reads");
         oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
         for (String statement : LAKE) {
             oracle.execute(statement);
@@ -151,6 +152,49 @@ class TestMoraineSparkReads
         assertThat(spark.sql("SHOW TABLES IN lake.main").collectAsList().stream().map(row -> row.getString(1)).toList()).containsExactlyInAnyOrder("t", "gone");
         assertThat(spark.read().format("moraine").option("store", store).load("main.t").count()).isEqualTo(2701);
         assertThat(spark.read().format("moraine").option("store", store).option("versionAsOf", "2").load("t").count()).isEqualTo(3000);
+    }
+
+    @Test
+    void dataPathOverrideReadsTheLakeFromWhereItWasMoved()
+            throws Exception
+    {
+        Path moved = directory.resolve("moved");
+        try (var paths = Files.walk(oracle.dataPath())) {
+            for (Path source : paths.toList()) {
+                Path target = moved.resolve(oracle.dataPath().relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                }
+                else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+        String query = "SELECT count(*), sum(b) FROM %s.main.t";
+        spark.conf().set("spark.sql.catalog.moved", MoraineCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.moved.store", store);
+        spark.conf().set("spark.sql.catalog.moved.data-path", moved.toString());
+        assertThat(spark.sql(query.formatted("moved")).collectAsList()).isEqualTo(spark.sql(query.formatted("lake")).collectAsList());
+        List<Row> files = spark.sql("SELECT path FROM moved.main.t.files").collectAsList();
+        assertThat(files).isNotEmpty().allSatisfy(row -> assertThat(row.getString(0)).startsWith(moved.toString()));
+        spark.conf().set("spark.sql.catalog.nowhere2", MoraineCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.nowhere2.store", store);
+        spark.conf().set("spark.sql.catalog.nowhere2.data-path", moved.resolve("absent").toString());
+        assertThatThrownBy(() -> spark.sql(query.formatted("nowhere2")).collectAsList()).hasStackTraceContaining(moved.resolve("absent").toString());
+    }
+
+    @Test
+    void metadataTablesListSnapshotsAndFiles()
+            throws Exception
+    {
+        List<Row> snapshots = spark.sql("SELECT snapshot_id, changes FROM lake.main.t.snapshots ORDER BY snapshot_id").collectAsList();
+        List<List<String>> expected = oracle.query("SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1");
+        assertThat(snapshots.stream().map(row -> Long.toString(row.getLong(0))).toList()).isEqualTo(expected.stream().map(List::getFirst).toList());
+        List<Row> files = spark.sql("SELECT record_count, size(delete_files), begin_snapshot FROM lake.main.t.files").collectAsList();
+        assertThat(files).hasSize(1);
+        assertThat(files.getFirst().getLong(0)).isEqualTo(3000);
+        assertThat(files.getFirst().getInt(1)).isEqualTo(1);
+        assertThat(spark.sql("SELECT size(delete_files) FROM lake.main.t.files VERSION AS OF 2").first().getInt(0)).isZero();
     }
 
     @Test
