@@ -146,6 +146,20 @@ class TestMoraineSparkReads
     }
 
     @Test
+    void joinsWithRuntimeFiltersMatchDuckDb()
+            throws Exception
+    {
+        String join = "SELECT x.b, x.a FROM lake.main.t x JOIN (SELECT b FROM lake.main.t WHERE b < 10) y ON x.b = y.b";
+        spark.conf().set("spark.sql.optimizer.dynamicPartitionPruning.reuseBroadcastOnly", "false");
+        try {
+            assertSame(join, join);
+        }
+        finally {
+            spark.conf().unset("spark.sql.optimizer.dynamicPartitionPruning.reuseBroadcastOnly");
+        }
+    }
+
+    @Test
     void namespacesAndTablesAreListed()
     {
         assertThat(spark.sql("SHOW NAMESPACES IN lake").collectAsList().stream().map(row -> row.getString(0)).toList()).containsExactly("main");
