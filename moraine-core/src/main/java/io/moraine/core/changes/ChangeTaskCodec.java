@@ -69,6 +69,25 @@ public final class ChangeTaskCodec
         }
     }
 
+    /**
+     * One task alone, for an engine that reads a change feed's tasks one by one and pairs their rows itself (the group's
+     * snapshot range is unused then).
+     */
+    public static byte[] encode(ChangeTask task)
+    {
+        return encode(new ChangeGroup(0, Long.MAX_VALUE, List.of(task)));
+    }
+
+    /** The task {@link #encode(ChangeTask)} encoded. */
+    public static ChangeTask decodeTask(byte[] encoded)
+    {
+        ChangeGroup group = decode(encoded);
+        if (group.tasks().size() != 1) {
+            throw new CorruptionException("expected one encoded change task, found " + group.tasks().size() + "; encode a single task with encode(ChangeTask)");
+        }
+        return group.tasks().getFirst();
+    }
+
     private static void write(DataOutputStream out, ChangeTask task)
             throws IOException
     {

@@ -1,0 +1,215 @@
+package io.moraine.spark;
+
+import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.ScanTaskCodec;
+import io.moraine.core.scan.VisibleRows;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.Type;
+import org.apache.spark.paths.SparkPath;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.datasources.PartitionedFile;
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
+import org.apache.spark.sql.execution.vectorized.ColumnVectorUtils;
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.types.UTF8String;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * One data file's visible rows as Spark batches. Spark's vectorized reader reads the file by field id; the core's
+ * {@link VisibleRows} says which rows of each batch the snapshot sees (none deleted, none newer than it), and the kept
+ * rows are passed on through {@link FilteredColumnVector}s — or the reader's own vectors untouched when every row is
+ * kept. Columns the file lacks read as their initial default ({@link ConstantColumnVector}); metadata columns are
+ * computed from the row positions and DuckLake's hidden row-id and snapshot columns.
+ */
+final class DataFileBatchReader
+        implements PartitionReader<ColumnarBatch>
+{
+    /** Where the hidden columns sit after the data columns in a reader that reads them. */
+    private static final int ROW_ID = 0;
+    private static final int SNAPSHOT = 1;
+    private static final int POSITION = 2;
+
+    private final DataFileTask task;
+    private final List<ReadColumn> columns;
+    private final List<MetadataColumns.Kind> metadata;
+    private final PartitionReader<ColumnarBatch> inner;
+    private final VisibleRows visible;
+    /** Per data column, whether the file lacks it and it has a default (then the reader's nulls are replaced). */
+    private final boolean[] defaulted;
+    private final UTF8String filePath;
+    private int[] survivors = new int[0];
+    private OnHeapColumnVector[] computed;
+    private ColumnarBatch batch;
+
+    private DataFileBatchReader(DataFileTask task, List<ReadColumn> columns, List<MetadataColumns.Kind> metadata, PartitionReader<ColumnarBatch> inner,
+            VisibleRows visible, boolean[] defaulted)
+    {
+        this.task = task;
+        this.columns = columns;
+        this.metadata = metadata;
+        this.inner = inner;
+        this.visible = visible;
+        this.defaulted = defaulted;
+        this.filePath = UTF8String.fromString(task.path());
+    }
+
+    static DataFileBatchReader open(DataFilePartition partition, List<ReadColumn> columns, List<MetadataColumns.Kind> metadata,
+            ParquetPartitionReaderFactory dataOnly, ParquetPartitionReaderFactory withPositions, Configuration hadoop)
+    {
+        DataFileTask task = (DataFileTask) ScanTaskCodec.decode(partition.task());
+        VisibleRows visible = VisibleRows.of(task, new HadoopLakeFileSystem(hadoop));
+        boolean hidden = !visible.keepsEveryRow() || !metadata.stream().allMatch(kind -> kind == MetadataColumns.Kind.FILE);
+        boolean[] defaulted = defaulted(task, columns, hadoop);
+        PartitionedFile file = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(HadoopLakeFileSystem.hadoopPath(task.path())), 0,
+                task.sizeBytes(), new String[0], 0L, task.sizeBytes(), scala.collection.immutable.Map$.MODULE$.empty());
+        PartitionReader<ColumnarBatch> inner = (hidden ? withPositions : dataOnly).buildColumnarReader(file);
+        return new DataFileBatchReader(task, columns, metadata, inner, visible, defaulted);
+    }
+
+    /**
+     * Which columns with an initial default the file lacks, from its footer's field ids; the footer is read only when
+     * some read column has a default.
+     */
+    static boolean[] defaulted(DataFileTask task, List<ReadColumn> columns, Configuration hadoop)
+    {
+        boolean[] defaulted = new boolean[columns.size()];
+        if (columns.stream().noneMatch(column -> column.defaultValue().isPresent())) {
+            return defaulted;
+        }
+        Set<Long> ids = new HashSet<>();
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(HadoopLakeFileSystem.hadoopPath(task.path()), hadoop))) {
+            for (Type field : reader.getFooter().getFileMetaData().getSchema().getFields()) {
+                if (field.getId() != null) {
+                    ids.add((long) field.getId().intValue());
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("reading the footer of " + task.path() + " failed: " + e.getMessage(), e);
+        }
+        for (int i = 0; i < defaulted.length; i++) {
+            defaulted[i] = columns.get(i).defaultValue().isPresent() && !ids.contains(columns.get(i).columnId());
+        }
+        return defaulted;
+    }
+
+    @Override
+    public boolean next()
+            throws IOException
+    {
+        while (inner.next()) {
+            ColumnarBatch read = inner.get();
+            int rows = read.numRows();
+            int kept = rows;
+            int[] selection = null;
+            if (!visible.keepsEveryRow()) {
+                if (survivors.length < rows) {
+                    survivors = new int[rows];
+                }
+                ColumnVector positions = read.column(columns.size() + POSITION);
+                ColumnVector snapshots = read.column(columns.size() + SNAPSHOT);
+                kept = visible.select(rows, positions::getLong, row -> snapshots.isNullAt(row) ? task.beginSnapshot() : snapshots.getLong(row), survivors);
+                selection = kept == rows ? null : survivors;
+            }
+            if (kept == 0) {
+                continue;
+            }
+            batch = output(read, selection, kept);
+            return true;
+        }
+        return false;
+    }
+
+    private ColumnarBatch output(ColumnarBatch read, int[] selection, int kept)
+    {
+        ColumnVector[] vectors = new ColumnVector[columns.size() + metadata.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            ReadColumn column = columns.get(i);
+            if (defaulted[i]) {
+                vectors[i] = constant(column.logicalType(), CatalystValues.toCatalyst(column.logicalType(), column.defaultValue().orElseThrow()), kept);
+                continue;
+            }
+            ColumnVector vector = ConvertedColumnVector.wrap(column, read.column(i));
+            vectors[i] = selection == null ? vector : new FilteredColumnVector(vector, selection, kept);
+        }
+        for (int i = 0; i < metadata.size(); i++) {
+            vectors[columns.size() + i] = switch (metadata.get(i)) {
+                case FILE -> constant(DataTypes.StringType, filePath, kept);
+                case POS, ROW_ID, SNAPSHOT_ID -> computed(i, metadata.get(i), read, selection, kept);
+            };
+        }
+        return new ColumnarBatch(vectors, kept);
+    }
+
+    /** Positions, row ids or row snapshots of the kept rows, into a vector reused across batches. */
+    private ColumnVector computed(int index, MetadataColumns.Kind kind, ColumnarBatch read, int[] selection, int kept)
+    {
+        if (computed == null) {
+            computed = new OnHeapColumnVector[metadata.size()];
+        }
+        if (computed[index] == null) {
+            computed[index] = new OnHeapColumnVector(Math.max(kept, read.numRows()), DataTypes.LongType);
+        }
+        OnHeapColumnVector vector = computed[index];
+        vector.reset();
+        vector.reserve(kept);
+        ColumnVector positions = read.column(columns.size() + POSITION);
+        ColumnVector rowIds = read.column(columns.size() + ROW_ID);
+        ColumnVector snapshots = read.column(columns.size() + SNAPSHOT);
+        for (int i = 0; i < kept; i++) {
+            int row = selection == null ? i : selection[i];
+            long value = switch (kind) {
+                case POS -> positions.getLong(row);
+                case ROW_ID -> task.rowId(positions.getLong(row), rowIds.isNullAt(row) ? OptionalLong.empty() : OptionalLong.of(rowIds.getLong(row)));
+                case SNAPSHOT_ID -> task.rowSnapshot(snapshots.isNullAt(row) ? OptionalLong.empty() : OptionalLong.of(snapshots.getLong(row)));
+                case FILE -> throw new IllegalStateException();
+            };
+            vector.putLong(i, value);
+        }
+        return vector;
+    }
+
+    static ColumnVector constant(org.apache.spark.sql.types.DataType type, Object value, int rows)
+    {
+        ConstantColumnVector vector = new ConstantColumnVector(rows, type);
+        ColumnVectorUtils.populate(vector, new GenericInternalRow(new Object[] {value}), 0);
+        return vector;
+    }
+
+    @Override
+    public ColumnarBatch get()
+    {
+        return batch;
+    }
+
+    @Override
+    public void close()
+            throws IOException
+    {
+        try {
+            inner.close();
+        }
+        finally {
+            if (computed != null) {
+                for (OnHeapColumnVector vector : computed) {
+                    if (vector != null) {
+                        vector.close();
+                    }
+                }
+            }
+        }
+    }
+}

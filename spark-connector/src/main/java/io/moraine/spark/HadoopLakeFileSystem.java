@@ -1,0 +1,66 @@
+package io.moraine.spark;
+
+import io.moraine.core.error.StoreException;
+import io.moraine.core.io.LakeFileSystem;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.OutputFile;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The lake's files through Hadoop's file systems (Spark's: {@code file:}, {@code s3a:}, ...), for reading delete files
+ * and footers on executors. A DuckLake path without a scheme is a local path. Read-only: Spark never writes the lake.
+ */
+final class HadoopLakeFileSystem
+        implements LakeFileSystem
+{
+    private final Configuration configuration;
+
+    HadoopLakeFileSystem(Configuration configuration)
+    {
+        this.configuration = configuration;
+    }
+
+    /** A DuckLake path as a Hadoop path: local paths become {@code file:} URIs, URIs stay as they are. */
+    static Path hadoopPath(String path)
+    {
+        if (path.startsWith("/")) {
+            return new Path(new java.io.File(path).toURI());
+        }
+        return new Path(path);
+    }
+
+    @Override
+    public InputFile newInputFile(String path, OptionalLong length)
+    {
+        try {
+            return HadoopInputFile.fromPath(hadoopPath(path), configuration);
+        }
+        catch (IOException e) {
+            throw new StoreException("cannot open " + path + " through Hadoop: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public OutputFile newOutputFile(String path)
+    {
+        throw new UnsupportedOperationException("the Spark connector does not write the lake");
+    }
+
+    @Override
+    public void deleteFile(String path)
+    {
+        throw new UnsupportedOperationException("the Spark connector does not write the lake");
+    }
+
+    @Override
+    public List<String> listFiles(String directory)
+    {
+        throw new UnsupportedOperationException("the Spark connector does not list the lake");
+    }
+}

@@ -1,0 +1,104 @@
+package io.moraine.spark;
+
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.SupportsCatalogOptions;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code spark.read.format("moraine").option("store", <store>).load("<schema>.<table>")}: the table resolved through a
+ * {@link MoraineCatalog} on that store (registered in the session under a name derived from the settings), so that
+ * {@code versionAsOf} / {@code timestampAsOf} reach the catalog's time travel.
+ */
+public class MoraineDataSource
+        implements SupportsCatalogOptions, DataSourceRegister
+{
+    public static final String SHORT_NAME = "moraine";
+    /** The reader option naming the table when {@code load()} is called without a path. */
+    public static final String TABLE = "table";
+
+    @Override
+    public String shortName()
+    {
+        return SHORT_NAME;
+    }
+
+    @Override
+    public Identifier extractIdentifier(CaseInsensitiveStringMap options)
+    {
+        String table = Optional.ofNullable(options.get("path")).orElse(options.get(TABLE));
+        if (table == null || table.isBlank()) {
+            throw SparkErrors.invalidSetting("format(\"moraine\") needs the table: .load(\"<schema>.<table>\") or .option(\"table\", \"<schema>.<table>\")");
+        }
+        String[] parts = table.strip().split("\\.");
+        if (parts.length == 1) {
+            return Identifier.of(new String[] {"main"}, parts[0]);
+        }
+        if (parts.length != 2) {
+            throw SparkErrors.invalidSetting("format(\"moraine\") reads '<schema>.<table>' or '<table>' (schema main), not '" + table + "'");
+        }
+        return Identifier.of(new String[] {parts[0]}, parts[1]);
+    }
+
+    /**
+     * A session catalog for these settings, registered on first use: its name is derived from the settings, so equal
+     * reads share one catalog and one open store.
+     */
+    @Override
+    public String extractCatalog(CaseInsensitiveStringMap options)
+    {
+        MoraineSettings settings = MoraineSettings.from(options, "format(\"moraine\")");
+        Map<String, String> settingOptions = settings.asOptions();
+        String name = "moraine_" + HexFormat.of().formatHex(java.util.Arrays.copyOf(sha256(settingOptions.toString()), 8));
+        SparkSession session = SparkSession.active();
+        String prefix = "spark.sql.catalog." + name;
+        if (!session.conf().contains(prefix)) {
+            settingOptions.forEach((key, value) -> session.conf().set(prefix + "." + key, value));
+            session.conf().set(prefix, MoraineCatalog.class.getName());
+        }
+        return name;
+    }
+
+    @Override
+    public Optional<String> extractTimeTravelVersion(CaseInsensitiveStringMap options)
+    {
+        return Optional.ofNullable(options.get("versionAsOf"));
+    }
+
+    @Override
+    public Optional<String> extractTimeTravelTimestamp(CaseInsensitiveStringMap options)
+    {
+        return Optional.ofNullable(options.get("timestampAsOf"));
+    }
+
+    @Override
+    public StructType inferSchema(CaseInsensitiveStringMap options)
+    {
+        throw new UnsupportedOperationException("moraine tables are resolved through their catalog (SupportsCatalogOptions)");
+    }
+
+    @Override
+    public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties)
+    {
+        throw new UnsupportedOperationException("moraine tables are resolved through their catalog (SupportsCatalogOptions)");
+    }
+
+    private static byte[] sha256(String text)
+    {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        }
+        catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

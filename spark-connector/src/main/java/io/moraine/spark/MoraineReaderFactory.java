@@ -1,0 +1,59 @@
+package io.moraine.spark;
+
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.util.List;
+
+/**
+ * Makes the columnar readers of a scan's partitions on executors: Spark's Parquet reader for data files (one for the
+ * data columns alone, one that also reads DuckLake's hidden columns and row positions, used for files with deletes or
+ * newer rows and when metadata columns are asked for), and Arrow batches for inlined rows.
+ */
+final class MoraineReaderFactory
+        implements PartitionReaderFactory
+{
+    private final List<ReadColumn> columns;
+    private final List<MetadataColumns.Kind> metadata;
+    private final ParquetPartitionReaderFactory dataOnly;
+    private final ParquetPartitionReaderFactory withPositions;
+    private final Broadcast<SerializableConfiguration> hadoop;
+
+    MoraineReaderFactory(List<ReadColumn> columns, List<MetadataColumns.Kind> metadata, ParquetPartitionReaderFactory dataOnly,
+            ParquetPartitionReaderFactory withPositions, Broadcast<SerializableConfiguration> hadoop)
+    {
+        this.columns = List.copyOf(columns);
+        this.metadata = List.copyOf(metadata);
+        this.dataOnly = dataOnly;
+        this.withPositions = withPositions;
+        this.hadoop = hadoop;
+    }
+
+    @Override
+    public PartitionReader<InternalRow> createReader(InputPartition partition)
+    {
+        throw new UnsupportedOperationException("moraine scans are columnar");
+    }
+
+    @Override
+    public boolean supportColumnarReads(InputPartition partition)
+    {
+        return true;
+    }
+
+    @Override
+    public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition)
+    {
+        return switch (partition) {
+            case DataFilePartition file -> DataFileBatchReader.open(file, columns, metadata, dataOnly, withPositions, hadoop.value().value());
+            case InlinedRowsPartition inlined -> new InlinedBatchReader(inlined);
+            default -> throw new IllegalArgumentException("not a moraine partition: " + partition);
+        };
+    }
+}

@@ -1,0 +1,117 @@
+package io.moraine.spark;
+
+import io.moraine.core.scan.ScanFilter;
+import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.TableColumn;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Builds a scan of a {@link MoraineTable}: the columns Spark needs (pruned to nested fields, mapped back to the
+ * catalog's columns by name so that field ids come from the catalog), metadata columns, the predicates the core prunes
+ * files and partitions with (all of them are still evaluated by Spark), and a limit.
+ */
+final class MoraineScanBuilder
+        implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters, SupportsPushDownLimit
+{
+    private final MoraineTable table;
+    private List<TableColumn> columns;
+    private List<MetadataColumns.Column> metadata = List.of();
+    private Predicate[] pushed = new Predicate[0];
+    private ScanFilter filter = ScanFilter.all();
+    private long limit = -1;
+
+    MoraineScanBuilder(MoraineTable table)
+    {
+        this.table = table;
+        this.columns = table.tableSchema().columns();
+    }
+
+    @Override
+    public void pruneColumns(StructType required)
+    {
+        List<TableColumn> read = new ArrayList<>();
+        List<MetadataColumns.Column> meta = new ArrayList<>();
+        for (StructField field : required.fields()) {
+            Optional<TableColumn> column = table.tableSchema().columns().stream().filter(candidate -> candidate.name().equals(field.name())).findFirst();
+            if (column.isPresent()) {
+                read.add(pruned(column.get(), field.dataType()));
+                continue;
+            }
+            meta.add(MetadataColumns.byName(field.name()).orElseThrow(() -> new IllegalArgumentException("table " + table.name() + " has no column " + field.name())));
+        }
+        this.columns = List.copyOf(read);
+        this.metadata = List.copyOf(meta);
+    }
+
+    /** The column keeping only the struct fields (at any depth) that {@code required} keeps, in the column's order. */
+    private static TableColumn pruned(TableColumn column, DataType required)
+    {
+        DuckLakeType type = switch (column.type()) {
+            case DuckLakeType.StructOf struct when required instanceof StructType fields -> {
+                List<TableColumn> kept = new ArrayList<>();
+                for (TableColumn field : struct.fields()) {
+                    for (StructField wanted : fields.fields()) {
+                        if (wanted.name().equals(field.name())) {
+                            kept.add(pruned(field, wanted.dataType()));
+                        }
+                    }
+                }
+                yield kept.size() == struct.fields().size() && kept.equals(struct.fields()) ? struct : new DuckLakeType.StructOf(kept);
+            }
+            case DuckLakeType.ListOf list when required instanceof ArrayType array -> new DuckLakeType.ListOf(pruned(list.element(), array.elementType()));
+            case DuckLakeType.MapOf map when required instanceof MapType entries -> new DuckLakeType.MapOf(pruned(map.key(), entries.keyType()),
+                    pruned(map.value(), entries.valueType()));
+            default -> column.type();
+        };
+        return type == column.type() ? column : new TableColumn(column.columnId(), column.name(), type, column.initialDefault());
+    }
+
+    @Override
+    public Predicate[] pushPredicates(Predicate[] predicates)
+    {
+        SparkFilters.Converted converted = SparkFilters.convert(predicates, table.tableSchema());
+        this.pushed = converted.predicates().toArray(Predicate[]::new);
+        this.filter = converted.filter();
+        // Pruning only: Spark evaluates every predicate on the rows read.
+        return predicates;
+    }
+
+    @Override
+    public Predicate[] pushedPredicates()
+    {
+        return pushed;
+    }
+
+    @Override
+    public boolean pushLimit(int limit)
+    {
+        this.limit = limit;
+        return true;
+    }
+
+    @Override
+    public boolean isPartiallyPushed()
+    {
+        return true;
+    }
+
+    @Override
+    public Scan build()
+    {
+        return new MoraineScan(table, columns, metadata, filter, limit);
+    }
+}

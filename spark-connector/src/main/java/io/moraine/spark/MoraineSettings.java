@@ -1,0 +1,81 @@
+package io.moraine.spark;
+
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+import java.io.Serializable;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The settings of a moraine catalog in Spark ({@code spark.sql.catalog.<name>.<setting>}, or reader options of
+ * {@code format("moraine")}): the same as the Trino catalog's.
+ *
+ * @param store where the catalog lives (a local path, {@code file:///...}, {@code s3://bucket[/prefix]})
+ * @param dataPath read data and delete files under this directory instead of the catalog's {@code data_path}
+ * @param checkpointId pin every read to this checkpoint of the store
+ * @param defaultSnapshotId the snapshot read when a query names none
+ * @param defaultSnapshotTimestamp read the snapshot current at this instant when a query names none
+ */
+public record MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
+        Optional<Instant> defaultSnapshotTimestamp)
+        implements Serializable
+{
+    public static final String STORE = "store";
+    public static final String DATA_PATH = "data-path";
+    public static final String CHECKPOINT_ID = "checkpoint-id";
+    public static final String DEFAULT_SNAPSHOT_ID = "default-snapshot-id";
+    public static final String DEFAULT_SNAPSHOT_TIMESTAMP = "default-snapshot-timestamp";
+
+    /** Every setting name, for copying settings into a session catalog's configuration. */
+    public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP);
+
+    public static MoraineSettings from(CaseInsensitiveStringMap options, String where)
+    {
+        String store = options.get(STORE);
+        if (store == null || store.isBlank()) {
+            throw SparkErrors.invalidSetting(where + " has no '" + STORE + "' setting: set it to the moraine store, e.g. "
+                    + "spark.sql.catalog.lake.store=s3://bucket/catalog or .option(\"store\", \"/path/to/store\")");
+        }
+        Optional<Long> snapshotId = Optional.ofNullable(options.get(DEFAULT_SNAPSHOT_ID)).map(text -> {
+            try {
+                return Long.parseLong(text.strip());
+            }
+            catch (NumberFormatException e) {
+                throw SparkErrors.invalidSetting(where + " setting '" + DEFAULT_SNAPSHOT_ID + "' is '" + text + "', not a snapshot id (a number)");
+            }
+        });
+        Optional<Instant> snapshotTimestamp = Optional.ofNullable(options.get(DEFAULT_SNAPSHOT_TIMESTAMP)).map(text -> {
+            try {
+                return Instant.parse(text.strip());
+            }
+            catch (DateTimeParseException e) {
+                throw SparkErrors.invalidSetting(where + " setting '" + DEFAULT_SNAPSHOT_TIMESTAMP + "' is '" + text
+                        + "', not an ISO-8601 instant such as 2026-11-29T12:00:00Z");
+            }
+        });
+        if (snapshotId.isPresent() && snapshotTimestamp.isPresent()) {
+            throw SparkErrors.invalidSetting(where + " sets both '" + DEFAULT_SNAPSHOT_ID + "' and '" + DEFAULT_SNAPSHOT_TIMESTAMP + "'; set one");
+        }
+        return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp);
+    }
+
+    /** The settings as options again (for a catalog registered on behalf of {@code format("moraine")}). */
+    public Map<String, String> asOptions()
+    {
+        Map<String, String> options = new TreeMap<>();
+        options.put(STORE, store);
+        dataPath.ifPresent(value -> options.put(DATA_PATH, value));
+        checkpointId.ifPresent(value -> options.put(CHECKPOINT_ID, value));
+        defaultSnapshotId.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_ID, value.toString()));
+        defaultSnapshotTimestamp.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_TIMESTAMP, value.toString()));
+        return options;
+    }
+
+    private static Optional<String> nonBlank(String value)
+    {
+        return Optional.ofNullable(value).map(String::strip).filter(text -> !text.isEmpty());
+    }
+}

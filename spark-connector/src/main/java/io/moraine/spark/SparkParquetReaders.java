@@ -1,0 +1,63 @@
+package io.moraine.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetInputFormat;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetOptions;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils;
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * The one place that builds Spark's own vectorized Parquet reader (a Spark-internal class, pinned to Spark 4.2): for a
+ * physical schema whose fields carry Parquet field ids, with field-id matching switched on in a private configuration
+ * (the session's setting is left alone), and no filters handed to it (they would resolve columns by name, which is
+ * wrong after a rename).
+ */
+final class SparkParquetReaders
+{
+    private SparkParquetReaders() {}
+
+    /** The session's Hadoop configuration, broadcast once per scan. */
+    static Broadcast<SerializableConfiguration> hadoopConfiguration(SparkSession session)
+    {
+        return SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
+    }
+
+    static ParquetPartitionReaderFactory factory(SparkSession session, StructType physical)
+    {
+        SQLConf conf = session.sessionState().conf().clone();
+        conf.setConfString("spark.sql.parquet.fieldId.read.enabled", "true");
+        conf.setConfString("spark.sql.parquet.fieldId.read.ignoreMissing", "false");
+        conf.setConfString("spark.sql.parquet.filterPushdown", "false");
+        conf.setConfString("spark.sql.parquet.recordLevelFilter.enabled", "false");
+        conf.setConfString("spark.sql.parquet.enableVectorizedReader", "true");
+        conf.setConfString("spark.sql.parquet.enableNestedColumnVectorizedReader", "true");
+        if (!ParquetUtils.isBatchReadSupportedForSchema(conf, physical)) {
+            throw SparkErrors.unsupported("Spark's vectorized Parquet reader cannot read " + physical.simpleString()
+                    + "; the moraine connector reads data files with it only");
+        }
+        Configuration hadoop = session.sessionState().newHadoopConf();
+        String schema = physical.json();
+        hadoop.set(ParquetInputFormat.READ_SUPPORT_CLASS, MoraineParquetReadSupport.class.getName());
+        hadoop.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), schema);
+        hadoop.set("org.apache.spark.sql.parquet.row.attributes", schema);
+        hadoop.set("spark.sql.session.timeZone", conf.sessionLocalTimeZone());
+        hadoop.setBoolean("spark.sql.optimizer.nestedSchemaPruning.enabled", true);
+        hadoop.setBoolean("spark.sql.caseSensitive", false);
+        hadoop.setBoolean("spark.sql.parquet.binaryAsString", false);
+        hadoop.setBoolean("spark.sql.parquet.int96AsTimestamp", true);
+        hadoop.setBoolean("spark.sql.parquet.inferTimestampNTZ.enabled", true);
+        hadoop.setBoolean("spark.sql.legacy.parquet.nanosAsLong", false);
+        hadoop.setBoolean("spark.sql.parquet.fieldId.read.enabled", true);
+        hadoop.setBoolean("spark.sql.parquet.fieldId.read.ignoreMissing", false);
+        Broadcast<SerializableConfiguration> broadcast = SerializableConfiguration.broadcast(session.sparkContext(), hadoop);
+        return new ParquetPartitionReaderFactory(conf, broadcast, physical, physical, new StructType(), new Filter[0], scala.Option.empty(),
+                new ParquetOptions(scala.collection.immutable.Map$.MODULE$.<String, String>empty(), conf));
+    }
+}

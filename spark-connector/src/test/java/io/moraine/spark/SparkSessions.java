@@ -1,0 +1,28 @@
+package io.moraine.spark;
+
+import org.apache.spark.sql.SparkSession;
+
+import java.util.Map;
+
+/** A local Spark for a test class: two threads, no UI, UTC, Java time values, catalog {@code lake} on a moraine store. */
+final class SparkSessions
+{
+    private SparkSessions() {}
+
+    static SparkSession start(String store, Map<String, String> catalogSettings)
+    {
+        SparkSession.Builder builder = SparkSession.builder()
+                .master("local[2]")
+                .appName("moraine-spark-test")
+                .config("spark.ui.enabled", "false")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.sql.shuffle.partitions", "2")
+                .config("spark.sql.session.timeZone", "UTC")
+                .config("spark.sql.datetime.java8API.enabled", "true")
+                .config("spark.sql.catalog.lake", MoraineCatalog.class.getName())
+                .config("spark.sql.catalog.lake.store", store);
+        catalogSettings.forEach((key, value) -> builder.config("spark.sql.catalog.lake." + key, value));
+        return builder.getOrCreate();
+    }
+}

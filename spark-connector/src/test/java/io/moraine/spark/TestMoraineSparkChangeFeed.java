@@ -1,0 +1,319 @@
+package io.moraine.spark;
+
+import io.moraine.core.store.StoreUri;
+import io.moraine.duckdb.CatalogImporter;
+import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.testing.CanonicalRowsAssert;
+import io.moraine.testing.CanonicalText;
+import io.moraine.testing.DuckLakeHistory;
+import io.moraine.testing.DuckLakeOracle;
+import io.moraine.testing.LakeColumn;
+import io.moraine.testing.LakeTable;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.duckdb.DuckDBStruct;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The change feed of the oracle workload (inserts, deletes, updates, inlined rows, schema changes, flush, merge,
+ * rewrite, expiry) read through Spark 4.2's native change-data-capture API equals DuckDB + DuckLake's
+ * change functions: the raw feed of SQL {@code CHANGES FROM VERSION a TO VERSION b} equals
+ * {@code ducklake_table_insertions} and {@code ducklake_table_deletions} for every table and every range of surviving
+ * snapshots, and the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
+ * {@code computeUpdates} equals {@code ducklake_table_changes} (updates paired by Spark) for every range ending at the
+ * newest snapshot. (Pairing every range would run one shuffle per range: too slow for a test on two cores.)
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestMoraineSparkChangeFeed
+{
+    private static final String DUCKLAKE_COLUMNS = "snapshot_id, rowid, change_type";
+    private static final String SPARK_COLUMNS = "_commit_version, _row_id, _change_type";
+
+    private DuckLakeOracle oracle;
+    private DuckLakeHistory history;
+    private SparkSession spark;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        Path directory = Files.createTempDirectory("moraine-spark-changes");
+        oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
+        oracle.runWorkload();
+        StoreUri uri = StoreUri.parse(directory.resolve("store").toString());
+        CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"))), uri, Optional.empty(),
+                CatalogImporter.Progress.SILENT);
+        history = DuckLakeHistory.of(oracle, directory.resolve("history-copy.ducklake"));
+        spark = SparkSessions.start(uri.toString(), Map.of());
+    }
+
+    @AfterAll
+    void tearDown()
+            throws Exception
+    {
+        try (DuckLakeOracle ignored = oracle) {
+            if (spark != null) {
+                spark.stop();
+            }
+        }
+    }
+
+    @Test
+    void everyTableAndRangeMatchesDuckLakeInsertionsAndDeletions()
+            throws Exception
+    {
+        List<Long> snapshots = history.survivingSnapshots();
+        List<String> failures = new ArrayList<>();
+        long compared = 0;
+        long expected = 0;
+        for (int endIndex = 0; endIndex < snapshots.size(); endIndex++) {
+            long end = snapshots.get(endIndex);
+            for (LakeTable table : history.tablesAt(end)) {
+                List<LakeColumn> columns = history.columnsAt(table, end);
+                List<Long> starts = snapshots.subList(0, endIndex + 1);
+                expected += starts.size();
+                // One Spark query per table and end: the raw feeds (no pairing, so no shuffle) from every start, each tagged with its start.
+                String union = String.join(" UNION ALL ", starts.stream()
+                        .map(start -> "SELECT CAST(" + start + " AS BIGINT) AS range_start, " + SPARK_COLUMNS + ", " + names(columns) + " FROM lake."
+                                + table.schema() + "." + table.name() + " CHANGES FROM VERSION " + start + " TO VERSION " + end)
+                        .toList());
+                Map<Long, List<Row>> byStart = new HashMap<>();
+                for (Row row : spark.sql(union).collectAsList()) {
+                    byStart.computeIfAbsent(row.getLong(0), key -> new ArrayList<>()).add(row);
+                }
+                for (long start : starts) {
+                    List<List<String>> duckdb = duckLakeRawChanges(table, columns, start, end);
+                    List<List<String>> read = canonical(byStart.getOrDefault(start, List.of()), 1, columns);
+                    try {
+                        CanonicalRowsAssert.assertSameRows(table + " changes [" + start + ", " + end + "]", withChangeColumns(columns), duckdb, "Spark", read);
+                    }
+                    catch (AssertionError e) {
+                        failures.add(e.getMessage());
+                    }
+                    compared++;
+                }
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new AssertionError(failures.size() + " of " + compared + " ranges differ:\n" + String.join("\n", failures));
+        }
+        assertThat(compared).isEqualTo(expected).isEqualTo(expectedRanges(snapshots)).isGreaterThan(300);
+        System.out.printf("change feed: %d ranges compared with ducklake_table_insertions and _deletions%n", compared);
+    }
+
+    @Test
+    void theDataFrameApiMatchesDuckLakeForEveryRangeToTheNewestSnapshot()
+            throws Exception
+    {
+        List<Long> snapshots = history.survivingSnapshots();
+        long newest = snapshots.getLast();
+        long compared = 0;
+        long updates = 0;
+        for (LakeTable table : history.tablesAt(newest)) {
+            List<LakeColumn> columns = history.columnsAt(table, newest);
+            for (long start : snapshots) {
+                Dataset<Row> changes = spark.read()
+                        .option("startingVersion", Long.toString(start))
+                        .option("endingVersion", Long.toString(newest))
+                        .option("computeUpdates", "true")
+                        .changes("lake." + table.schema() + "." + table.name());
+                List<Row> rows = changes.selectExpr(("_commit_version, _row_id, _change_type, " + names(columns)).split(", ")).collectAsList();
+                List<List<String>> duckdb = duckLakeChanges(table, columns, start, newest);
+                updates += duckdb.stream().filter(row -> row.get(2).equals("'update_preimage'")).count();
+                CanonicalRowsAssert.assertSameRows(table + " changes [" + start + ", " + newest + "]", withChangeColumns(columns), duckdb, "Spark",
+                        canonical(rows, 0, columns));
+                compared++;
+            }
+        }
+        assertThat(compared).isEqualTo(history.tablesAt(newest).size() * (long) snapshots.size());
+        assertThat(updates).as("update pairs in the compared feeds").isGreaterThan(0);
+        System.out.printf("change feed with computeUpdates: %d ranges compared with ducklake_table_changes%n", compared);
+    }
+
+    @Test
+    void timestampBoundsAndRawChangesResolveAsDuckLake()
+            throws Exception
+    {
+        LakeTable orders = new LakeTable("sales", "orders");
+        List<Long> snapshots = history.survivingSnapshots();
+        long start = snapshots.get(2);
+        long end = snapshots.getLast();
+        String startTime = time(start);
+        String endTime = time(end);
+        List<LakeColumn> columns = history.columnsAt(orders, end);
+        List<Row> rows = spark.sql("SELECT " + SPARK_COLUMNS + ", " + names(columns) + " FROM lake.sales.orders CHANGES FROM TIMESTAMP '" + startTime
+                + "' TO TIMESTAMP '" + endTime + "' WITH (computeUpdates = 'true')").collectAsList();
+        CanonicalRowsAssert.assertSameRows("orders changes by timestamp", withChangeColumns(columns), duckLakeChanges(orders, columns, start, end), "Spark",
+                canonical(rows, 0, columns));
+        // Without computeUpdates, an update stays a deletion and an insertion: DuckLake's insertions and deletions.
+        long raw = spark.sql("SELECT * FROM lake.sales.orders CHANGES FROM VERSION " + start + " TO VERSION " + end).count();
+        long duckdb = Long.parseLong(oracle.query("SELECT (SELECT count(*) FROM ducklake_table_insertions('lake', 'sales', 'orders', " + start + ", " + end
+                + ")) + (SELECT count(*) FROM ducklake_table_deletions('lake', 'sales', 'orders', " + start + ", " + end + "))").getFirst().getFirst());
+        assertThat(raw).isEqualTo(duckdb).isGreaterThan(0);
+    }
+
+    @Test
+    void badRangesAreRefusedNamingTheProblem()
+            throws Exception
+    {
+        long newest = history.survivingSnapshots().getLast();
+        assertRefused("SELECT * FROM lake.sales.orders CHANGES FROM VERSION 10 TO VERSION 5", "reversed", "10", "5");
+        // The workload expires snapshot 3.
+        assertRefused("SELECT * FROM lake.sales.orders CHANGES FROM VERSION 3 TO VERSION 10", "snapshot 3 was expired");
+        assertRefused("SELECT * FROM lake.sales.orders CHANGES FROM VERSION " + (newest + 5), "does not exist");
+        assertRefused("SELECT * FROM lake.sales.orders CHANGES FROM VERSION 'x'", "'x'");
+        assertRefused("SELECT * FROM lake.main.dropped CHANGES FROM VERSION 2", "dropped");
+    }
+
+    private void assertRefused(String sql, String... fragments)
+    {
+        var assertion = assertThatThrownBy(() -> spark.sql(sql).collectAsList()).as(sql).isInstanceOf(AnalysisException.class);
+        for (String fragment : fragments) {
+            assertion.hasMessageContaining(fragment);
+        }
+    }
+
+    private String time(long snapshot)
+            throws Exception
+    {
+        return oracle.query("SELECT strftime(snapshot_time AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S.%f') FROM ducklake_snapshots('lake') WHERE snapshot_id = "
+                + snapshot).getFirst().getFirst();
+    }
+
+    /** Counted from DuckDB's catalog: every surviving a <= b times every table at b. */
+    private long expectedRanges(List<Long> snapshots)
+            throws Exception
+    {
+        long ranges = 0;
+        for (int end = 0; end < snapshots.size(); end++) {
+            ranges += (end + 1) * Long.parseLong(oracle.query("SELECT count(*) FROM ducklake_snapshots('lake') s JOIN __ducklake_metadata_lake.ducklake_table t "
+                    + "ON t.begin_snapshot <= s.snapshot_id AND (t.end_snapshot IS NULL OR s.snapshot_id < t.end_snapshot) WHERE s.snapshot_id = "
+                    + snapshots.get(end)).getFirst().getFirst());
+        }
+        return ranges;
+    }
+
+    private static String names(List<LakeColumn> columns)
+    {
+        return String.join(", ", columns.stream().map(SparkDuckLakeComparison::quoted).toList());
+    }
+
+    private static List<LakeColumn> withChangeColumns(List<LakeColumn> columns)
+    {
+        List<LakeColumn> all = new ArrayList<>(List.of(new LakeColumn("snapshot_id", "BIGINT"), new LakeColumn("rowid", "BIGINT"),
+                new LakeColumn("change_type", "VARCHAR")));
+        all.addAll(columns);
+        return all;
+    }
+
+    /** Spark's change rows from column {@code first} on: version, row id, change type, the table's columns. */
+    private static List<List<String>> canonical(List<Row> rows, int first, List<LakeColumn> columns)
+    {
+        List<List<String>> canonical = new ArrayList<>();
+        for (Row row : rows) {
+            List<String> cells = new ArrayList<>();
+            cells.add(CanonicalText.of(row.getLong(first)));
+            cells.add(CanonicalText.of(row.getLong(first + 1)));
+            cells.add(CanonicalText.of(row.getString(first + 2)));
+            for (int i = 0; i < columns.size(); i++) {
+                Object value = SparkCanonicalRows.plain(row.get(first + 3 + i));
+                if (value instanceof String text && columns.get(i).duckdbType().equals("UUID")) {
+                    value = UUID.fromString(text);
+                }
+                cells.add(CanonicalText.of(value));
+            }
+            canonical.add(cells);
+        }
+        return canonical;
+    }
+
+    /** DuckLake's {@code table_insertions} and {@code table_deletions} of the range, as {@code insert} and {@code delete} rows. */
+    private List<List<String>> duckLakeRawChanges(LakeTable table, List<LakeColumn> columns, long start, long end)
+            throws Exception
+    {
+        String select = String.join(", ", columns.stream().map(LakeColumn::sqlName).toList());
+        String arguments = "('lake', '" + table.schema() + "', '" + table.name() + "', " + start + ", " + end + ")";
+        return duckDbRows("SELECT snapshot_id, rowid, 'insert', " + select + " FROM ducklake_table_insertions" + arguments
+                + " UNION ALL SELECT snapshot_id, rowid, 'delete', " + select + " FROM ducklake_table_deletions" + arguments);
+    }
+
+    private List<List<String>> duckLakeChanges(LakeTable table, List<LakeColumn> columns, long start, long end)
+            throws Exception
+    {
+        return duckDbRows("SELECT " + DUCKLAKE_COLUMNS + ", " + String.join(", ", columns.stream().map(LakeColumn::sqlName).toList())
+                + " FROM ducklake_table_changes('lake', '" + table.schema() + "', '" + table.name() + "', " + start + ", " + end + ")");
+    }
+
+    private List<List<String>> duckDbRows(String sql)
+            throws Exception
+    {
+        List<List<String>> rows = new ArrayList<>();
+        try (Statement statement = oracle.connection().createStatement(); ResultSet result = statement.executeQuery(sql)) {
+            int width = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= width; i++) {
+                    row.add(CanonicalText.of(plain(result.getObject(i))));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static Object plain(Object value)
+            throws Exception
+    {
+        return switch (value) {
+            case null -> null;
+            case Timestamp timestamp -> timestamp.toLocalDateTime();
+            case Blob blob -> blob.getBytes(1, (int) blob.length());
+            case Array array -> {
+                List<Object> elements = new ArrayList<>();
+                for (Object element : (Object[]) array.getArray()) {
+                    elements.add(plain(element));
+                }
+                yield elements;
+            }
+            case DuckDBStruct struct -> {
+                Map<String, Object> fields = new LinkedHashMap<>();
+                for (Map.Entry<String, Object> field : struct.getMap().entrySet()) {
+                    fields.put(field.getKey(), plain(field.getValue()));
+                }
+                yield new CanonicalText.Struct(fields);
+            }
+            case Map<?, ?> map -> {
+                Map<Object, Object> entries = new LinkedHashMap<>();
+                for (Map.Entry<?, ?> entry : map.entrySet()) {
+                    entries.put(plain(entry.getKey()), plain(entry.getValue()));
+                }
+                yield entries;
+            }
+            case String text when text.isEmpty() -> text;
+            default -> value;
+        };
+    }
+}
