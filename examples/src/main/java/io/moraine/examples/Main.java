@@ -24,6 +24,8 @@ public final class Main
         COMMANDS.put("help", new Entry("list the commands", args -> help()));
         COMMANDS.put("import", new Entry("copy a DuckLake catalog into a new moraine store: " + ImportCommand.USAGE, ImportCommand::run));
         COMMANDS.put("dump", new Entry("print a catalog table's rows as CSV: " + DumpCommand.USAGE, DumpCommand::run));
+        COMMANDS.put("duckdb", new Entry("run SQL in DuckDB 1.5.5 with the moraine extension, the store attached as m, print CSV: "
+                + DuckDbCommand.USAGE, DuckDbCommand::run));
         COMMANDS.put("cat", new Entry("print a table's rows at a snapshot as CSV, read without an engine: " + CatCommand.USAGE, CatCommand::run));
         COMMANDS.put("flush", new Entry("write inlined rows to Parquet and drain them, like ducklake_flush_inlined_data: " + FlushCommand.USAGE,
                 FlushCommand::run));
@@ -34,7 +36,8 @@ public final class Main
         COMMANDS.put("trino-query", new Entry("run one statement in an embedded Trino and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
                 io.moraine.examples.trino.TrinoCommands::query));
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N] [--chunk-rows N] [--commits N] [--writers N] [--repetitions N] [--warmup-seconds N] [--s3proxy] | "
-                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files)",
+                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files) | "
+                + io.moraine.examples.bench.DuckDbAttachBenchmark.USAGE + " (the standalone DuckDB attach vs a DuckDB-file catalog)",
                 args -> bench(args)));
     }
 
@@ -82,7 +85,8 @@ public final class Main
             case "catalog" -> CatalogBenchmark.main(rest);
             case "inline" -> io.moraine.examples.bench.InlineBenchmark.main(rest);
             case "trino" -> io.moraine.examples.bench.TrinoScanBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...] or bench trino [...]");
+            case "duckdb" -> io.moraine.examples.bench.DuckDbAttachBenchmark.main(rest);
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...], bench trino [...] or bench duckdb [...]");
         }
     }
 }

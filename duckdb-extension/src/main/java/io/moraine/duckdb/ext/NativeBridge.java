@@ -117,8 +117,13 @@ public final class NativeBridge
 
     public static String[] createCheckpoint(long handle, long lifetimeMicros)
     {
+        AttachedStore store = catalog(handle);
+        if (store.catalog().mode() == io.moraine.core.store.OpenMode.CHECKPOINT) {
+            throw new InvalidArgumentException("moraine_create_checkpoint: catalog " + store.catalog().uri() + " is attached at a "
+                    + "checkpoint, which writes nothing to the store; create checkpoints through a READ_WRITE (or READ_ONLY) attach");
+        }
         Optional<Duration> lifetime = lifetimeMicros > 0 ? Optional.of(Duration.ofNanos(Math.multiplyExact(lifetimeMicros, 1000L))) : Optional.empty();
-        return fields(List.of(catalog(handle).catalog().createCheckpoint(lifetime, Optional.empty())));
+        return fields(List.of(store.catalog().createCheckpoint(lifetime, Optional.empty())));
     }
 
     public static String[] checkpoints(String store)
