@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
@@ -61,6 +62,12 @@ final class DuckDbCommand
                     }
                 }
             }
+        }
+        catch (SQLException e) {
+            // DuckDB's message names the error type and moraine's own message; the stack trace adds nothing.
+            out.flush();
+            System.err.println("moraine duckdb: " + e.getMessage());
+            System.exit(1);
         }
         out.flush();
     }

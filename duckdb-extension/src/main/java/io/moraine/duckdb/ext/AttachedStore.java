@@ -56,7 +56,7 @@ final class AttachedStore
                 throw e;
             }
             throw new NotFoundException(e.getMessage() + " A " + request.mode() + " attach never creates a store: create one with "
-                    + "`bin/moraine import <source catalog> " + request.store() + "` (or attach it READ_WRITE; on s3:// DuckDB attaches "
+                    + "`bin/moraine import --source ducklake:<catalog> --store " + request.store() + "` (or attach it READ_WRITE; on s3:// DuckDB attaches "
                     + "READ_ONLY unless READ_WRITE is given).", e);
         }
         try {

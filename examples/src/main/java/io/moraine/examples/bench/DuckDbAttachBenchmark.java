@@ -23,14 +23,14 @@ import java.util.Set;
  */
 public final class DuckDbAttachBenchmark
 {
-    public static final String USAGE = "bench duckdb [--rows N] [--repetitions N] [--warmup-seconds N]";
+    public static final String USAGE = "bench duckdb [--rows N] [--repetitions N] [--warmup-seconds N] [--threads N]";
 
     private DuckDbAttachBenchmark() {}
 
     public static void main(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("rows", "repetitions", "warmup-seconds"));
+        CommandLine line = CommandLine.parse(args, Set.of("rows", "repetitions", "warmup-seconds", "threads"));
         int rows = line.intOption("rows", 10_000);
         int repetitions = line.intOption("repetitions", 15);
         Duration warmup = Duration.ofSeconds(line.intOption("warmup-seconds", 3));
@@ -52,6 +52,10 @@ public final class DuckDbAttachBenchmark
         Properties properties = new Properties();
         properties.setProperty("allow_unsigned_extensions", "true");
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:", properties); Statement statement = connection.createStatement()) {
+            int threads = line.intOption("threads", 0);
+            if (threads > 0) {
+                statement.execute("SET threads = " + threads);
+            }
             statement.execute("LOAD '" + extension.toAbsolutePath() + "'");
             statement.execute("ATTACH '" + catalogFile + "' AS duckdb_file (READ_ONLY)");
             statement.execute("ATTACH '" + store + "' AS moraine (TYPE moraine, READ_ONLY)");
@@ -65,8 +69,9 @@ public final class DuckDbAttachBenchmark
             }
             double file = Timing.medianMillisAfterWarmup(warmup, repetitions, () -> materialize(statement, "duckdb_file"));
             double moraine = Timing.medianMillisAfterWarmup(warmup, repetitions, () -> materialize(statement, "moraine"));
-            System.out.printf("SELECT * FROM ducklake_data_file, %d rows, median of %d: moraine standalone attach %.2f ms, "
-                    + "DuckDB-file DuckLake catalog %.2f ms, ratio %.2fx%n", rows, repetitions, moraine, file, moraine / file);
+            System.out.printf("SELECT * FROM ducklake_data_file, %d rows, threads=%s, median of %d: moraine standalone attach %.2f ms, "
+                    + "DuckDB-file DuckLake catalog %.2f ms, ratio %.2fx%n", rows, threads > 0 ? threads : "default", repetitions, moraine, file,
+                    moraine / file);
         }
     }
 
