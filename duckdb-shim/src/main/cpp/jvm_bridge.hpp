@@ -31,7 +31,7 @@ public:
 
 	jclass bridge;
 	jmethodID open_catalog, close_catalog, list_tables, table_schema, scan_open, scan_next, scan_close, error_code,
-	    error_message, create_checkpoint, list_checkpoints, delete_checkpoint, interrupt_scan;
+	    error_message, create_checkpoint, list_checkpoints, delete_checkpoint, interrupt_call;
 
 private:
 	explicit Jvm(JavaVM *vm);

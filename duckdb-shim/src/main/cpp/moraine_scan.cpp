@@ -1,5 +1,6 @@
 #include "moraine_scan.hpp"
 
+#include "interrupt_watcher.hpp"
 #include "jvm_bridge.hpp"
 
 namespace moraine {
@@ -75,8 +76,11 @@ unique_ptr<GlobalTableFunctionState> MoraineScanInit(ClientContext &context, Tab
 	auto column_array = env->NewIntArray(static_cast<jsize>(columns.size()));
 	env->SetIntArrayRegion(column_array, 0, static_cast<jsize>(columns.size()), columns.data());
 	// A user table's scan is refused here, at execution, by the core (with the DuckLake attach to use instead).
-	state->scan = env->CallStaticLongMethod(jvm.bridge, jvm.scan_open, catalog.handle, ToJava(env, table.schema.name),
-	                                        ToJava(env, table.name), column_array);
+	{
+		InterruptibleCall call(context);
+		state->scan = env->CallStaticLongMethod(jvm.bridge, jvm.scan_open, catalog.handle, ToJava(env, table.schema.name),
+		                                        ToJava(env, table.name), column_array, call.id);
+	}
 	jvm.Check(env);
 	if (!table.served) {
 		throw InternalException("moraine: the core opened a scan of user table %s", table.name);
@@ -98,8 +102,12 @@ bool NextBatch(MoraineScanState &state) {
 			throw InterruptException();
 		}
 		auto batch = make_shared_ptr<ArrowArrayWrapper>();
-		jboolean has_batch = env->CallStaticBooleanMethod(jvm.bridge, jvm.scan_next, state.scan,
-		                                                  reinterpret_cast<jlong>(&batch->arrow_array));
+		jboolean has_batch;
+		{
+			InterruptibleCall call(state.context);
+			has_batch = env->CallStaticBooleanMethod(jvm.bridge, jvm.scan_next, state.scan,
+			                                         reinterpret_cast<jlong>(&batch->arrow_array), call.id);
+		}
 		jvm.Check(env);
 		if (!has_batch) {
 			state.Close();

@@ -36,10 +36,7 @@ final class DuckDbCommand
         if (statements.isEmpty()) {
             throw new IllegalArgumentException("give at least one SQL statement: " + USAGE);
         }
-        Path extension = Path.of(System.getProperty(EXTENSION_PROPERTY, "duckdb-shim/target/extension/moraine.duckdb_extension"));
-        if (!Files.isRegularFile(extension)) {
-            throw new IllegalArgumentException("the DuckDB extension " + extension + " is not built; run make build");
-        }
+        Path extension = extension();
         StringBuilder options = new StringBuilder("TYPE moraine");
         switch (line.option("mode").orElse("")) {
             case "" -> { }
@@ -70,6 +67,33 @@ final class DuckDbCommand
             System.exit(1);
         }
         out.flush();
+    }
+
+    /** Prints one table of the store attached read-only as CSV with a header, written by DuckDB's own CSV writer. */
+    static void copyCsv(String store, String table)
+            throws Exception
+    {
+        Properties properties = new Properties();
+        properties.setProperty("allow_unsigned_extensions", "true");
+        try (Connection connection = DriverManager.getConnection("jdbc:duckdb:", properties); Statement statement = connection.createStatement()) {
+            statement.execute("LOAD '" + extension().toAbsolutePath().toString().replace("'", "''") + "'");
+            statement.execute("ATTACH '" + store.replace("'", "''") + "' AS m (TYPE moraine, READ_ONLY)");
+            System.out.flush();
+            statement.execute("COPY (SELECT * FROM m.main.\"" + table.replace("\"", "\"\"") + "\") TO '/dev/stdout' (FORMAT csv, HEADER true)");
+        }
+        catch (SQLException e) {
+            System.err.println("moraine dump: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    private static Path extension()
+    {
+        Path extension = Path.of(System.getProperty(EXTENSION_PROPERTY, "duckdb-shim/target/extension/moraine.duckdb_extension"));
+        if (!Files.isRegularFile(extension)) {
+            throw new IllegalArgumentException("the DuckDB extension " + extension + " is not built; run make build");
+        }
+        return extension;
     }
 
     private static void writeCsv(ResultSet result, Writer out)

@@ -21,7 +21,7 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options)
                     + "with a local path, file://, memory:// or s3://bucket/prefix");
         }
         StoreUri store = StoreUri.parse(uri);
-        StoreOptions options = StoreOptions.DEFAULTS;
+        StoreOptions options = StoreOptions.DEFAULTS.withReadListener(NativeBridge.readListener());
         if (walPath != null && !walPath.isEmpty()) {
             options = options.withWalStore(StoreUri.parse(walPath));
         }

@@ -4,6 +4,7 @@ import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.store.CheckpointInfo;
 import io.moraine.core.store.SlateStore;
+import io.moraine.core.store.StoreReadListener;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import org.apache.arrow.c.ArrowArray;
@@ -33,6 +34,8 @@ public final class NativeBridge
     private static final AtomicLong NEXT_HANDLE = new AtomicLong(1);
     private static final ConcurrentHashMap<Long, AttachedStore> CATALOGS = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<Long, BatchSource> SCANS = new ConcurrentHashMap<>();
+    private static final InterruptibleCalls CALLS = new InterruptibleCalls();
+    private static volatile StoreReadListener readListener = StoreReadListener.NONE;
 
     private NativeBridge() {}
 
@@ -63,27 +66,48 @@ public final class NativeBridge
         Data.exportSchema(ALLOCATOR, served.schema(), null, ArrowSchema.wrap(arrowSchemaAddress));
     }
 
-    public static long scanOpen(long handle, String schema, String table, int[] columns)
+    /** Opens a scan; {@code call} identifies this call to {@link #interruptCall} while it runs. */
+    public static long scanOpen(long handle, String schema, String table, int[] columns, long call)
     {
-        BatchSource source = catalog(handle).served(schema, table).open(columns, ALLOCATOR);
+        BatchSource source = CALLS.run(call, () -> catalog(handle).served(schema, table).open(columns, ALLOCATOR));
         long scan = NEXT_HANDLE.getAndIncrement();
         SCANS.put(scan, source);
         return scan;
     }
 
     /** Exports the scan's next batch (a struct array of the projected columns) into the shim's ArrowArray. */
-    public static boolean scanNext(long scan, long arrowArrayAddress)
+    public static boolean scanNext(long scan, long arrowArrayAddress, long call)
     {
         BatchSource source = SCANS.get(scan);
         if (source == null) {
             throw new InvalidArgumentException("scan " + scan + " is not open");
         }
-        VectorSchemaRoot batch = source.next();
+        VectorSchemaRoot batch = CALLS.run(call, source::next);
         if (batch == null) {
             return false;
         }
         Data.exportVectorSchemaRoot(ALLOCATOR, batch, null, ArrowArray.wrap(arrowArrayAddress));
         return true;
+    }
+
+    /** DuckDB interrupted the statement of a running call: interrupt the thread running it (a blocked read ends). */
+    public static void interruptCall(long call)
+    {
+        CALLS.interrupt(call);
+    }
+
+    /**
+     * Store reads of every attach this JVM opens from now on are reported to {@code listener} before they are issued
+     * (to trace catalog I/O, or to slow reads down in tests).
+     */
+    public static void setReadListener(StoreReadListener listener)
+    {
+        readListener = listener;
+    }
+
+    static StoreReadListener readListener()
+    {
+        return readListener;
     }
 
     public static void scanClose(long scan)
@@ -92,11 +116,6 @@ public final class NativeBridge
         if (source != null) {
             source.close();
         }
-    }
-
-    public static void interruptScan(long scan)
-    {
-        // Scans read the store in pages between which DuckDB checks for interrupts; nothing blocks here yet.
     }
 
     /** The code of RFC 0006's error table for a failure; anything that is not moraine's own error is INTERNAL. */
