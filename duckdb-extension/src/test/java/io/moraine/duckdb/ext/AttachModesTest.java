@@ -110,6 +110,22 @@ class AttachModesTest
     }
 
     @Test
+    void anAttachWithWalPathOpensAStoreCreatedWithThatWalStore()
+            throws Exception
+    {
+        StoreUri store = StoreUri.parse(temp.resolve("store").toString());
+        StoreUri wal = StoreUri.parse(temp.resolve("wal").toString());
+        try (MoraineCatalog writer = MoraineCatalog.create(store, NewCatalog.bootstrapped(temp.resolve("data").toString()),
+                io.moraine.core.store.StoreOptions.DEFAULTS.withWalStore(wal), List.of(), io.moraine.core.tx.CommitListener.NONE)) {
+            commitSnapshot(writer, 1);
+        }
+        try (Connection connection = ExtensionConnections.open()) {
+            execute(connection, "ATTACH '" + store + "' AS m (TYPE moraine, READ_ONLY, WAL_PATH '" + wal + "')");
+            assertThat(count(connection, "SELECT count(*) FROM m.ducklake_snapshot")).isEqualTo(2);
+        }
+    }
+
+    @Test
     void refusals()
             throws Exception
     {
