@@ -140,8 +140,9 @@ fi
 # 2. DuckLake extension for DuckDB
 # ---------------------------------------------------------------------------------------------------------------
 extension_dir=$cache/duckdb-extensions
-# DuckLake itself, plus the scanners DuckLake needs for SQLite and PostgreSQL catalogs (imports read those).
-for extension in ducklake sqlite_scanner postgres_scanner; do
+# DuckLake itself, the scanners DuckLake needs for SQLite and PostgreSQL catalogs (imports read those), and httpfs
+# (DuckDB loads it for any ATTACH of an s3:// path, a moraine store on S3 included).
+for extension in ducklake sqlite_scanner postgres_scanner httpfs; do
   target=$extension_dir/v$DUCKDB_VERSION/$duckdb_platform/$extension.duckdb_extension
   if [ -f "$target" ]; then
     continue

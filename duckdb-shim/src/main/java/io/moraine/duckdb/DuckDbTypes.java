@@ -8,16 +8,16 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** DuckDB SQL type names for DuckLake column types (reference §7.1), including nested struct, list and map columns. */
-final class DuckDbTypes
+public final class DuckDbTypes
 {
     private DuckDbTypes() {}
 
-    static String of(ColumnNode column)
+    public static String of(ColumnNode column)
     {
         return of(TableColumn.of(column));
     }
 
-    static String of(TableColumn column)
+    public static String of(TableColumn column)
     {
         return switch (column.type()) {
             case DuckLakeType.StructOf struct -> "STRUCT(" + struct.fields().stream()

@@ -15,7 +15,7 @@ import java.util.Set;
 /** {@code bin/moraine dump --store <store uri> --table <ducklake table> [--format csv]}. */
 final class DumpCommand
 {
-    static final String USAGE = "dump --store <store-uri> --table <ducklake_table> [--format csv]";
+    static final String USAGE = "dump --store <store-uri> --table <ducklake_table | ducklake_inlined_data_<t>_<v> | ducklake_inlined_delete_<t>> [--format csv]";
 
     private DumpCommand() {}
 
@@ -27,7 +27,13 @@ final class DumpCommand
         if (!format.equals("csv")) {
             throw new IllegalArgumentException("unsupported --format " + format + "; dump writes csv");
         }
-        TableKind kind = TableKind.fromTableName(line.required("table"));
+        String table = line.required("table");
+        if (table.matches("ducklake_inlined_data_\\d+_\\d+|ducklake_inlined_delete_\\d+")) {
+            // Inlined tables hold user values of any DuckDB type: DuckDB itself prints them, read through the extension.
+            DuckDbCommand.copyCsv(line.required("store"), table);
+            return;
+        }
+        TableKind kind = TableKind.fromTableName(table);
         try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_ONLY)) {
             Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
             CatalogDump.writeCsv(catalog, kind, out);

@@ -24,6 +24,8 @@ public final class Main
         COMMANDS.put("help", new Entry("list the commands", args -> help()));
         COMMANDS.put("import", new Entry("copy a DuckLake catalog into a new moraine store: " + ImportCommand.USAGE, ImportCommand::run));
         COMMANDS.put("dump", new Entry("print a catalog table's rows as CSV: " + DumpCommand.USAGE, DumpCommand::run));
+        COMMANDS.put("duckdb", new Entry("run SQL in DuckDB 1.5.5 with the moraine extension, the store attached as m, print CSV: "
+                + DuckDbCommand.USAGE, DuckDbCommand::run));
         COMMANDS.put("cat", new Entry("print a table's rows at a snapshot as CSV, read without an engine: " + CatCommand.USAGE, CatCommand::run));
         COMMANDS.put("flush", new Entry("write inlined rows to Parquet and drain them, like ducklake_flush_inlined_data: " + FlushCommand.USAGE,
                 FlushCommand::run));
@@ -36,7 +38,8 @@ public final class Main
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N] [--chunk-rows N] [--commits N] [--writers N] [--repetitions N] [--warmup-seconds N] [--s3proxy] | "
                 + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files) | "
                 + io.moraine.examples.bench.RowIdLookupBenchmark.USAGE + " | "
-                + io.moraine.examples.bench.ChangeFeedBenchmark.USAGE + " (a fixed change feed on a table at 1x and 10x its files)",
+                + io.moraine.examples.bench.ChangeFeedBenchmark.USAGE + " (a fixed change feed on a table at 1x and 10x its files) | "
+                + io.moraine.examples.bench.DuckDbAttachBenchmark.USAGE + " (the standalone DuckDB attach vs a DuckDB-file catalog)",
                 args -> bench(args)));
     }
 
@@ -86,7 +89,8 @@ public final class Main
             case "trino" -> io.moraine.examples.bench.TrinoScanBenchmark.main(rest);
             case "row-id" -> io.moraine.examples.bench.RowIdLookupBenchmark.main(rest);
             case "changes" -> io.moraine.examples.bench.ChangeFeedBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...], bench trino [...], bench row-id [...] or bench changes [...]");
+            case "duckdb" -> io.moraine.examples.bench.DuckDbAttachBenchmark.main(rest);
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, changes or duckdb [...]");
         }
     }
 }

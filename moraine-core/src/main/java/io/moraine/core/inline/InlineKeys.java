@@ -28,6 +28,12 @@ public final class InlineKeys
 
     private InlineKeys() {}
 
+    /** The prefix of every record of one kind, across tables. */
+    public static byte[] kindPrefix(byte kind)
+    {
+        return writer(kind).toBytes();
+    }
+
     public static byte[] prefix(byte kind, long tableId)
     {
         return writer(kind).int64(tableId).toBytes();

@@ -1,0 +1,48 @@
+package io.moraine.duckdb.ext;
+
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+
+import java.util.Optional;
+
+/**
+ * What an ATTACH asks for: the store, how DuckDB's access mode maps onto an open (RFC 0006, "Attach modes"), an
+ * optional checkpoint to pin to and an optional separate WAL store.
+ */
+record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options)
+{
+    /** {@code accessMode} is DuckDB's: READ_WRITE, READ_ONLY or AUTOMATIC (no mode given). */
+    static AttachRequest parse(String uri, String accessMode, String checkpointId, String walPath)
+    {
+        if (uri == null || uri.isBlank()) {
+            throw new InvalidArgumentException("ATTACH of a moraine store needs the store's URI: ATTACH '<uri>' AS m (TYPE moraine), "
+                    + "with a local path, file://, memory:// or s3://bucket/prefix");
+        }
+        StoreUri store = StoreUri.parse(uri);
+        StoreOptions options = StoreOptions.DEFAULTS.withReadListener(NativeBridge.readListener());
+        if (walPath != null && !walPath.isEmpty()) {
+            options = options.withWalStore(StoreUri.parse(walPath));
+        }
+        OpenMode mode;
+        if (checkpointId != null && !checkpointId.isEmpty()) {
+            if (accessMode.equals("READ_WRITE")) {
+                throw new InvalidArgumentException("ATTACH '" + uri + "' gives CHECKPOINT '" + checkpointId + "' with READ_WRITE: a writer "
+                        + "commits at the store's head, a checkpoint is a fixed past cut. Attach READ_ONLY (or without a mode) to read "
+                        + "the checkpoint, or drop CHECKPOINT to write");
+            }
+            mode = OpenMode.CHECKPOINT;
+            options = options.withCheckpoint(checkpointId);
+        }
+        else {
+            mode = accessMode.equals("READ_ONLY") ? OpenMode.READ_ONLY : OpenMode.READ_WRITE;
+        }
+        return new AttachRequest(store, mode, options);
+    }
+
+    Optional<String> checkpointId()
+    {
+        return options.checkpointId();
+    }
+}

@@ -1,0 +1,89 @@
+package io.moraine.duckdb.ext;
+
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.scan.InlinedFileDeletes;
+import io.moraine.inline.InlinedTables;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** {@code ducklake_inlined_delete_<t>}: file_id, row_id (the position in the file) and begin_snapshot per delete. */
+final class InlinedDeleteTable
+        implements ServedTable
+{
+    private static final Schema SCHEMA = new Schema(List.of(
+            Field.nullable("file_id", new ArrowType.Int(64, true)),
+            Field.nullable("row_id", new ArrowType.Int(64, true)),
+            Field.nullable("begin_snapshot", new ArrowType.Int(64, true))));
+
+    private final MoraineCatalog catalog;
+    private final InlinedTables.DeleteTable table;
+
+    InlinedDeleteTable(MoraineCatalog catalog, InlinedTables.DeleteTable table)
+    {
+        this.catalog = catalog;
+        this.table = table;
+    }
+
+    @Override
+    public String name()
+    {
+        return table.tableName();
+    }
+
+    @Override
+    public Schema schema()
+    {
+        return SCHEMA;
+    }
+
+    @Override
+    public BatchSource open(int[] columns, BufferAllocator allocator)
+    {
+        Map<Long, TreeMap<Long, Long>> entries = InlinedFileDeletes.entriesBetween(catalog.store().latest(), table.tableId(), Long.MIN_VALUE, Long.MAX_VALUE);
+        List<long[]> rows = new ArrayList<>();
+        new TreeMap<>(entries).forEach((file, positions) -> positions.forEach((position, snapshot) -> rows.add(new long[] {file, position, snapshot})));
+        List<Field> fields = new ArrayList<>();
+        for (int column : columns) {
+            fields.add(SCHEMA.getFields().get(column));
+        }
+        VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
+        Iterator<long[]> remaining = rows.iterator();
+        return new BatchSource()
+        {
+            @Override
+            public VectorSchemaRoot next()
+            {
+                if (!remaining.hasNext()) {
+                    return null;
+                }
+                root.allocateNew();
+                int count = 0;
+                while (count < CatalogTable.BATCH_ROWS && remaining.hasNext()) {
+                    long[] row = remaining.next();
+                    for (int i = 0; i < columns.length; i++) {
+                        ((BigIntVector) root.getVector(i)).setSafe(count, row[columns[i]]);
+                    }
+                    count++;
+                }
+                root.setRowCount(count);
+                return root;
+            }
+
+            @Override
+            public void close()
+            {
+                root.close();
+            }
+        };
+    }
+}

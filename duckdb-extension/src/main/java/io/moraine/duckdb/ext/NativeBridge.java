@@ -1,0 +1,184 @@
+package io.moraine.duckdb.ext;
+
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.store.CheckpointInfo;
+import io.moraine.core.store.SlateStore;
+import io.moraine.core.store.StoreReadListener;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+import org.apache.arrow.c.ArrowArray;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The Java side of moraine.duckdb_extension: static methods the C++ shim calls over JNI. Catalogs and scans are
+ * handed out as handles; rows leave as Arrow C Data written into structs the shim owns. Every method may throw; the
+ * shim maps the exception to a DuckDB exception with {@link #errorCode} and {@link #errorMessage}.
+ */
+public final class NativeBridge
+{
+    // One allocator for the process: exported buffers are released by DuckDB, possibly after their attach is gone.
+    private static final BufferAllocator ALLOCATOR = new RootAllocator();
+    private static final AtomicLong NEXT_HANDLE = new AtomicLong(1);
+    private static final ConcurrentHashMap<Long, AttachedStore> CATALOGS = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Long, BatchSource> SCANS = new ConcurrentHashMap<>();
+    private static final InterruptibleCalls CALLS = new InterruptibleCalls();
+    private static volatile StoreReadListener readListener = StoreReadListener.NONE;
+
+    private NativeBridge() {}
+
+    public static long open(String uri, String accessMode, String checkpointId, String walPath)
+    {
+        AttachedStore store = AttachedStore.open(AttachRequest.parse(uri, accessMode, checkpointId, walPath));
+        long handle = NEXT_HANDLE.getAndIncrement();
+        CATALOGS.put(handle, store);
+        return handle;
+    }
+
+    public static void close(long handle)
+    {
+        AttachedStore store = CATALOGS.remove(handle);
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    public static String[] tables(long handle)
+    {
+        return catalog(handle).listing();
+    }
+
+    public static void tableSchema(long handle, String schema, String table, long arrowSchemaAddress)
+    {
+        ServedTable served = catalog(handle).served(schema, table);
+        Data.exportSchema(ALLOCATOR, served.schema(), null, ArrowSchema.wrap(arrowSchemaAddress));
+    }
+
+    /** Opens a scan; {@code call} identifies this call to {@link #interruptCall} while it runs. */
+    public static long scanOpen(long handle, String schema, String table, int[] columns, long call)
+    {
+        BatchSource source = CALLS.run(call, () -> catalog(handle).served(schema, table).open(columns, ALLOCATOR));
+        long scan = NEXT_HANDLE.getAndIncrement();
+        SCANS.put(scan, source);
+        return scan;
+    }
+
+    /** Exports the scan's next batch (a struct array of the projected columns) into the shim's ArrowArray. */
+    public static boolean scanNext(long scan, long arrowArrayAddress, long call)
+    {
+        BatchSource source = SCANS.get(scan);
+        if (source == null) {
+            throw new InvalidArgumentException("scan " + scan + " is not open");
+        }
+        VectorSchemaRoot batch = CALLS.run(call, source::next);
+        if (batch == null) {
+            return false;
+        }
+        Data.exportVectorSchemaRoot(ALLOCATOR, batch, null, ArrowArray.wrap(arrowArrayAddress));
+        return true;
+    }
+
+    /** DuckDB interrupted the statement of a running call: interrupt the thread running it (a blocked read ends). */
+    public static void interruptCall(long call)
+    {
+        CALLS.interrupt(call);
+    }
+
+    /**
+     * Store reads of every attach this JVM opens from now on are reported to {@code listener} before they are issued
+     * (to trace catalog I/O, or to slow reads down in tests).
+     */
+    public static void setReadListener(StoreReadListener listener)
+    {
+        readListener = listener;
+    }
+
+    static StoreReadListener readListener()
+    {
+        return readListener;
+    }
+
+    public static void scanClose(long scan)
+    {
+        BatchSource source = SCANS.remove(scan);
+        if (source != null) {
+            source.close();
+        }
+    }
+
+    /** The code of RFC 0006's error table for a failure; anything that is not moraine's own error is INTERNAL. */
+    public static int errorCode(Throwable failure)
+    {
+        return failure instanceof MoraineException moraine ? moraine.code().abiCode() : 8;
+    }
+
+    /** The core's message, intact; a failure without one is named by its class. */
+    public static String errorMessage(Throwable failure)
+    {
+        String message = failure.getMessage();
+        if (failure instanceof MoraineException) {
+            return message;
+        }
+        return "moraine: " + failure.getClass().getName() + (message == null ? "" : ": " + message);
+    }
+
+    public static String[] createCheckpoint(long handle, long lifetimeMicros)
+    {
+        AttachedStore store = catalog(handle);
+        if (store.catalog().mode() == io.moraine.core.store.OpenMode.CHECKPOINT) {
+            throw new InvalidArgumentException("moraine_create_checkpoint: catalog " + store.catalog().uri() + " is attached at a "
+                    + "checkpoint, which writes nothing to the store; create checkpoints through a READ_WRITE (or READ_ONLY) attach");
+        }
+        Optional<Duration> lifetime = lifetimeMicros > 0 ? Optional.of(Duration.ofNanos(Math.multiplyExact(lifetimeMicros, 1000L))) : Optional.empty();
+        return fields(List.of(store.catalog().createCheckpoint(lifetime, Optional.empty())));
+    }
+
+    public static String[] checkpoints(String store)
+    {
+        return fields(SlateStore.listCheckpoints(StoreUri.parse(store), StoreOptions.DEFAULTS));
+    }
+
+    public static void deleteCheckpoint(String store, String id)
+    {
+        SlateStore.deleteCheckpoint(StoreUri.parse(store), StoreOptions.DEFAULTS, id);
+    }
+
+    /** Four strings per checkpoint: id, manifest id, created-at and expires-at in epoch microseconds (empty: never). */
+    private static String[] fields(List<CheckpointInfo> checkpoints)
+    {
+        List<String> fields = new ArrayList<>();
+        for (CheckpointInfo checkpoint : checkpoints) {
+            fields.add(checkpoint.id());
+            fields.add(Long.toString(checkpoint.manifestId()));
+            fields.add(Long.toString(micros(checkpoint.createdAt())));
+            fields.add(checkpoint.expiresAt().map(at -> Long.toString(micros(at))).orElse(""));
+        }
+        return fields.toArray(String[]::new);
+    }
+
+    private static long micros(Instant instant)
+    {
+        return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
+    }
+
+    private static AttachedStore catalog(long handle)
+    {
+        AttachedStore store = CATALOGS.get(handle);
+        if (store == null) {
+            throw new InvalidArgumentException("moraine catalog handle " + handle + " is not attached (it was detached)");
+        }
+        return store;
+    }
+}

@@ -1,0 +1,104 @@
+// Entry point of moraine.duckdb_extension: registers the storage extension behind ATTACH '<uri>' (TYPE moraine) and
+// ATTACH 'moraine:<uri>', the JVM launch settings, and the checkpoint table functions.
+#include "checkpoint_functions.hpp"
+#include "jvm_bridge.hpp"
+#include "moraine_catalog.hpp"
+
+#include "duckdb/main/attached_database.hpp"
+#include "duckdb/main/config.hpp"
+#include "duckdb/main/extension/extension_loader.hpp"
+#include "duckdb/storage/storage_extension.hpp"
+
+namespace moraine {
+
+static string StringSetting(ClientContext &context, const string &name) {
+	Value value;
+	if (context.TryGetCurrentSetting(name, value) && !value.IsNull()) {
+		return value.ToString();
+	}
+	return string();
+}
+
+JvmLaunch LaunchSettings(ClientContext &context) {
+	return JvmLaunch {StringSetting(context, "moraine_java_home"), StringSetting(context, "moraine_classpath")};
+}
+
+static string AccessModeName(AccessMode mode) {
+	switch (mode) {
+	case AccessMode::READ_ONLY:
+		return "READ_ONLY";
+	case AccessMode::READ_WRITE:
+		return "READ_WRITE";
+	default:
+		return "AUTOMATIC";
+	}
+}
+
+static unique_ptr<Catalog> MoraineAttach(optional_ptr<StorageExtensionInfo> storage_info, ClientContext &context,
+                                         AttachedDatabase &db, const string &name, AttachInfo &info,
+                                         AttachOptions &options) {
+	AttachSettings settings;
+	settings.uri = info.path;
+	settings.mode = AccessModeName(options.access_mode);
+	for (auto &option : options.options) {
+		auto key = StringUtil::Lower(option.first);
+		if (key == "checkpoint") {
+			settings.checkpoint_id = option.second.ToString();
+		} else if (key == "wal_path") {
+			settings.wal_path = option.second.ToString();
+		} else {
+			throw BinderException("moraine: unknown ATTACH option %s; a moraine attach takes READ_ONLY, READ_WRITE, "
+			                      "CHECKPOINT '<id>' and WAL_PATH '<uri>'",
+			                      option.first);
+		}
+	}
+	auto &jvm = Jvm::Get(LaunchSettings(context));
+	auto env = jvm.Env();
+	jlong handle;
+	{
+		LocalFrame frame(env);
+		// The core validates the combination (a checkpoint on a read-write attach, a malformed or released id) and
+		// opens the store: a writer, a reader that never fences, or a reader pinned to a checkpoint.
+		handle = env->CallStaticLongMethod(jvm.bridge, jvm.open_catalog, ToJava(env, settings.uri),
+		                                   ToJava(env, settings.mode), ToJava(env, settings.checkpoint_id),
+		                                   ToJava(env, settings.wal_path));
+		jvm.Check(env);
+	}
+	auto catalog = make_uniq<MoraineCatalog>(db, std::move(settings), handle);
+	catalog->LoadEntries(context);
+	return std::move(catalog);
+}
+
+static unique_ptr<TransactionManager> MoraineCreateTransactionManager(optional_ptr<StorageExtensionInfo> storage_info,
+                                                                      AttachedDatabase &db, Catalog &catalog) {
+	return make_uniq<MoraineTransactionManager>(db, catalog.Cast<MoraineCatalog>());
+}
+
+class MoraineStorageExtension : public StorageExtension {
+public:
+	MoraineStorageExtension() {
+		attach = MoraineAttach;
+		create_transaction_manager = MoraineCreateTransactionManager;
+	}
+};
+
+static void Load(ExtensionLoader &loader) {
+	auto &instance = loader.GetDatabaseInstance();
+	auto &config = DBConfig::GetConfig(instance);
+	StorageExtension::Register(config, "moraine", make_shared_ptr<MoraineStorageExtension>());
+	config.AddExtensionOption("moraine_java_home",
+	                          "JDK directory the moraine extension starts its Java VM from, in a host without one",
+	                          LogicalType::VARCHAR);
+	config.AddExtensionOption("moraine_classpath",
+	                          "Class path (the moraine-duckdb jar) of the Java VM the moraine extension starts",
+	                          LogicalType::VARCHAR);
+	RegisterCheckpointFunctions(loader);
+}
+
+} // namespace moraine
+
+extern "C" {
+DUCKDB_CPP_EXTENSION_ENTRY(moraine, loader) {
+	moraine::Load(loader);
+}
+}
