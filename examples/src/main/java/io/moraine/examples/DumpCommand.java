@@ -15,20 +15,20 @@ import java.util.Set;
 /** {@code bin/moraine dump --store <store uri> --table <ducklake table> [--format csv]}. */
 final class DumpCommand
 {
-    static final String USAGE = "dump --store <store-uri> --table <ducklake_table> [--format csv]";
+    static final String USAGE = "dump --store <store-uri> [--store-timeout 30s] --table <ducklake_table> [--format csv]";
 
     private DumpCommand() {}
 
     static void run(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("store", "table", "format"));
+        CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT, "table", "format"));
         String format = line.option("format").orElse("csv");
         if (!format.equals("csv")) {
             throw new IllegalArgumentException("unsupported --format " + format + "; dump writes csv");
         }
         TableKind kind = TableKind.fromTableName(line.required("table"));
-        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_ONLY)) {
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_ONLY, line.storeOptions())) {
             Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
             CatalogDump.writeCsv(catalog, kind, out);
             out.flush();

@@ -6,6 +6,7 @@ import io.moraine.core.error.InternalException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.error.OperationInterruptedException;
+import io.moraine.core.error.Secrets;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.error.StoreUnavailableException;
 import io.slatedb.uniffi.CloseReason;

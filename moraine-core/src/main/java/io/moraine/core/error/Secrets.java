@@ -1,4 +1,4 @@
-package io.moraine.core.store;
+package io.moraine.core.error;
 
 import java.util.List;
 import java.util.Objects;
@@ -9,14 +9,14 @@ import java.util.stream.Stream;
  * errors it raises can quote what the server returned, which for a rejected signature may echo signed headers; every
  * message that leaves the store layer passes through {@link #redact}.
  */
-final class Secrets
+public final class Secrets
 {
     private static final List<String> SECRET_VARIABLES = List.of("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN");
     private static final String MASK = "<redacted>";
 
     private Secrets() {}
 
-    static String redact(String text)
+    public static String redact(String text)
     {
         if (text == null) {
             return null;
@@ -32,7 +32,7 @@ final class Secrets
      * {@code failure} itself when its messages hold no secret; otherwise a stand-in with the redacted message and the
      * same stack trace, so that a logged cause chain cannot carry the secret either.
      */
-    static Throwable scrub(Throwable failure)
+    public static Throwable scrub(Throwable failure)
     {
         boolean leaks = Stream.iterate(failure, Objects::nonNull, Throwable::getCause)
                 .limit(16)
