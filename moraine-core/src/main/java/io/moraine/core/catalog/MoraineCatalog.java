@@ -91,6 +91,19 @@ public final class MoraineCatalog
         }
     }
 
+    /**
+     * Opens the catalog at {@code uri} read-write, creating it (as {@link #create}) when the location holds no store or
+     * an empty one: for front ends whose user asked for creation explicitly (a read-write attach with a
+     * create-if-missing option). A store that holds something that is not a catalog is refused as {@link #open} does.
+     */
+    public static MoraineCatalog openOrCreate(StoreUri uri, NewCatalog options, StoreOptions storeOptions)
+    {
+        if (SlateStore.holdsData(uri, storeOptions)) {
+            return open(uri, OpenMode.READ_WRITE, storeOptions);
+        }
+        return create(uri, options, storeOptions, List.of(), CommitListener.NONE);
+    }
+
     private static void requireEmpty(SlateStore store)
     {
         try (KeyValueCursor cursor = store.latest().scan(new byte[] {0}, new byte[] {(byte) 0xFF}, 1)) {

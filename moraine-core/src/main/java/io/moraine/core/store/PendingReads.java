@@ -27,6 +27,16 @@ public final class PendingReads
             call.cancel(false);
             call.thenAccept(started -> started.cancel(true));
         }
+
+        /**
+         * Gives up on the read without touching a binding call already started: its completion steps run on the
+         * common pool, where one may be polling it right now, and cancelling frees its Rust future. It is left to
+         * finish (or retry) on its own; its value is dropped.
+         */
+        void abandon()
+        {
+            call.cancel(false);
+        }
     }
 
     private final List<Read> reads;
@@ -70,8 +80,12 @@ public final class PendingReads
         try {
             return SlateDbCalls.awaitAll(reads.stream().map(Read::value).toList(), store, "reading a key", timeout);
         }
-        catch (OperationInterruptedException | StoreUnavailableException e) {
+        catch (OperationInterruptedException e) {
             cancel();
+            throw e;
+        }
+        catch (StoreUnavailableException e) {
+            reads.forEach(Read::abandon);
             throw e;
         }
     }

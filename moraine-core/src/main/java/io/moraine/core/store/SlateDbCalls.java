@@ -30,7 +30,8 @@ import java.util.function.Function;
  * SlateDB retries a failing object store without end, so opens and reads wait at most a deadline (the store
  * timeout, {@link StoreOptions#timeout()}). A call past its deadline is cancelled: cancelling the binding's future
  * drops the Rust future, which stops its retries, and its completion steps, queued for the waiting thread, are never
- * run.
+ * run. Reads started on the common pool ({@link PendingReads}) are abandoned instead, since a pool thread may be
+ * polling them: they finish or retry on their own and their values are dropped.
  */
 final class SlateDbCalls
 {

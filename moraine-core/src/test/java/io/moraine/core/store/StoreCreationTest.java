@@ -109,5 +109,13 @@ class StoreCreationTest
         try (MoraineCatalog catalog = MoraineCatalog.open(catalogUri, OpenMode.READ_ONLY)) {
             assertThat(catalog.headSnapshotId()).hasValue(0L);
         }
+        // openOrCreate: creates where nothing is, opens what is there.
+        StoreUri attached = StoreUri.parse(temp.resolve("attached").toString());
+        try (MoraineCatalog catalog = MoraineCatalog.openOrCreate(attached, NewCatalog.bootstrapped(temp.resolve("data").toString()), StoreOptions.DEFAULTS)) {
+            assertThat(catalog.headSnapshotId()).hasValue(0L);
+        }
+        try (MoraineCatalog catalog = MoraineCatalog.openOrCreate(attached, NewCatalog.bootstrapped("/elsewhere"), StoreOptions.DEFAULTS)) {
+            assertThat(catalog.facts().get("data_path")).isEqualTo(temp.resolve("data") + "/");
+        }
     }
 }
