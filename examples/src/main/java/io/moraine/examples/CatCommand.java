@@ -29,7 +29,7 @@ import java.util.Set;
  */
 final class CatCommand
 {
-    static final String USAGE = "cat --store <store-uri> <schema>.<table> [--snapshot N] [--data-path P]";
+    static final String USAGE = "cat --store <store-uri> [--store-timeout 30s] <schema>.<table> [--snapshot N] [--data-path P]";
 
     private CatCommand() {}
 
@@ -44,9 +44,9 @@ final class CatCommand
     /** Writes the CSV to {@code out}; an unknown table, schema or snapshot is refused before anything is written. */
     static void run(String[] args, Writer out)
     {
-        CommandLine line = CommandLine.parse(args, Set.of("store", "snapshot", "data-path"));
+        CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT, "snapshot", "data-path"));
         String table = tableArgument(line.positional());
-        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_ONLY);
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_ONLY, line.storeOptions());
                 CatalogSnapshot snapshot = line.option("snapshot").map(id -> catalog.at(snapshotId(id))).orElseGet(catalog::latest)) {
             Scan scan = ScanBuilder.forTable(snapshot, tableId(snapshot, table)).withDataPath(line.option("data-path")).build();
             TableReader reader = new TableReader(snapshot, scan, LocalFileSystem.INSTANCE);

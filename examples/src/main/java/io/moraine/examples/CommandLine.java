@@ -1,15 +1,22 @@
 package io.moraine.examples;
 
+import io.moraine.core.store.StoreOptions;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** {@code --name value} options and positional arguments of one command, checked against the names it accepts. */
 public final class CommandLine
 {
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
+
     private final Map<String, String> options = new LinkedHashMap<>();
     private final List<String> positional = new ArrayList<>();
 
@@ -69,6 +76,37 @@ public final class CommandLine
         catch (NumberFormatException e) {
             throw new IllegalArgumentException("--" + name + " takes a whole number, not '" + value + "'");
         }
+    }
+
+    /** The name of the option every command that opens a store takes: {@link #storeOptions()}. */
+    public static final String STORE_TIMEOUT = "store-timeout";
+
+    /**
+     * The store options of {@code --store-timeout <duration>} ({@code 30s}, {@code 500ms}, {@code 2m}, or whole
+     * seconds); without it the store's default ({@link StoreOptions#DEFAULT_TIMEOUT}).
+     */
+    public StoreOptions storeOptions()
+    {
+        return option(STORE_TIMEOUT).map(text -> StoreOptions.DEFAULTS.withTimeout(duration(STORE_TIMEOUT, text))).orElse(StoreOptions.DEFAULTS);
+    }
+
+    static Duration duration(String name, String text)
+    {
+        Matcher matcher = DURATION.matcher(text.strip());
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException("--" + name + " takes a duration such as 30s, 500ms or 2m, not '" + text + "'");
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        Duration duration = switch (matcher.group(2) == null ? "s" : matcher.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            default -> Duration.ofHours(amount);
+        };
+        if (duration.isZero()) {
+            throw new IllegalArgumentException("--" + name + " must be positive, not '" + text + "'");
+        }
+        return duration;
     }
 
     public boolean flag(String name)

@@ -15,14 +15,14 @@ import java.util.Set;
 /** {@code bin/moraine dump --store <store uri> --table <ducklake table> [--format csv]}. */
 final class DumpCommand
 {
-    static final String USAGE = "dump --store <store-uri> --table <ducklake_table | ducklake_inlined_data_<t>_<v> | ducklake_inlined_delete_<t>> [--format csv]";
+    static final String USAGE = "dump --store <store-uri> [--store-timeout 30s] --table <ducklake_table | ducklake_inlined_data_<t>_<v> | ducklake_inlined_delete_<t>> [--format csv]";
 
     private DumpCommand() {}
 
     static void run(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("store", "table", "format"));
+        CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT, "table", "format"));
         String format = line.option("format").orElse("csv");
         if (!format.equals("csv")) {
             throw new IllegalArgumentException("unsupported --format " + format + "; dump writes csv");
@@ -34,7 +34,7 @@ final class DumpCommand
             return;
         }
         TableKind kind = TableKind.fromTableName(table);
-        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_ONLY)) {
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_ONLY, line.storeOptions())) {
             Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
             CatalogDump.writeCsv(catalog, kind, out);
             out.flush();

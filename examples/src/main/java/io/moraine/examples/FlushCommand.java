@@ -15,14 +15,14 @@ import java.util.Set;
  */
 final class FlushCommand
 {
-    static final String USAGE = "flush --store <store-uri> [--table <schema>.<table>]";
+    static final String USAGE = "flush --store <store-uri> [--store-timeout 30s] [--table <schema>.<table>]";
 
     private FlushCommand() {}
 
     static void run(String[] args)
     {
-        CommandLine line = CommandLine.parse(args, Set.of("store", "table"));
-        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_WRITE);
+        CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT, "table"));
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_WRITE, line.storeOptions());
                 LakeFileSystems lakeFiles = LakeFileSystems.fromEnvironment(System.getenv())) {
             List<InlineFlusher.FlushedFile> files = InlineFlusher.flush(catalog, line.option("table"), lakeFiles);
             if (files.isEmpty()) {

@@ -1,8 +1,11 @@
 package io.moraine.examples;
 
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.error.Secrets;
 import io.moraine.examples.bench.CatalogBenchmark;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -47,28 +50,43 @@ public final class Main
 
     public static void main(String[] args)
     {
+        int status = run(args);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * Runs one command and returns its exit status: 0 done, 1 failed, 2 usage error. Errors are printed to standard
+     * error with credential values masked ({@link Secrets}).
+     */
+    public static int run(String[] args)
+    {
         String name = args.length == 0 ? "help" : args[0];
         Entry entry = COMMANDS.get(name);
         if (entry == null) {
             System.err.println("unknown command '" + name + "'");
             help();
-            System.exit(2);
+            return 2;
         }
         try {
             entry.command().run(Arrays.copyOfRange(args, Math.min(1, args.length), args.length));
+            return 0;
         }
         catch (MoraineException e) {
-            System.err.println("moraine " + name + ": " + e.code() + ": " + e.getMessage());
-            System.exit(1);
+            System.err.println(Secrets.redact("moraine " + name + ": " + e.code() + ": " + e.getMessage()));
+            return 1;
         }
         catch (IllegalArgumentException e) {
-            System.err.println("moraine " + name + ": " + e.getMessage());
-            System.exit(2);
+            System.err.println(Secrets.redact("moraine " + name + ": " + e.getMessage()));
+            return 2;
         }
         catch (Exception e) {
-            System.err.println("moraine " + name + " failed: " + e);
-            e.printStackTrace(System.err);
-            System.exit(1);
+            StringWriter trace = new StringWriter();
+            e.printStackTrace(new PrintWriter(trace));
+            System.err.println(Secrets.redact("moraine " + name + " failed: " + e));
+            System.err.print(Secrets.redact(trace.toString()));
+            return 1;
         }
     }
 

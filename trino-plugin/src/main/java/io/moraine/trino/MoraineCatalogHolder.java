@@ -26,7 +26,8 @@ public class MoraineCatalogHolder
     @Inject
     public MoraineCatalogHolder(MoraineConfig config, Tracer tracer)
     {
-        StoreOptions options = StoreOptions.DEFAULTS.withReadListener(new TracingStoreReads(tracer));
+        StoreOptions options = StoreOptions.DEFAULTS.withReadListener(new TracingStoreReads(tracer))
+                .withTimeout(java.time.Duration.ofMillis(config.getStoreTimeout().toMillis()));
         this.dataPathOverride = config.getDataPath();
         StoreUri uri = StoreUri.parse(config.getStoreUri());
         try {

@@ -22,6 +22,7 @@ public class MoraineConfig
     private long metadataCacheMaxTables = 1000;
     private boolean tableStatisticsEnabled = true;
     private Duration dynamicFilteringWaitTimeout = new Duration(1, java.util.concurrent.TimeUnit.SECONDS);
+    private Duration storeTimeout = Duration.succinctDuration(io.moraine.core.store.StoreOptions.DEFAULT_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
 
     @NotNull
     public String getStoreUri()
@@ -115,6 +116,21 @@ public class MoraineConfig
     public MoraineConfig setMetadataCacheMaxTables(long metadataCacheMaxTables)
     {
         this.metadataCacheMaxTables = metadataCacheMaxTables;
+        return this;
+    }
+
+    @NotNull
+    @io.airlift.units.MinDuration("1ms")
+    public Duration getStoreTimeout()
+    {
+        return storeTimeout;
+    }
+
+    @Config("moraine.store-timeout")
+    @ConfigDescription("How long one open or read of the store may take before the query fails with MORAINE_STORE_UNAVAILABLE (an unreachable or refusing object store is retried by SlateDB without end)")
+    public MoraineConfig setStoreTimeout(Duration storeTimeout)
+    {
+        this.storeTimeout = storeTimeout;
         return this;
     }
 

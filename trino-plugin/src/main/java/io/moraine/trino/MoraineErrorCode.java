@@ -2,6 +2,7 @@ package io.moraine.trino;
 
 import io.moraine.core.error.ErrorCode;
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.error.StoreUnavailableException;
 import io.trino.spi.ErrorCodeSupplier;
 import io.trino.spi.ErrorType;
 import io.trino.spi.TrinoException;
@@ -36,7 +37,9 @@ public enum MoraineErrorCode
     /** A data or delete file the catalog names is not where it says. */
     MORAINE_MISSING_DATA(16, EXTERNAL),
     /** A data file could not be read (damaged, or unreadable with the file system's settings). */
-    MORAINE_CANNOT_READ_DATA(17, EXTERNAL);
+    MORAINE_CANNOT_READ_DATA(17, EXTERNAL),
+    /** The store did not answer within {@code moraine.store-timeout} (a {@link StoreUnavailableException}). */
+    MORAINE_STORE_UNAVAILABLE(18, EXTERNAL);
 
     private final io.trino.spi.ErrorCode errorCode;
 
@@ -76,6 +79,7 @@ public enum MoraineErrorCode
     /** A moraine error as the Trino error a query fails with, message and cause kept. */
     public static TrinoException toTrino(MoraineException e)
     {
-        return new TrinoException(of(e.code()), e.getMessage(), e);
+        MoraineErrorCode code = e instanceof StoreUnavailableException ? MORAINE_STORE_UNAVAILABLE : of(e.code());
+        return new TrinoException(code, e.getMessage(), e);
     }
 }

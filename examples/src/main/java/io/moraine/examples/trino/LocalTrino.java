@@ -26,6 +26,13 @@ public final class LocalTrino
     public static LocalTrino start(StoreUri store, int port)
             throws Exception
     {
+        return start(store, port, io.moraine.core.store.StoreOptions.DEFAULT_TIMEOUT);
+    }
+
+    /** A server whose catalog waits at most {@code storeTimeout} for each open or read of the store. */
+    public static LocalTrino start(StoreUri store, int port, java.time.Duration storeTimeout)
+            throws Exception
+    {
         quietLogging();
         Session session = Session.builder(testSession()).setCatalog("lake").setSchema("main").build();
         DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
@@ -33,7 +40,7 @@ public final class LocalTrino
                 .addCoordinatorProperty("http-server.http.port", Integer.toString(port))
                 .build();
         runner.installPlugin(new MorainePlugin());
-        runner.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString()));
+        runner.createCatalog("lake", "moraine", Map.of("moraine.store-uri", store.toString(), "moraine.store-timeout", storeTimeout.toMillis() + "ms"));
         return new LocalTrino(runner);
     }
 

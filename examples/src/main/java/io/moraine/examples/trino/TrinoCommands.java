@@ -8,17 +8,17 @@ import java.util.Set;
 /** {@code bin/moraine trino} and {@code bin/moraine trino-query}. */
 public final class TrinoCommands
 {
-    public static final String SERVE_USAGE = "trino --store <store-uri> [--port 8080]";
-    public static final String QUERY_USAGE = "trino-query --store <store-uri> \"<sql>\"";
+    public static final String SERVE_USAGE = "trino --store <store-uri> [--store-timeout 30s] [--port 8080]";
+    public static final String QUERY_USAGE = "trino-query --store <store-uri> [--store-timeout 30s] \"<sql>\"";
 
     private TrinoCommands() {}
 
     public static void serve(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("store", "port"));
+        CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT, "port"));
         StoreUri store = StoreUri.parse(line.required("store"));
-        LocalTrino trino = LocalTrino.start(store, line.intOption("port", 8080));
+        LocalTrino trino = LocalTrino.start(store, line.intOption("port", 8080), line.storeOptions().timeout());
         System.out.println("Trino is serving catalog 'lake' on " + store);
         System.out.println("connect: " + trino.jdbcUrl() + "   (user: any name; Ctrl-C stops the server)");
         Runtime.getRuntime().addShutdownHook(new Thread(trino::close));
@@ -28,11 +28,11 @@ public final class TrinoCommands
     public static void query(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("store"));
+        CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT));
         if (line.positional().size() != 1) {
             throw new IllegalArgumentException("give exactly one SQL statement, quoted: " + QUERY_USAGE);
         }
-        try (LocalTrino trino = LocalTrino.start(StoreUri.parse(line.required("store")), 0)) {
+        try (LocalTrino trino = LocalTrino.start(StoreUri.parse(line.required("store")), 0, line.storeOptions().timeout())) {
             System.out.print(trino.queryCsv(line.positional().getFirst()));
         }
     }

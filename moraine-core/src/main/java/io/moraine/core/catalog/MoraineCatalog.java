@@ -72,7 +72,7 @@ public final class MoraineCatalog
         if (SlateStore.holdsData(uri, storeOptions)) {
             throw notEmpty(uri);
         }
-        SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, storeOptions);
+        SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, storeOptions.withCreateIfMissing());
         try {
             requireEmpty(store);
             MoraineCatalog catalog = new MoraineCatalog(store, listener, FORMAT_VERSION);
@@ -89,6 +89,19 @@ public final class MoraineCatalog
             store.close();
             throw e;
         }
+    }
+
+    /**
+     * Opens the catalog at {@code uri} read-write, creating it (as {@link #create}) when the location holds no store or
+     * an empty one: for front ends whose user asked for creation explicitly (a read-write attach with a
+     * create-if-missing option). A store that holds something that is not a catalog is refused as {@link #open} does.
+     */
+    public static MoraineCatalog openOrCreate(StoreUri uri, NewCatalog options, StoreOptions storeOptions)
+    {
+        if (SlateStore.holdsData(uri, storeOptions)) {
+            return open(uri, OpenMode.READ_WRITE, storeOptions);
+        }
+        return create(uri, options, storeOptions, List.of(), CommitListener.NONE);
     }
 
     private static void requireEmpty(SlateStore store)
@@ -128,21 +141,14 @@ public final class MoraineCatalog
 
     /**
      * Opens an existing catalog; {@code listener} observes each commit before its batch is written. A read-write open
-     * of a store in an older format upgrades it first (docs/format.md, "Format versions").
+     * of a store in an older format upgrades it first (docs/format.md, "Format versions"). No open creates a store,
+     * whatever {@link StoreOptions#createIfMissing()} says: a missing one fails with
+     * {@link io.moraine.core.error.StoreNotFoundException} and nothing is written; {@link #create} makes new catalogs.
      */
     public static MoraineCatalog open(StoreUri uri, OpenMode mode, StoreOptions storeOptions, CommitListener listener)
     {
-        SlateStore store;
-        try {
-            store = SlateStore.open(uri, mode, storeOptions);
-        }
-        catch (MoraineException e) {
-            if (mode != OpenMode.READ_WRITE && SlateStore.isMissingDatabase(e)) {
-                throw new NotFoundException("store " + uri + " holds no catalog (SlateDB finds no manifest there), and a "
-                        + mode + " open cannot create one. Check the URI, or create or import the catalog first.", e);
-            }
-            throw e;
-        }
+        SlateStore store = SlateStore.open(uri, mode, new StoreOptions(storeOptions.walStore(), storeOptions.checkpointId(),
+                storeOptions.manifestPollInterval(), storeOptions.readListener(), storeOptions.timeout(), false));
         try {
             int formatVersion = checkFormat(store);
             if (formatVersion < FORMAT_VERSION && mode == OpenMode.READ_WRITE) {

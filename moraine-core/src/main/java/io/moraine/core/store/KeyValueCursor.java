@@ -2,6 +2,7 @@ package io.moraine.core.store;
 
 import io.slatedb.uniffi.DbIterator;
 
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -16,15 +17,17 @@ public final class KeyValueCursor
     private final DbIterator iterator;
     private final StoreUri store;
     private final int pageSize;
+    private final Duration timeout;
     private List<KeyValue> page = List.of();
     private int position;
     private boolean exhausted;
 
-    KeyValueCursor(DbIterator iterator, StoreUri store, int pageSize)
+    KeyValueCursor(DbIterator iterator, StoreUri store, int pageSize, Duration timeout)
     {
         this.iterator = iterator;
         this.store = store;
         this.pageSize = pageSize;
+        this.timeout = timeout;
     }
 
     @Override
@@ -36,7 +39,7 @@ public final class KeyValueCursor
         if (exhausted) {
             return false;
         }
-        page = SlateDbCalls.await(executor -> iterator.nextBatch(pageSize, executor), store, "scanning").stream()
+        page = SlateDbCalls.await(executor -> iterator.nextBatch(pageSize, executor), store, "scanning", timeout).stream()
                 .map(entry -> new KeyValue(entry.key(), entry.value()))
                 .toList();
         position = 0;

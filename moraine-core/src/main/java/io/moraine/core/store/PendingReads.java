@@ -1,5 +1,9 @@
 package io.moraine.core.store;
 
+import io.moraine.core.error.OperationInterruptedException;
+import io.moraine.core.error.StoreUnavailableException;
+
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -23,18 +27,30 @@ public final class PendingReads
             call.cancel(false);
             call.thenAccept(started -> started.cancel(true));
         }
+
+        /**
+         * Gives up on the read without touching a binding call already started: its completion steps run on the
+         * common pool, where one may be polling it right now, and cancelling frees its Rust future. It is left to
+         * finish (or retry) on its own; its value is dropped.
+         */
+        void abandon()
+        {
+            call.cancel(false);
+        }
     }
 
     private final List<Read> reads;
     private final StoreUri store;
+    private final Duration timeout;
 
-    private PendingReads(List<Read> reads, StoreUri store)
+    private PendingReads(List<Read> reads, StoreUri store, Duration timeout)
     {
         this.reads = reads;
         this.store = store;
+        this.timeout = timeout;
     }
 
-    static PendingReads start(List<Function<Executor, CompletableFuture<byte[]>>> calls, StoreUri store)
+    static PendingReads start(List<Function<Executor, CompletableFuture<byte[]>>> calls, StoreUri store, Duration timeout)
     {
         ForkJoinPool pool = ForkJoinPool.commonPool();
         List<Read> reads = calls.stream()
@@ -43,7 +59,7 @@ public final class PendingReads
                     return new Read(started, started.thenCompose(Function.identity()));
                 })
                 .toList();
-        return new PendingReads(reads, store);
+        return new PendingReads(reads, store, timeout);
     }
 
     /** Reads that completed before they were handed out. */
@@ -52,17 +68,24 @@ public final class PendingReads
         List<Read> reads = values.stream()
                 .map(value -> new Read(CompletableFuture.completedFuture(CompletableFuture.completedFuture(value)), CompletableFuture.completedFuture(value)))
                 .toList();
-        return new PendingReads(reads, null);
+        return new PendingReads(reads, null, StoreOptions.DEFAULT_TIMEOUT);
     }
 
-    /** Waits for every read; the values come in the order of the keys, null where a key is absent. */
+    /**
+     * Waits for every read, all within the store timeout; the values come in the order of the keys, null where a key
+     * is absent.
+     */
     public List<byte[]> await()
     {
         try {
-            return SlateDbCalls.awaitAll(reads.stream().map(Read::value).toList(), store, "reading a key");
+            return SlateDbCalls.awaitAll(reads.stream().map(Read::value).toList(), store, "reading a key", timeout);
         }
-        catch (io.moraine.core.error.OperationInterruptedException e) {
+        catch (OperationInterruptedException e) {
             cancel();
+            throw e;
+        }
+        catch (StoreUnavailableException e) {
+            reads.forEach(Read::abandon);
             throw e;
         }
     }

@@ -2,6 +2,7 @@ package io.moraine.core.store;
 
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
+import io.moraine.core.error.StoreNotFoundException;
 import io.slatedb.uniffi.Admin;
 import io.slatedb.uniffi.AdminBuilder;
 import io.slatedb.uniffi.CheckpointOptions;
@@ -64,6 +65,7 @@ public final class SlateStore
     private final Db db;
     private final DbReader reader;
     private final StoreReadListener readListener;
+    private final Duration timeout;
     // How long a write-ahead-log flush waits for committers already queued to apply, so that they share it.
     private static final Duration GROUP_COMMIT_WAIT = Duration.ofMillis(1);
 
@@ -73,9 +75,10 @@ public final class SlateStore
     private boolean closed;
 
     private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader,
-            StoreReadListener readListener)
+            StoreOptions options)
     {
-        this.readListener = readListener;
+        this.readListener = options.readListener();
+        this.timeout = options.timeout();
         this.uri = uri;
         this.mode = mode;
         this.objectStore = objectStore;
@@ -84,6 +87,12 @@ public final class SlateStore
         this.reader = reader;
     }
 
+    /**
+     * Opens the store at {@code uri}. A store that does not exist is refused with {@link StoreNotFoundException}
+     * and nothing is written, unless the open is {@link OpenMode#READ_WRITE} with
+     * {@link StoreOptions#createIfMissing()}, which creates it. Every call to the object store waits at most
+     * {@link StoreOptions#timeout()}.
+     */
     public static SlateStore open(StoreUri uri, OpenMode mode, StoreOptions options)
     {
         requireNonNull(uri, "uri is null");
@@ -95,18 +104,39 @@ public final class SlateStore
         }
         ObjectStore objectStore = ObjectStores.resolve(uri);
         Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
+        Duration timeout = options.timeout();
+        if (!(mode == OpenMode.READ_WRITE && options.createIfMissing()) && !exists(uri, objectStore, walObjectStore, timeout)) {
+            throw new StoreNotFoundException("no moraine store exists at " + uri + " (" + StoreLocation.describe(uri) + " holds no SlateDB manifest); "
+                    + "nothing was written there. Check the store URI, or create a store by importing a DuckLake catalog into it "
+                    + "(bin/moraine import --from <ducklake catalog> --store " + uri + " ...).");
+        }
         return switch (mode) {
-            case READ_WRITE -> new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore), null, options.readListener());
+            case READ_WRITE -> new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);
             case READ_ONLY -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
-                    openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options.manifestPollInterval()), options.readListener());
+                    openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options), options);
             case CHECKPOINT -> {
                 String id = options.checkpointId().orElseThrow(() -> new InvalidArgumentException(
                         "a CHECKPOINT open of " + uri + " needs a checkpoint id; list them with the checkpoints command"));
-                requireKnownCheckpoint(uri, objectStore, walObjectStore, id);
+                requireKnownCheckpoint(uri, objectStore, walObjectStore, id, timeout);
                 yield new SlateStore(uri, mode, objectStore, walObjectStore, null,
-                        openReader(uri, objectStore, walObjectStore, new ReaderMode.Checkpoint(id), options.manifestPollInterval()), options.readListener());
+                        openReader(uri, objectStore, walObjectStore, new ReaderMode.Checkpoint(id), options), options);
             }
         };
+    }
+
+    /** Whether a store exists at {@code uri}: it has a manifest. Found by listing the manifests; nothing is written. */
+    public static boolean exists(StoreUri uri, StoreOptions options)
+    {
+        ObjectStore objectStore = ObjectStores.resolve(uri);
+        Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
+        return exists(uri, objectStore, walObjectStore, options.timeout());
+    }
+
+    private static boolean exists(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
+    {
+        try (Admin admin = admin(uri, objectStore, wal)) {
+            return !await(executor -> admin.listManifests(null, null, executor), uri, "looking for the store's manifest", timeout).isEmpty();
+        }
     }
 
     /**
@@ -117,47 +147,36 @@ public final class SlateStore
     {
         ObjectStore objectStore = ObjectStores.resolve(uri);
         Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
-        DbReader probe;
-        try {
-            probe = openReader(uri, objectStore, walObjectStore, new ReaderMode.FollowLatest(), options.manifestPollInterval());
+        Duration timeout = options.timeout();
+        if (!exists(uri, objectStore, walObjectStore, timeout)) {
+            return false;
         }
-        catch (io.moraine.core.error.MoraineException e) {
-            if (isMissingDatabase(e)) {
-                return false;
-            }
-            throw e;
-        }
+        DbReader probe = openReader(uri, objectStore, walObjectStore, new ReaderMode.FollowLatest(), options);
         try (probe) {
-            DbIterator iterator = await(executor -> probe.scan(new KeyRange(new byte[] {0}, true, null, false), executor), uri, "probing the store");
-            try (KeyValueCursor cursor = new KeyValueCursor(iterator, uri, 1)) {
+            DbIterator iterator = await(executor -> probe.scan(new KeyRange(new byte[] {0}, true, null, false), executor), uri, "probing the store", timeout);
+            try (KeyValueCursor cursor = new KeyValueCursor(iterator, uri, 1, timeout)) {
                 return cursor.hasNext();
             }
             finally {
-                await(probe::shutdown, uri, "closing the store probe");
+                await(probe::shutdown, uri, "closing the store probe", timeout);
             }
         }
     }
 
-    /** Whether an open failed because there is no database at the location (SlateDB finds no manifest). */
-    public static boolean isMissingDatabase(Throwable failure)
-    {
-        String message = failure.getMessage();
-        return message != null && message.toLowerCase(java.util.Locale.ROOT).contains("manifest");
-    }
-
-    private static Db openWriter(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal)
+    private static Db openWriter(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
     {
         try (DbBuilder builder = new DbBuilder(uri.dbPath(), objectStore)) {
             wal.ifPresent(store -> call(() -> {
                 builder.withWalObjectStore(store);
                 return null;
             }, uri, "configuring the WAL store"));
-            return await(builder::build, uri, "opening the store read-write");
+            return await(builder::build, uri, "opening the store read-write", timeout);
         }
     }
 
-    private static DbReader openReader(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, ReaderMode readerMode, Duration poll)
+    private static DbReader openReader(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, ReaderMode readerMode, StoreOptions options)
     {
+        Duration poll = options.manifestPollInterval();
         try (DbReaderBuilder builder = new DbReaderBuilder(uri.dbPath(), objectStore)) {
             call(() -> {
                 builder.withReaderMode(readerMode);
@@ -167,11 +186,11 @@ public final class SlateStore
                 }
                 return null;
             }, uri, "configuring the reader");
-            return await(builder::build, uri, "opening the store read-only");
+            return await(builder::build, uri, "opening the store read-only", options.timeout());
         }
     }
 
-    private static void requireKnownCheckpoint(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, String id)
+    private static void requireKnownCheckpoint(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, String id, Duration timeout)
     {
         try {
             UUID.fromString(id);
@@ -180,7 +199,7 @@ public final class SlateStore
             throw new InvalidArgumentException("checkpoint id '" + id + "' is malformed: checkpoint ids are UUIDs; list the "
                     + "store's checkpoints to find one", e);
         }
-        boolean known = listCheckpoints(uri, objectStore, wal).stream().anyMatch(checkpoint -> checkpoint.id().equals(id));
+        boolean known = listCheckpoints(uri, objectStore, wal, timeout).stream().anyMatch(checkpoint -> checkpoint.id().equals(id));
         if (!known) {
             throw new NotFoundException("store " + uri + " has no checkpoint " + id + " (it was deleted or expired); "
                     + "create a new checkpoint and open against that");
@@ -247,7 +266,7 @@ public final class SlateStore
         DbSnapshot snapshot;
         synchronized (applyGate) {
             newest = walFlushes.lastApplied();
-            snapshot = await(db::snapshot, uri, "taking a snapshot");
+            snapshot = await(db::snapshot, uri, "taking a snapshot", timeout);
         }
         try {
             walFlushes.awaitFlushed(newest);
@@ -418,13 +437,13 @@ public final class SlateStore
 
     public List<CheckpointInfo> listCheckpoints()
     {
-        return listCheckpoints(uri, objectStore, walObjectStore);
+        return listCheckpoints(uri, objectStore, walObjectStore, timeout);
     }
 
-    private static List<CheckpointInfo> listCheckpoints(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal)
+    private static List<CheckpointInfo> listCheckpoints(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
     {
         try (Admin admin = admin(uri, objectStore, wal)) {
-            return await(executor -> admin.listCheckpoints(null, executor), uri, "listing checkpoints").stream()
+            return await(executor -> admin.listCheckpoints(null, executor), uri, "listing checkpoints", timeout).stream()
                     .map(checkpoint -> new CheckpointInfo(checkpoint.id(), checkpoint.manifestId(),
                             Instant.ofEpochSecond(checkpoint.createTimeSecs()),
                             Optional.ofNullable(checkpoint.expireTimeSecs()).map(Instant::ofEpochSecond),
@@ -484,7 +503,7 @@ public final class SlateStore
         closed = true;
         if (db != null) {
             try (db) {
-                await(db::shutdown, uri, "closing the store");
+                await(db::shutdown, uri, "closing the store", timeout);
             }
             catch (io.moraine.core.error.FencedException e) {
                 // A fenced writer has nothing left to flush; closing it must still succeed.
@@ -492,7 +511,7 @@ public final class SlateStore
         }
         if (reader != null) {
             try (reader) {
-                await(reader::shutdown, uri, "closing the store");
+                await(reader::shutdown, uri, "closing the store", timeout);
             }
         }
     }
@@ -523,7 +542,7 @@ public final class SlateStore
         public byte[] get(byte[] key)
         {
             readListener.pointRead(key);
-            return await(executor -> getter.apply(key, executor), uri, "reading a key");
+            return await(executor -> getter.apply(key, executor), uri, "reading a key", timeout);
         }
 
         /** Issues every read at once and waits for all: point reads of one window overlap their latency. */
@@ -540,7 +559,7 @@ public final class SlateStore
             List<Function<Executor, CompletableFuture<byte[]>>> reads = keys.stream()
                     .<Function<Executor, CompletableFuture<byte[]>>>map(key -> executor -> getter.apply(key, executor))
                     .toList();
-            return PendingReads.start(reads, uri);
+            return PendingReads.start(reads, uri, timeout);
         }
 
         @Override
@@ -558,8 +577,8 @@ public final class SlateStore
         private KeyValueCursor scan(byte[] start, byte[] end, int pageSize, ScanOptions options)
         {
             readListener.rangeScan(start, end);
-            DbIterator iterator = await(executor -> scanner.scan(new KeyRange(start, true, end, false), options, executor), uri, "opening a scan");
-            return new KeyValueCursor(iterator, uri, pageSize);
+            DbIterator iterator = await(executor -> scanner.scan(new KeyRange(start, true, end, false), options, executor), uri, "opening a scan", timeout);
+            return new KeyValueCursor(iterator, uri, pageSize, timeout);
         }
     }
 }

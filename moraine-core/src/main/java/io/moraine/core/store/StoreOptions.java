@@ -1,5 +1,7 @@
 package io.moraine.core.store;
 
+import io.moraine.core.error.InvalidArgumentException;
+
 import java.time.Duration;
 import java.util.Optional;
 
@@ -12,10 +14,20 @@ import static java.util.Objects.requireNonNull;
  * @param checkpointId for {@link OpenMode#CHECKPOINT}: the checkpoint to pin to
  * @param manifestPollInterval for readers: how often to look for the writer's new commits
  * @param readListener told of every point read and range scan (tracing, counting)
+ * @param timeout how long one open, read or close of the store may take before it fails with
+ *         {@link io.moraine.core.error.StoreUnavailableException} (SlateDB retries a failing object store forever)
+ * @param createIfMissing whether a {@link OpenMode#READ_WRITE} open may create the store when none exists at its
+ *         location; otherwise every open of a missing store fails with
+ *         {@link io.moraine.core.error.StoreNotFoundException} and writes nothing
  */
-public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpointId, Duration manifestPollInterval, StoreReadListener readListener)
+public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpointId, Duration manifestPollInterval, StoreReadListener readListener,
+        Duration timeout, boolean createIfMissing)
 {
-    public static final StoreOptions DEFAULTS = new StoreOptions(Optional.empty(), Optional.empty(), Duration.ofMillis(100), StoreReadListener.NONE);
+    /** The default {@link #timeout()}: long enough for a slow object store, short enough to notice a dead one. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    public static final StoreOptions DEFAULTS = new StoreOptions(Optional.empty(), Optional.empty(), Duration.ofMillis(100), StoreReadListener.NONE,
+            DEFAULT_TIMEOUT, false);
 
     public StoreOptions
     {
@@ -23,25 +35,40 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
         requireNonNull(checkpointId, "checkpointId is null");
         requireNonNull(manifestPollInterval, "manifestPollInterval is null");
         requireNonNull(readListener, "readListener is null");
+        requireNonNull(timeout, "timeout is null");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new InvalidArgumentException("the store timeout must be positive, not " + timeout);
+        }
     }
 
     public StoreOptions withWalStore(StoreUri store)
     {
-        return new StoreOptions(Optional.of(store), checkpointId, manifestPollInterval, readListener);
+        return new StoreOptions(Optional.of(store), checkpointId, manifestPollInterval, readListener, timeout, createIfMissing);
     }
 
     public StoreOptions withCheckpoint(String id)
     {
-        return new StoreOptions(walStore, Optional.of(id), manifestPollInterval, readListener);
+        return new StoreOptions(walStore, Optional.of(id), manifestPollInterval, readListener, timeout, createIfMissing);
     }
 
     public StoreOptions withManifestPollInterval(Duration interval)
     {
-        return new StoreOptions(walStore, checkpointId, interval, readListener);
+        return new StoreOptions(walStore, checkpointId, interval, readListener, timeout, createIfMissing);
     }
 
     public StoreOptions withReadListener(StoreReadListener listener)
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, listener);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, listener, timeout, createIfMissing);
+    }
+
+    public StoreOptions withTimeout(Duration storeTimeout)
+    {
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, storeTimeout, createIfMissing);
+    }
+
+    /** Lets a {@link OpenMode#READ_WRITE} open create the store where none exists (catalog creation and imports only). */
+    public StoreOptions withCreateIfMissing()
+    {
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, true);
     }
 }

@@ -29,15 +29,23 @@ final class WaitingThreadExecutor
         steps.add(step);
     }
 
-    /** Runs queued steps on the calling thread until {@code future} is done. */
-    void runUntilDone(Future<?> future)
+    /**
+     * Runs queued steps on the calling thread until {@code future} is done or {@code System.nanoTime()} passes
+     * {@code deadlineNanos}; returns whether it is done. Steps still queued after a deadline are never run.
+     */
+    boolean runUntilDone(Future<?> future, long deadlineNanos)
             throws InterruptedException
     {
         while (!future.isDone()) {
-            Runnable step = steps.poll(RECHECK_MILLIS, TimeUnit.MILLISECONDS);
+            long remaining = deadlineNanos - System.nanoTime();
+            if (remaining <= 0) {
+                return false;
+            }
+            Runnable step = steps.poll(Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS)), TimeUnit.NANOSECONDS);
             if (step != null) {
                 step.run();
             }
         }
+        return true;
     }
 }

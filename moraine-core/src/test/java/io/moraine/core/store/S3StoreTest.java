@@ -33,10 +33,10 @@ class S3StoreTest
             throws Exception
     {
         StoreUri uri = StoreUri.parse("s3://" + bucket + "/catalogs/" + UUID.randomUUID());
-        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             writeNumbered(writer, 0, 50);
         }
-        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             assertThat(scanKeys(writer.latest(), key(0), key(1000), 16)).hasSize(50);
 
             try (SlateStore reader = SlateStore.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS)) {
@@ -51,7 +51,7 @@ class S3StoreTest
                 assertThat(scanKeys(pinned.latest(), key(0), key(1000), 100)).hasSize(60);
             }
 
-            try (SlateStore usurper = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            try (SlateStore usurper = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
                 assertThatThrownBy(() -> writeNumbered(writer, 70, 71)).isInstanceOf(FencedException.class);
                 assertThat(scanKeys(usurper.latest(), key(0), key(1000), 100)).hasSize(70);
             }
@@ -63,7 +63,7 @@ class S3StoreTest
     {
         String rootBucket = S3ProxyServer.sharedUnchecked().createBucket("moraine-root-" + UUID.randomUUID().toString().substring(0, 8));
         StoreUri uri = StoreUri.parse("s3://" + rootBucket);
-        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             writeNumbered(writer, 0, 3);
             assertThat(text(writer.latest().get(key(2)))).isEqualTo("value-2");
         }

@@ -30,7 +30,7 @@ class SlateStoreTest
     void writesBatchesReadsPointsAndScansRangesInMemory()
     {
         StoreUri uri = StoreUri.parse("memory://batches-" + UUID.randomUUID());
-        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             writeNumbered(store, 0, 500);
             assertThat(text(store.latest().get(key(42)))).isEqualTo("value-42");
             assertThat(store.latest().get(key(500))).isNull();
@@ -51,7 +51,7 @@ class SlateStoreTest
             throws Exception
     {
         StoreUri uri = StoreUri.parse(temp.resolve("descending").toString());
-        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             writeNumbered(writer, 0, 300);
             writer.write(Map.of(ByteBuffer.wrap(key(150)), bytes("changed")));
             try (SlateStore.SnapshotView view = writer.snapshot();
@@ -74,10 +74,10 @@ class SlateStoreTest
     void reopensAFileStoreWithEverythingThatWasAcknowledged()
     {
         StoreUri uri = StoreUri.parse(temp.resolve("reopen").toString());
-        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             writeNumbered(store, 0, 100);
         }
-        try (SlateStore store = SlateStore.open(StoreUri.parse("file://" + temp.resolve("reopen")), OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore store = SlateStore.open(StoreUri.parse("file://" + temp.resolve("reopen")), OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             assertThat(scanKeys(store.latest(), key(0), key(1000), 7)).hasSize(100);
             assertThat(text(store.latest().get(key(99)))).isEqualTo("value-99");
         }
@@ -87,7 +87,7 @@ class SlateStoreTest
     void aSnapshotViewDoesNotSeeLaterWrites()
     {
         StoreUri uri = StoreUri.parse("memory://snapshot-" + UUID.randomUUID());
-        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             writeNumbered(store, 0, 10);
             try (SlateStore.SnapshotView view = store.snapshot()) {
                 writeNumbered(store, 10, 20);
@@ -103,7 +103,7 @@ class SlateStoreTest
     {
         StoreUri uri = StoreUri.parse(temp.resolve("pending").toString());
         byte[] key = key(1);
-        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             try (SlateStore.PendingWrite first = store.apply(Map.of(ByteBuffer.wrap(key), "v1".getBytes(StandardCharsets.UTF_8)))) {
                 assertThat(store.latestIncludingPending().get(key)).asString(StandardCharsets.UTF_8).isEqualTo("v1");
                 // A snapshot waits for the pending batch to be durable, so it includes it.
@@ -127,7 +127,7 @@ class SlateStoreTest
             throws Exception
     {
         for (StoreUri uri : List.of(StoreUri.parse("memory://follow-" + UUID.randomUUID()), StoreUri.parse(temp.resolve("follow").toString()))) {
-            try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
                 writeNumbered(writer, 0, 10);
                 try (SlateStore reader = SlateStore.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS)) {
                     assertThat(text(reader.latest().get(key(3)))).isEqualTo("value-3");
@@ -147,7 +147,7 @@ class SlateStoreTest
             throws Exception
     {
         for (StoreUri uri : List.of(StoreUri.parse("memory://pinned-" + UUID.randomUUID()), StoreUri.parse(temp.resolve("pinned").toString()))) {
-            try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
                 writeNumbered(writer, 0, 10);
                 CheckpointInfo checkpoint = writer.createCheckpoint(Optional.empty(), Optional.of("test"));
                 assertThat(writer.listCheckpoints()).extracting(CheckpointInfo::id).contains(checkpoint.id());
@@ -171,7 +171,7 @@ class SlateStoreTest
     void malformedOrMisplacedCheckpointIdsAreRefused()
     {
         StoreUri uri = StoreUri.parse("memory://bad-checkpoint-" + UUID.randomUUID());
-        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+        try (SlateStore writer = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
             writeNumbered(writer, 0, 1);
             assertThatThrownBy(() -> SlateStore.open(uri, OpenMode.CHECKPOINT, StoreOptions.DEFAULTS.withCheckpoint("not-a-uuid")))
                     .isInstanceOf(InvalidArgumentException.class)
@@ -186,9 +186,9 @@ class SlateStoreTest
     void aSecondWriterFencesTheFirst()
     {
         for (StoreUri uri : List.of(StoreUri.parse("memory://fence-" + UUID.randomUUID()), StoreUri.parse(temp.resolve("fence").toString()))) {
-            try (SlateStore first = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+            try (SlateStore first = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
                 writeNumbered(first, 0, 5);
-                try (SlateStore second = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+                try (SlateStore second = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
                     writeNumbered(second, 5, 10);
                     assertThatThrownBy(() -> writeNumbered(first, 10, 11))
                             .isInstanceOf(FencedException.class)

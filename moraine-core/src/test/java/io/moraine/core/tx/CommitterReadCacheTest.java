@@ -33,7 +33,7 @@ class CommitterReadCacheTest
             @Override
             public void rangeScan(byte[] start, byte[] end) {}
         });
-        try (SlateStore store = SlateStore.open(StoreUri.parse("memory:///committer-cache"), OpenMode.READ_WRITE, counting)) {
+        try (SlateStore store = SlateStore.open(StoreUri.parse("memory:///committer-cache"), OpenMode.READ_WRITE, counting.withCreateIfMissing())) {
             store.write(Map.of(key("a"), bytes("1")));
             CommitterReadCache cache = new CommitterReadCache();
             KeyValueReader reader = cache.over(store.latestIncludingPending());
