@@ -455,7 +455,7 @@ public final class SlateStore
     /** The checkpoints of the store at {@code uri}, listed without opening it (no writer, no reader). */
     public static List<CheckpointInfo> listCheckpoints(StoreUri uri, StoreOptions options)
     {
-        return listCheckpoints(uri, ObjectStores.resolve(uri), options.walStore().map(ObjectStores::resolve));
+        return listCheckpoints(uri, ObjectStores.resolve(uri), options.walStore().map(ObjectStores::resolve), options.timeout());
     }
 
     /** Deletes a checkpoint of the store at {@code uri} without opening it, so that a live writer is not fenced. */
@@ -463,11 +463,11 @@ public final class SlateStore
     {
         ObjectStore objectStore = ObjectStores.resolve(uri);
         Optional<ObjectStore> wal = options.walStore().map(ObjectStores::resolve);
-        if (listCheckpoints(uri, objectStore, wal).stream().noneMatch(checkpoint -> checkpoint.id().equals(id))) {
+        if (listCheckpoints(uri, objectStore, wal, options.timeout()).stream().noneMatch(checkpoint -> checkpoint.id().equals(id))) {
             throw new NotFoundException("store " + uri + " has no checkpoint " + id + "; list the checkpoints to see which exist");
         }
         try (Admin admin = admin(uri, objectStore, wal)) {
-            await(executor -> admin.deleteCheckpoint(id, executor), uri, "deleting checkpoint " + id);
+            await(executor -> admin.deleteCheckpoint(id, executor), uri, "deleting checkpoint " + id, options.timeout());
         }
     }
 
@@ -477,7 +477,7 @@ public final class SlateStore
             throw new NotFoundException("store " + uri + " has no checkpoint " + id + "; list the checkpoints to see which exist");
         }
         try (Admin admin = admin(uri, objectStore, walObjectStore)) {
-            await(executor -> admin.deleteCheckpoint(id, executor), uri, "deleting checkpoint " + id);
+            await(executor -> admin.deleteCheckpoint(id, executor), uri, "deleting checkpoint " + id, timeout);
         }
     }
 
