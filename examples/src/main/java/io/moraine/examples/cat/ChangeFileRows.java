@@ -92,7 +92,7 @@ final class ChangeFileRows
     private List<DecodedFiles.Row> decode()
     {
         List<DecodedFiles.Row> rows = new ArrayList<>();
-        try (ParquetFileReader reader = ParquetFileReader.open(files.newInputFile(file.path(), OptionalLong.of(file.sizeBytes())))) {
+        try (ParquetFileReader reader = io.moraine.core.io.ParquetReaders.open(files.newInputFile(file.path(), OptionalLong.of(file.sizeBytes())))) {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             boolean hasSnapshots = FileProjection.childWithId(fileSchema, DataFileTask.SNAPSHOT_ID_FIELD_ID).isPresent();
             FileProjection projection = FileProjection.of(fileSchema, columns, hasSnapshots || file.partialMax().isPresent(), true, file.path());

@@ -44,7 +44,7 @@ final class DataFileRows
 
     void read(RowSink sink)
     {
-        try (ParquetFileReader reader = ParquetFileReader.open(files.newInputFile(task.path(), OptionalLong.of(task.sizeBytes())))) {
+        try (ParquetFileReader reader = io.moraine.core.io.ParquetReaders.open(files.newInputFile(task.path(), OptionalLong.of(task.sizeBytes())))) {
             VisibleRows visible = VisibleRows.of(task, files);
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             FileProjection projection = FileProjection.of(fileSchema, columns, visible.needsRowSnapshots(), task.path());

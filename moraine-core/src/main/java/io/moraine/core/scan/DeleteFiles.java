@@ -4,6 +4,7 @@ import io.moraine.core.error.CorruptionException;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.io.LakeFileSystem;
+import io.moraine.core.io.ParquetReaders;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
@@ -50,7 +51,7 @@ public final class DeleteFiles
     /** As {@link #read(LakeFileSystem, DeleteFileRef, PositionConsumer)}, from an open input file. */
     public static boolean read(InputFile input, long fileBeginSnapshot, PositionConsumer consumer)
     {
-        try (ParquetFileReader reader = ParquetFileReader.open(input)) {
+        try (ParquetFileReader reader = ParquetReaders.open(input)) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
             List<ColumnDescriptor> columns = schema.getColumns();
             if (columns.size() < 2) {
