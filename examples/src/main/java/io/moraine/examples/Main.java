@@ -33,8 +33,11 @@ public final class Main
                 io.moraine.examples.trino.TrinoCommands::serve));
         COMMANDS.put("trino-query", new Entry("run one statement in an embedded Trino and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
                 io.moraine.examples.trino.TrinoCommands::query));
+        COMMANDS.put("spark-sql", new Entry("run one statement in a local Spark (spark-submit with the bundle jar) and print CSV: "
+                + io.moraine.examples.spark.SparkCommands.QUERY_USAGE, io.moraine.examples.spark.SparkCommands::query));
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N] [--chunk-rows N] [--commits N] [--writers N] [--repetitions N] [--warmup-seconds N] [--s3proxy] | "
-                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files)",
+                + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files) | "
+                + io.moraine.examples.spark.SparkScanBenchmark.USAGE + " (the Spark connector vs Spark's Parquet source on the same files)",
                 args -> bench(args)));
     }
 
@@ -82,7 +85,8 @@ public final class Main
             case "catalog" -> CatalogBenchmark.main(rest);
             case "inline" -> io.moraine.examples.bench.InlineBenchmark.main(rest);
             case "trino" -> io.moraine.examples.bench.TrinoScanBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...] or bench trino [...]");
+            case "spark" -> io.moraine.examples.spark.SparkScanBenchmark.main(rest);
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog [...], bench inline [...], bench trino [...] or bench spark [...]");
         }
     }
 }
