@@ -85,7 +85,7 @@ final class DataFileBatchReader
      * Which columns with an initial default the file lacks, from its footer's field ids; the footer is read only when
      * some read column has a default.
      */
-    private static boolean[] defaulted(DataFileTask task, List<ReadColumn> columns, Configuration hadoop)
+    static boolean[] defaulted(DataFileTask task, List<ReadColumn> columns, Configuration hadoop)
     {
         boolean[] defaulted = new boolean[columns.size()];
         if (columns.stream().noneMatch(column -> column.defaultValue().isPresent())) {
@@ -184,7 +184,7 @@ final class DataFileBatchReader
         return vector;
     }
 
-    private static ColumnVector constant(org.apache.spark.sql.types.DataType type, Object value, int rows)
+    static ColumnVector constant(org.apache.spark.sql.types.DataType type, Object value, int rows)
     {
         ConstantColumnVector vector = new ConstantColumnVector(rows, type);
         ColumnVectorUtils.populate(vector, new GenericInternalRow(new Object[] {value}), 0);

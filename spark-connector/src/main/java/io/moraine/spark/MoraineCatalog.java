@@ -2,10 +2,14 @@ package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.Row;
+import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.types.TableSchema;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.connector.catalog.Changelog;
+import org.apache.spark.sql.connector.catalog.ChangelogContext;
+import org.apache.spark.sql.connector.catalog.ChangelogRange;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
@@ -127,8 +131,88 @@ public class MoraineCatalog
     @Override
     public Table loadTable(Identifier ident, long timestamp)
     {
-        Instant instant = Instant.ofEpochSecond(Math.floorDiv(timestamp, 1_000_000L), Math.floorMod(timestamp, 1_000_000L) * 1000L);
+        Instant instant = instant(timestamp);
         return atExplicitSnapshot(ident, "TIMESTAMP AS OF " + instant, catalog -> catalog.asOf(instant));
+    }
+
+    /**
+     * {@code CHANGES FROM VERSION a TO VERSION b} / {@code FROM TIMESTAMP ...} and {@code spark.read.option("startingVersion", ...).changes(...)}:
+     * the table's changes between the two bounds (inclusive unless {@code EXCLUSIVE}; no end bound reads to the newest
+     * snapshot), read with the table's columns at the end. A timestamp start names the first snapshot at or after it
+     * (DuckLake's rule), a timestamp end the newest at or before it.
+     */
+    @Override
+    public Changelog loadChangelog(Identifier ident, ChangelogContext context, CaseInsensitiveStringMap options)
+            throws NoSuchTableException
+    {
+        io.moraine.core.catalog.MoraineCatalog catalog = catalog();
+        String where = "the change feed of " + name + "." + ident;
+        long start;
+        long end;
+        try {
+            switch (context.range()) {
+                case ChangelogRange.VersionRange versions -> {
+                    start = snapshotId(versions.startingVersion(), where) + (versions.startingBoundInclusive() ? 0 : 1);
+                    end = versions.endingVersion().isPresent()
+                            ? snapshotId(versions.endingVersion().get(), where) - (versions.endingBoundInclusive() ? 0 : 1)
+                            : newest(catalog);
+                }
+                case ChangelogRange.TimestampRange times -> {
+                    start = ChangeFeed.startAtOrAfter(catalog, instant(times.startingTimestamp() + (times.startingBoundInclusive() ? 0 : 1)));
+                    if (times.endingTimestamp().isPresent()) {
+                        try (CatalogSnapshot snapshot = catalog.asOf(instant(times.endingTimestamp().get() - (times.endingBoundInclusive() ? 0 : 1)))) {
+                            end = snapshot.id();
+                        }
+                    }
+                    else {
+                        end = newest(catalog);
+                    }
+                }
+                case ChangelogRange.UnboundedRange unbounded -> throw SparkErrors.invalidTimeTravel(where
+                        + " needs a start: CHANGES FROM VERSION <snapshot id> (or startingVersion / startingTimestamp); streaming change feeds are not supported");
+            }
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.invalidTimeTravel(where + ": " + e.getMessage());
+        }
+        if (start > end) {
+            throw SparkErrors.invalidTimeTravel(where + " is reversed: it starts at snapshot " + start + " and ends at snapshot " + end
+                    + "; name the earlier snapshot first");
+        }
+        Table table = loadTable(ident, Long.toString(end));
+        if (!(table instanceof MoraineTable data)) {
+            throw SparkErrors.unsupported(name + "." + ident + " is a metadata table and has no change feed");
+        }
+        try (CatalogSnapshot endSnapshot = catalog.at(end)) {
+            // Refuses an expired or unknown start, naming the snapshots there are.
+            ChangeFeed.forTable(endSnapshot, data.tableId(), start);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.invalidTimeTravel(where + ": " + e.getMessage());
+        }
+        return new MoraineChangelog(data, start);
+    }
+
+    private static long snapshotId(String version, String where)
+    {
+        try {
+            return Long.parseLong(version.strip());
+        }
+        catch (NumberFormatException e) {
+            throw SparkErrors.invalidTimeTravel(where + " is bounded by moraine snapshot ids (numbers), not '" + version + "'");
+        }
+    }
+
+    private static long newest(io.moraine.core.catalog.MoraineCatalog catalog)
+    {
+        try (CatalogSnapshot latest = catalog.latest()) {
+            return latest.id();
+        }
+    }
+
+    private static Instant instant(long micros)
+    {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }
 
     private Table atExplicitSnapshot(Identifier ident, String asOf, Function<io.moraine.core.catalog.MoraineCatalog, CatalogSnapshot> resolve)
@@ -149,15 +233,25 @@ public class MoraineCatalog
         }
     }
 
+    /** The table {@code <schema>.<table>}, or the metadata table {@code <schema>.<table>.<snapshots|files>}, at the snapshot. */
     private Optional<Table> table(CatalogSnapshot snapshot, Identifier ident)
     {
-        if (ident.namespace().length != 1) {
+        String[] namespace = ident.namespace();
+        if (namespace.length == 2) {
+            return dataTable(snapshot, namespace[0], namespace[1]).flatMap(table -> MetadataTable.of(ident.name(), table, snapshot));
+        }
+        if (namespace.length != 1) {
             return Optional.empty();
         }
-        Optional<Row> row = snapshot.table(ident.namespace()[0], ident.name());
+        return dataTable(snapshot, namespace[0], ident.name()).map(Table.class::cast);
+    }
+
+    private Optional<MoraineTable> dataTable(CatalogSnapshot snapshot, String schemaName, String tableName)
+    {
+        Optional<Row> row = snapshot.table(schemaName, tableName);
         return row.map(table -> {
             long tableId = table.getLong("table_id");
-            return new MoraineTable(settings, name, ident.namespace()[0], ident.name(), tableId, snapshot.id(), TableSchema.of(snapshot.columnTree(tableId)));
+            return new MoraineTable(settings, name, schemaName, tableName, tableId, snapshot.id(), TableSchema.of(snapshot.columnTree(tableId)));
         });
     }
 

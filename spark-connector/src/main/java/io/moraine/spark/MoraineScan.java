@@ -16,6 +16,14 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import io.moraine.core.scan.ColumnDomain;
+import io.moraine.core.types.DuckLakeType;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
@@ -32,12 +40,12 @@ import java.util.OptionalLong;
  * catalog.
  */
 final class MoraineScan
-        implements Scan, Batch, SupportsReportStatistics
+        implements Scan, Batch, SupportsReportStatistics, SupportsRuntimeV2Filtering
 {
     private final MoraineTable table;
     private final List<TableColumn> columns;
     private final List<MetadataColumns.Column> metadata;
-    private final ScanFilter filter;
+    private ScanFilter filter;
     private final long limit;
     private final List<ReadColumn> readColumns;
     private List<InputPartition> partitions;
@@ -135,6 +143,36 @@ final class MoraineScan
                 return rows;
             }
         };
+    }
+
+    /** The read top-level scalar columns: what a join's runtime filter (dynamic partition pruning) can prune files by. */
+    @Override
+    public NamedReference[] filterAttributes()
+    {
+        return columns.stream()
+                .filter(column -> column.type() instanceof DuckLakeType.Primitive || column.type() instanceof DuckLakeType.Decimal)
+                .map(column -> Expressions.column(column.name()))
+                .toArray(NamedReference[]::new);
+    }
+
+    /** Prunes files by a runtime filter too; the plan is made again, and Spark still applies the filter to the rows. */
+    @Override
+    public synchronized void filter(Predicate[] predicates)
+    {
+        ScanFilter runtime = SparkFilters.convert(predicates, table.tableSchema()).filter();
+        if (runtime.isAll()) {
+            return;
+        }
+        if (runtime.isNone() || filter.isNone()) {
+            filter = ScanFilter.none();
+        }
+        else {
+            Map<Long, ColumnDomain> domains = new HashMap<>(runtime.domains());
+            // Where both constrain a column, the planned filter's domain is kept (either alone is a correct superset).
+            domains.putAll(filter.domains());
+            filter = ScanFilter.of(domains);
+        }
+        partitions = null;
     }
 
     private synchronized List<InputPartition> plan()

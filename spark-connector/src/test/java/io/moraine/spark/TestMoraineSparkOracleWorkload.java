@@ -119,7 +119,7 @@ class TestMoraineSparkOracleWorkload
                 new Filter(orders, List.of("client"), "client = 'small-a2'"),
                 new Filter(orders, List.of("client"), "client >= 'customer-9'"),
                 new Filter(orders, List.of("note"), "note IS NULL"),
-                new Filter(events, List.of("ts"), "ts >= TIMESTAMP_NTZ '2025-01-01 00:00:00'"),
+                new Filter(events, List.of("ts"), "ts >= '2025-01-01 00:00:00'"),
                 new Filter(events, List.of("kind", "v"), "kind = 'k1' AND v < 100"));
         DuckLakeHistory history = comparison.history();
         SparkDuckLakeComparison.Tally tally = comparison.tally(comparison.sql(snapshot -> "VERSION AS OF " + snapshot));

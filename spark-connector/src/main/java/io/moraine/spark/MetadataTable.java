@@ -1,0 +1,156 @@
+package io.moraine.spark;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.RowCursor;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.ScanTask;
+import io.moraine.core.scan.TaskStream;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.apache.spark.unsafe.types.UTF8String;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A metadata table of a moraine table, {@code lake.<schema>.<table>.snapshots} or {@code .files}, computed on the
+ * driver at the table's snapshot and scanned as local rows.
+ */
+record MetadataTable(String name, StructType schema, List<InternalRow> rows)
+        implements SupportsRead
+{
+    static final String SNAPSHOTS = "snapshots";
+    static final String FILES = "files";
+
+    private static final StructType SNAPSHOTS_SCHEMA = schema(
+            field("snapshot_id", DataTypes.LongType, false),
+            field("snapshot_time", DataTypes.TimestampType, false),
+            field("schema_version", DataTypes.LongType, false),
+            field("changes", DataTypes.StringType, true),
+            field("author", DataTypes.StringType, true),
+            field("commit_message", DataTypes.StringType, true));
+
+    private static final StructType FILES_SCHEMA = schema(
+            field("data_file_id", DataTypes.LongType, false),
+            field("path", DataTypes.StringType, false),
+            field("record_count", DataTypes.LongType, false),
+            field("file_size_bytes", DataTypes.LongType, false),
+            field("begin_snapshot", DataTypes.LongType, false),
+            field("partial_max", DataTypes.LongType, true),
+            field("delete_files", DataTypes.createArrayType(DataTypes.StringType, false), false),
+            field("inlined_deletes", DataTypes.LongType, false));
+
+    /** The metadata table {@code kind} of {@code table}, read through {@code snapshot} (open at the table's snapshot). */
+    static Optional<MetadataTable> of(String kind, MoraineTable table, CatalogSnapshot snapshot)
+    {
+        return switch (kind) {
+            case SNAPSHOTS -> Optional.of(new MetadataTable(table.name() + "." + SNAPSHOTS, SNAPSHOTS_SCHEMA, snapshots(snapshot)));
+            case FILES -> Optional.of(new MetadataTable(table.name() + "." + FILES, FILES_SCHEMA, files(table, snapshot)));
+            default -> Optional.empty();
+        };
+    }
+
+    /** The lake's snapshots up to this one, with what each changed. */
+    private static List<InternalRow> snapshots(CatalogSnapshot snapshot)
+    {
+        Map<Long, Row> changes = new HashMap<>();
+        try (RowCursor cursor = snapshot.visible(TableKind.SNAPSHOT_CHANGES)) {
+            cursor.forEachRemaining(row -> changes.put(row.getLong("snapshot_id"), row));
+        }
+        List<InternalRow> rows = new ArrayList<>();
+        try (RowCursor cursor = snapshot.visible(TableKind.SNAPSHOT)) {
+            while (cursor.hasNext()) {
+                Row row = cursor.next();
+                long id = row.getLong("snapshot_id");
+                if (id > snapshot.id()) {
+                    continue;
+                }
+                Optional<Row> change = Optional.ofNullable(changes.get(id));
+                rows.add(new GenericInternalRow(new Object[] {id, DateTimeUtils.instantToMicros((Instant) row.get("snapshot_time")), row.getLong("schema_version"),
+                        text(change, "changes_made"), text(change, "author"), text(change, "commit_message")}));
+            }
+        }
+        return rows;
+    }
+
+    /** The table's data files at the snapshot, as the core's scan plans them, with their deletes. */
+    private static List<InternalRow> files(MoraineTable table, CatalogSnapshot snapshot)
+    {
+        List<InternalRow> rows = new ArrayList<>();
+        try (TaskStream tasks = io.moraine.core.scan.ScanBuilder.forTable(snapshot, table.tableId(), table::tableSchema)
+                .withProjection(List.of())
+                .withDataPath(table.settings().dataPath())
+                .withMaxSplitSize(Long.MAX_VALUE)
+                .build()
+                .planTasks()) {
+            while (tasks.hasNext()) {
+                ScanTask task = tasks.next();
+                if (task instanceof DataFileTask file) {
+                    Object[] deleteFiles = file.deleteFiles().stream().map(delete -> UTF8String.fromString(delete.path())).toArray();
+                    rows.add(new GenericInternalRow(new Object[] {file.dataFileId(), UTF8String.fromString(file.path()), file.recordCount(), file.sizeBytes(),
+                            file.beginSnapshot(), file.partialMax().isPresent() ? file.partialMax().getAsLong() : null,
+                            new org.apache.spark.sql.catalyst.util.GenericArrayData(deleteFiles), (long) file.inlinedDeletes().length}));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static UTF8String text(Optional<Row> row, String column)
+    {
+        return row.map(found -> found.getString(column)).map(UTF8String::fromString).orElse(null);
+    }
+
+    private static StructField field(String name, org.apache.spark.sql.types.DataType type, boolean nullable)
+    {
+        return new StructField(name, type, nullable, Metadata.empty());
+    }
+
+    private static StructType schema(StructField... fields)
+    {
+        return new StructType(fields);
+    }
+
+    @Override
+    public Set<TableCapability> capabilities()
+    {
+        return Set.of(TableCapability.BATCH_READ);
+    }
+
+    @Override
+    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options)
+    {
+        InternalRow[] values = rows.toArray(InternalRow[]::new);
+        return () -> new LocalScan()
+        {
+            @Override
+            public InternalRow[] rows()
+            {
+                return values;
+            }
+
+            @Override
+            public StructType readSchema()
+            {
+                return schema;
+            }
+        };
+    }
+}

@@ -1,0 +1,224 @@
+package io.moraine.spark;
+
+import io.moraine.core.store.StoreUri;
+import io.moraine.duckdb.CatalogImporter;
+import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.testing.CanonicalRowsAssert;
+import io.moraine.testing.CanonicalText;
+import io.moraine.testing.DuckLakeOracle;
+import io.moraine.testing.LakeColumn;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Reads that the oracle workload does not reach, on a lake of its own: columns swapped by renames (a filter must
+ * prune by column id, never by the file's names), a renamed struct field read through nested pruning, uuid and
+ * interval values, metadata columns, limits and statistics; and every kind of bad input, refused with an analysis
+ * error naming the problem.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestMoraineSparkReads
+{
+    private static final List<String> LAKE = List.of(
+            "CREATE TABLE lake.main.t (a INTEGER, b INTEGER, info STRUCT(x INTEGER, y VARCHAR), u UUID, w INTERVAL)",
+            "INSERT INTO lake.main.t SELECT i, 1000000 + i, {'x': i, 'y': 'y' || i}, "
+                    + "('00000000-0000-0000-0000-' || lpad(i::VARCHAR, 12, '0'))::UUID, INTERVAL (i) SECOND FROM range(3000) t(i)",
+            "ALTER TABLE lake.main.t RENAME COLUMN a TO tmp",
+            "ALTER TABLE lake.main.t RENAME COLUMN b TO a",
+            "ALTER TABLE lake.main.t RENAME COLUMN tmp TO b",
+            "ALTER TABLE lake.main.t RENAME COLUMN info.y TO why",
+            "INSERT INTO lake.main.t VALUES (5000, 5001, {'x': -1, 'why': 'inlined'}, '00000000-0000-0000-0000-00000000abcd', INTERVAL 3 DAY)",
+            "DELETE FROM lake.main.t WHERE b % 10 = 3",
+            "CREATE TABLE lake.main.gone (v INTEGER)",
+            "INSERT INTO lake.main.gone VALUES (1)",
+            "INSERT INTO lake.main.gone VALUES (2)",
+            "CALL ducklake_expire_snapshots('lake', versions => [8])");
+
+    private DuckLakeOracle oracle;
+    private SparkSession spark;
+    private String store;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        Path directory = Files.createTempDirectory("moraine-spark-reads");
+        oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
+        for (String statement : LAKE) {
+            oracle.execute(statement);
+        }
+        StoreUri uri = StoreUri.parse(directory.resolve("store").toString());
+        CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"))), uri, Optional.empty(),
+                CatalogImporter.Progress.SILENT);
+        store = uri.toString();
+        spark = SparkSessions.start(store, Map.of());
+    }
+
+    @AfterAll
+    void tearDown()
+            throws Exception
+    {
+        try (DuckLakeOracle ignored = oracle) {
+            if (spark != null) {
+                spark.stop();
+            }
+        }
+    }
+
+    @Test
+    void swappedColumnsAreReadAndPrunedByColumnId()
+            throws Exception
+    {
+        for (String where : List.of("a = 1000005", "b = 5", "a > 1002990", "b < 4", "b IN (7, 2999, 5000)", "b IS NOT NULL AND b < 3")) {
+            assertSame("SELECT a, b FROM lake.main.t WHERE " + where, "SELECT a, b FROM lake.main.t WHERE " + where);
+        }
+        assertThat(spark.sql("SELECT count(*) FROM lake.main.t WHERE a = 1000005").first().getLong(0)).isEqualTo(1);
+    }
+
+    @Test
+    void renamedStructFieldIsReadThroughNestedPruning()
+            throws Exception
+    {
+        assertSame("SELECT b, info.why FROM lake.main.t", "SELECT b, info.why FROM lake.main.t");
+        assertSame("SELECT b, info.x FROM lake.main.t WHERE info.x < 10", "SELECT b, info.x FROM lake.main.t WHERE info.x < 10");
+        assertSame("SELECT info FROM lake.main.t", "SELECT info FROM lake.main.t");
+    }
+
+    @Test
+    void uuidAndIntervalValuesAreDuckDbsText()
+            throws Exception
+    {
+        List<List<String>> expected = oracle.query("SELECT b, CAST(u AS VARCHAR), CAST(w AS VARCHAR) FROM lake.main.t").stream()
+                .map(row -> row.stream().map(value -> value == null ? "NULL" : value).toList()).toList();
+        List<List<String>> actual = spark.sql("SELECT b, u, w FROM lake.main.t").collectAsList().stream()
+                .map(row -> java.util.stream.IntStream.range(0, 3).mapToObj(i -> row.isNullAt(i) ? "NULL" : row.get(i).toString()).toList())
+                .toList();
+        assertThat(actual).containsExactlyInAnyOrderElementsOf(expected).hasSize(2701);
+    }
+
+    @Test
+    void metadataColumnsNameEachRowsFileRowIdAndSnapshot()
+            throws Exception
+    {
+        List<List<String>> expected = oracle.query("SELECT b, rowid FROM lake.main.t");
+        List<Row> rows = spark.sql("SELECT b, _row_id, _file, _pos, _snapshot_id FROM lake.main.t").collectAsList();
+        assertThat(rows.stream().map(row -> List.of(Integer.toString(row.getInt(0)), Long.toString(row.getLong(1)))).toList())
+                .containsExactlyInAnyOrderElementsOf(expected);
+        for (Row row : rows) {
+            boolean inlined = row.getInt(0) == 5000;
+            assertThat(row.isNullAt(2)).as("_file of b=%s", row.get(0)).isEqualTo(inlined);
+            assertThat(row.isNullAt(3)).as("_pos of b=%s", row.get(0)).isEqualTo(inlined);
+            if (!inlined) {
+                assertThat(row.getString(2)).endsWith(".parquet");
+                // One file, written in one go: a row's position is its row id.
+                assertThat(row.getLong(3)).isEqualTo(row.getLong(1));
+                assertThat(row.getLong(4)).isEqualTo(2);
+            }
+            else {
+                assertThat(row.getLong(4)).isEqualTo(7);
+            }
+        }
+        assertThat(spark.sql("SELECT * FROM lake.main.t").columns()).containsExactly("b", "a", "info", "u", "w");
+    }
+
+    @Test
+    void limitsAndCountsAreExact()
+    {
+        assertThat(spark.sql("SELECT * FROM lake.main.t LIMIT 7").collectAsList()).hasSize(7);
+        assertThat(spark.sql("SELECT count(*) FROM lake.main.t").first().getLong(0)).isEqualTo(2701);
+        assertThat(spark.sql("SELECT count(*) FROM lake.main.t VERSION AS OF 2").first().getLong(0)).isEqualTo(3000);
+    }
+
+    @Test
+    void namespacesAndTablesAreListed()
+    {
+        assertThat(spark.sql("SHOW NAMESPACES IN lake").collectAsList().stream().map(row -> row.getString(0)).toList()).containsExactly("main");
+        assertThat(spark.sql("SHOW TABLES IN lake.main").collectAsList().stream().map(row -> row.getString(1)).toList()).containsExactlyInAnyOrder("t", "gone");
+        assertThat(spark.read().format("moraine").option("store", store).load("main.t").count()).isEqualTo(2701);
+        assertThat(spark.read().format("moraine").option("store", store).option("versionAsOf", "2").load("t").count()).isEqualTo(3000);
+    }
+
+    @Test
+    void badInputIsRefusedNamingTheProblem()
+    {
+        spark.conf().set("spark.sql.catalog.nowhere", MoraineCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.nowhere.store", store + "-absent");
+        assertAnalysisError("SELECT * FROM nowhere.main.t", "cannot open the moraine store", store + "-absent");
+        spark.conf().set("spark.sql.catalog.unset", MoraineCatalog.class.getName());
+        assertAnalysisError("SELECT * FROM unset.main.t", "no 'store' setting");
+        assertAnalysisError("SELECT * FROM lake.nosuch.t", "nosuch");
+        assertAnalysisError("SELECT * FROM lake.main.nosuch", "nosuch");
+        assertAnalysisError("SELECT * FROM lake.main.t VERSION AS OF 99", "99");
+        assertAnalysisError("SELECT * FROM lake.main.t VERSION AS OF 8", "8", "expired");
+        assertAnalysisError("SELECT * FROM lake.main.t VERSION AS OF 'x'", "snapshot id", "'x'");
+        assertAnalysisError("SELECT * FROM lake.main.t TIMESTAMP AS OF '2000-01-01 00:00:00'", "2000-01-01");
+        assertAnalysisError("SELECT * FROM lake.main.gone VERSION AS OF 2", "does not exist at snapshot 2");
+        assertAnalysisError("CREATE TABLE lake.main.n (v INT)", "read-only");
+        assertAnalysisError("DROP TABLE lake.main.t", "read-only");
+        assertThatThrownBy(() -> spark.read().format("moraine").option("store", store).option("versionAsOf", "2").option("timestampAsOf", "2030-01-01 00:00:00")
+                .load("main.t").count())
+                .isInstanceOf(AnalysisException.class)
+                .hasMessageContaining("version")
+                .hasMessageContaining("timestamp");
+        assertThatThrownBy(() -> spark.read().format("moraine").load("main.t").count())
+                .isInstanceOf(AnalysisException.class)
+                .hasMessageContaining("no 'store' setting");
+    }
+
+    private void assertAnalysisError(String sql, String... fragments)
+    {
+        var assertion = assertThatThrownBy(() -> spark.sql(sql).collectAsList()).as(sql).isInstanceOf(AnalysisException.class);
+        for (String fragment : fragments) {
+            assertion.hasMessageContaining(fragment);
+        }
+    }
+
+    /** Spark's rows of {@code sparkSql} equal DuckDB's rows of {@code duckDbSql}, compared as canonical text. */
+    private void assertSame(String sparkSql, String duckDbSql)
+            throws Exception
+    {
+        List<Row> rows = spark.sql(sparkSql).collectAsList();
+        String[] names = spark.sql(sparkSql).columns();
+        List<LakeColumn> columns = Arrays.stream(names).map(name -> new LakeColumn(name, "?")).toList();
+        List<List<String>> actual = rows.stream().map(row -> java.util.stream.IntStream.range(0, names.length)
+                .mapToObj(i -> CanonicalText.of(SparkCanonicalRows.plain(row.get(i)))).toList()).toList();
+        List<List<String>> expected = duckDb(duckDbSql, names.length);
+        CanonicalRowsAssert.assertSameRows(sparkSql, columns, expected, "Spark", actual);
+        assertThat(actual).as(sparkSql).isNotEmpty();
+    }
+
+    private List<List<String>> duckDb(String sql, int width)
+            throws Exception
+    {
+        List<List<String>> rows = new java.util.ArrayList<>();
+        try (var statement = oracle.connection().createStatement(); var result = statement.executeQuery(sql)) {
+            while (result.next()) {
+                List<String> row = new java.util.ArrayList<>();
+                for (int i = 1; i <= width; i++) {
+                    Object value = result.getObject(i);
+                    if (value instanceof org.duckdb.DuckDBStruct struct) {
+                        value = new CanonicalText.Struct(struct.getMap());
+                    }
+                    row.add(CanonicalText.of(value));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+}
