@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A real Spark distribution — PyPI's pyspark, its own spark-submit, a PySpark application — with only the moraine
  * bundle jar added, reading a lake whose catalog (the moraine store) and data files both live in S3 (S3Proxy): every
- * table at every surviving snapshot of the oracle workload by {@code VERSION AS OF}, all columns, plus filtered scans,
- * each equal to DuckDB + DuckLake's answer over the local original. Spark writes each answer as Parquet and DuckDB
+ * table of the oracle workload at its oldest, a middle and its newest surviving snapshot by {@code VERSION AS OF}, all
+ * columns, plus filtered scans, each equal to DuckDB + DuckLake's answer over the local original. Spark writes each answer as Parquet and DuckDB
  * compares it with its own, column by column in DuckDB's text, both ways ({@code EXCEPT ALL}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -77,18 +77,29 @@ class SparkSubmitOnS3Test
     void sparkSubmitWithTheBundleReadsALakeOnS3AsDuckLakeDoes()
             throws Exception
     {
+        // Every table at three surviving snapshots that have tables (the oldest, one in the middle, the newest): what the
+        // bundle must carry shows at any snapshot; every snapshot is the embedded tests' job (TestMoraineSparkOracleWorkload).
+        List<Long> surviving = history.survivingSnapshots();
+        List<Long> withTables = new ArrayList<>();
+        for (long snapshot : surviving) {
+            if (!history.tablesAt(snapshot).isEmpty()) {
+                withTables.add(snapshot);
+            }
+        }
+        List<Long> snapshots = List.of(withTables.getFirst(), withTables.get(withTables.size() / 2), withTables.getLast());
         List<Comparison> comparisons = new ArrayList<>();
-        for (long snapshot : history.survivingSnapshots()) {
+        for (long snapshot : snapshots) {
             for (LakeTable table : history.tablesAt(snapshot)) {
                 comparisons.add(new Comparison("q" + comparisons.size(), table, snapshot, history.columnsAt(table, snapshot), ""));
             }
         }
-        long head = history.survivingSnapshots().getLast();
+        long head = surviving.getLast();
         LakeTable orders = new LakeTable("sales", "orders");
         LakeTable events = new LakeTable("main", "events");
         comparisons.add(new Comparison("q" + comparisons.size(), orders, head, history.columnsAt(orders, head), "id BETWEEN 10 AND 20"));
         comparisons.add(new Comparison("q" + comparisons.size(), events, head, history.columnsAt(events, head), "kind = 'k1' AND v < 100"));
-        assertThat(comparisons.size() - 2L).isEqualTo(history.tableSnapshotPairs()).isGreaterThanOrEqualTo(36);
+        // At least orders at the oldest and middle snapshots, orders and events at the newest, and the 2 filtered scans.
+        assertThat(comparisons).hasSizeGreaterThanOrEqualTo(6);
 
         Path answers = directory.resolve("answers");
         Path queries = directory.resolve("queries.json");
