@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  */
 public final class SparkScanBenchmark
 {
-    public static final String USAGE = "bench spark [--rows 8000000] [--files 8] [--inlined-rows 200000] [--runs 5] [--warmups 3] [--dir <directory>]";
+    public static final String USAGE = "bench spark [--rows 8000000] [--files 8] [--inlined-rows 20000] [--runs 5] [--warmups 3] [--dir <directory>]";
 
     private SparkScanBenchmark() {}
 
@@ -37,7 +37,7 @@ public final class SparkScanBenchmark
         CommandLine line = CommandLine.parse(args, Set.of("rows", "files", "inlined-rows", "runs", "warmups", "dir"));
         int rows = line.intOption("rows", 8_000_000);
         int files = line.intOption("files", 8);
-        int inlinedRows = line.intOption("inlined-rows", 200_000);
+        int inlinedRows = line.intOption("inlined-rows", 20_000);
         SparkSubmit spark = SparkSubmit.of(SparkSubmit.checkoutRoot());
         Path testJar = testJar(spark.root());
         Path work = line.option("dir").map(dir -> Path.of(dir, "moraine-bench-spark")).orElse(Files.createTempDirectory("moraine-bench-spark-")).toAbsolutePath();
