@@ -10,6 +10,8 @@
 #      <cache>/duckdb-extensions/v<DUCKDB_VERSION>/<platform>/<name>.duckdb_extension.
 #   3. fake-gcs-server, the Google Cloud Storage emulator of lake-files' gs:// tests, built from its Go module with
 #      `go install`: <cache>/tools/fake-gcs-server-<FAKE_GCS_SERVER_VERSION>/fake-gcs-server.
+#   4. PySpark <PYSPARK_VERSION> from PyPI (Spark's jars and its own spark-submit) in a virtual environment,
+#      <cache>/pyspark-<PYSPARK_VERSION>/venv, by install-pyspark.sh: the spark-connector bundle's real-Spark test.
 #
 # Everything downloaded or built lives under ${MORAINE_CACHE_DIR:-~/.cache/moraine}; a second run is fast.
 set -euo pipefail
@@ -165,3 +167,9 @@ if [ ! -x "$gcs_emulator_dir/fake-gcs-server" ]; then
     || die "go install fake-gcs-server $FAKE_GCS_SERVER_VERSION failed; check that the Go module proxy is reachable (go env GOPROXY)"
 fi
 log "fake-gcs-server $FAKE_GCS_SERVER_VERSION is in $gcs_emulator_dir"
+
+# ---------------------------------------------------------------------------------------------------------------
+# 4. A real Spark distribution (PyPI's pyspark) for the spark-submit test, bin/moraine spark-sql and bench spark
+# ---------------------------------------------------------------------------------------------------------------
+# Not fatal: without it the real-Spark test skips and says why; everything else builds and runs.
+"$here/install-pyspark.sh" || log "PySpark is not installed; the spark-submit test will skip (re-run build-support/install-pyspark.sh)"

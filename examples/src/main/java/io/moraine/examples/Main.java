@@ -38,11 +38,14 @@ public final class Main
                 io.moraine.examples.trino.TrinoCommands::serve));
         COMMANDS.put("trino-query", new Entry("run one statement in an embedded Trino and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
                 io.moraine.examples.trino.TrinoCommands::query));
+        COMMANDS.put("spark-sql", new Entry("run one statement in a local Spark (spark-submit with the bundle jar) and print CSV: "
+                + io.moraine.examples.spark.SparkCommands.QUERY_USAGE, io.moraine.examples.spark.SparkCommands::query));
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N] [--chunk-rows N] [--commits N] [--writers N] [--repetitions N] [--warmup-seconds N] [--s3proxy] | "
                 + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files) | "
                 + io.moraine.examples.bench.RowIdLookupBenchmark.USAGE + " | "
                 + io.moraine.examples.bench.ChangeFeedBenchmark.USAGE + " (a fixed change feed on a table at 1x and 10x its files) | "
-                + io.moraine.examples.bench.DuckDbAttachBenchmark.USAGE + " (the standalone DuckDB attach vs a DuckDB-file catalog)",
+                + io.moraine.examples.bench.DuckDbAttachBenchmark.USAGE + " (the standalone DuckDB attach vs a DuckDB-file catalog) | "
+                + io.moraine.examples.spark.SparkScanBenchmark.USAGE + " (the Spark connector vs Spark's Parquet source on the same files)",
                 args -> bench(args)));
     }
 
@@ -108,7 +111,8 @@ public final class Main
             case "row-id" -> io.moraine.examples.bench.RowIdLookupBenchmark.main(rest);
             case "changes" -> io.moraine.examples.bench.ChangeFeedBenchmark.main(rest);
             case "duckdb" -> io.moraine.examples.bench.DuckDbAttachBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, changes or duckdb [...]");
+            case "spark" -> io.moraine.examples.spark.SparkScanBenchmark.main(rest);
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, changes, duckdb or spark [...]");
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.moraine.spark;
 
+import io.moraine.spark.files.LakeObjectFileSystems;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.spark.broadcast.Broadcast;
@@ -26,7 +27,7 @@ final class SparkParquetReaders
     /** The session's Hadoop configuration, broadcast once per scan. */
     static Broadcast<SerializableConfiguration> hadoopConfiguration(SparkSession session)
     {
-        return SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
+        return SerializableConfiguration.broadcast(session.sparkContext(), LakeObjectFileSystems.configure(session.sessionState().newHadoopConf()));
     }
 
     static ParquetPartitionReaderFactory factory(SparkSession session, StructType physical)
@@ -42,7 +43,7 @@ final class SparkParquetReaders
             throw SparkErrors.unsupported("Spark's vectorized Parquet reader cannot read " + physical.simpleString()
                     + "; the moraine connector reads data files with it only");
         }
-        Configuration hadoop = session.sessionState().newHadoopConf();
+        Configuration hadoop = LakeObjectFileSystems.configure(session.sessionState().newHadoopConf());
         String schema = physical.json();
         hadoop.set(ParquetInputFormat.READ_SUPPORT_CLASS, MoraineParquetReadSupport.class.getName());
         hadoop.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), schema);

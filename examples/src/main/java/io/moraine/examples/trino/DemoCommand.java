@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 /**
  * {@code make demo}: writes a small lake with real DuckLake (Parquet files, a delete file, inlined rows, several
  * snapshots), imports its catalog into a moraine store on the local file system, starts a local Trino over it, runs a
- * few queries, prints how to connect, and keeps serving (unless {@code --once}).
+ * few queries, reads the lake once more with a real Spark ({@code SparkDemo}), prints how to connect, and keeps serving
+ * (unless {@code --once}).
  */
 public final class DemoCommand
 {
@@ -74,6 +75,7 @@ public final class DemoCommand
                 System.out.println(query[1] + ";");
                 System.out.print(trino.queryCsv(query[1]));
             }
+            io.moraine.examples.spark.SparkDemo.run(store);
             System.out.println();
             System.out.println("Trino is serving the demo lake: " + trino.jdbcUrl());
             if (line.flag("once")) {
