@@ -1,9 +1,8 @@
 package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.RowCursor;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.metadata.MetadataTableType;
+import io.moraine.core.metadata.MetadataTables;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.ScanTask;
 import io.moraine.core.scan.TaskStream;
@@ -23,9 +22,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -61,31 +58,19 @@ record MetadataTable(String name, StructType schema, List<InternalRow> rows)
     static Optional<MetadataTable> of(String kind, MoraineTable table, CatalogSnapshot snapshot)
     {
         return switch (kind) {
-            case SNAPSHOTS -> Optional.of(new MetadataTable(table.name() + "." + SNAPSHOTS, SNAPSHOTS_SCHEMA, snapshots(snapshot)));
+            case SNAPSHOTS -> Optional.of(new MetadataTable(table.name() + "." + SNAPSHOTS, SNAPSHOTS_SCHEMA, snapshots(table, snapshot)));
             case FILES -> Optional.of(new MetadataTable(table.name() + "." + FILES, FILES_SCHEMA, files(table, snapshot)));
             default -> Optional.empty();
         };
     }
 
-    /** The lake's snapshots up to this one, with what each changed. */
-    private static List<InternalRow> snapshots(CatalogSnapshot snapshot)
+    /** The lake's snapshots up to this one, with what each changed: the core's rows of the snapshots table. */
+    private static List<InternalRow> snapshots(MoraineTable table, CatalogSnapshot snapshot)
     {
-        Map<Long, Row> changes = new HashMap<>();
-        try (RowCursor cursor = snapshot.visible(TableKind.SNAPSHOT_CHANGES)) {
-            cursor.forEachRemaining(row -> changes.put(row.getLong("snapshot_id"), row));
-        }
         List<InternalRow> rows = new ArrayList<>();
-        try (RowCursor cursor = snapshot.visible(TableKind.SNAPSHOT)) {
-            while (cursor.hasNext()) {
-                Row row = cursor.next();
-                long id = row.getLong("snapshot_id");
-                if (id > snapshot.id()) {
-                    continue;
-                }
-                Optional<Row> change = Optional.ofNullable(changes.get(id));
-                rows.add(new GenericInternalRow(new Object[] {id, DateTimeUtils.instantToMicros((Instant) row.get("snapshot_time")), row.getLong("schema_version"),
-                        text(change, "changes_made"), text(change, "author"), text(change, "commit_message")}));
-            }
+        for (List<Object> row : MetadataTables.rows(MetadataTableType.SNAPSHOTS, snapshot, table.tableId(), table.settings().dataPath())) {
+            rows.add(new GenericInternalRow(new Object[] {row.get(0), DateTimeUtils.instantToMicros((Instant) row.get(1)), row.get(2),
+                    text(row.get(3)), text(row.get(4)), text(row.get(5))}));
         }
         return rows;
     }
@@ -113,9 +98,9 @@ record MetadataTable(String name, StructType schema, List<InternalRow> rows)
         return rows;
     }
 
-    private static UTF8String text(Optional<Row> row, String column)
+    private static UTF8String text(Object value)
     {
-        return row.map(found -> found.getString(column)).map(UTF8String::fromString).orElse(null);
+        return value == null ? null : UTF8String.fromString(value.toString());
     }
 
     private static StructField field(String name, org.apache.spark.sql.types.DataType type, boolean nullable)
