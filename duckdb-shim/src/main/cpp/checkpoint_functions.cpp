@@ -1,6 +1,7 @@
 #include "checkpoint_functions.hpp"
 
 #include "moraine_catalog.hpp"
+#include "store_secrets.hpp"
 
 #include "duckdb/main/attached_database.hpp"
 #include "duckdb/main/database_manager.hpp"
@@ -113,18 +114,23 @@ unique_ptr<GlobalTableFunctionState> CheckpointInit(ClientContext &context, Tabl
 		break;
 	}
 	case CheckpointCall::Kind::LIST: {
-		auto fields = static_cast<jobjectArray>(
-		    env->CallStaticObjectMethod(jvm.bridge, jvm.list_checkpoints, ToJava(env, call.catalog_or_store)));
+		vector<string> options;
+		AddS3Secret(context, call.catalog_or_store, "secret.", options);
+		auto fields = static_cast<jobjectArray>(env->CallStaticObjectMethod(
+		    jvm.bridge, jvm.list_checkpoints, ToJava(env, call.catalog_or_store), ToJava(env, options)));
 		jvm.Check(env);
 		AddCheckpointRows(*rows, FromJava(env, fields));
 		break;
 	}
-	case CheckpointCall::Kind::DELETE:
+	case CheckpointCall::Kind::DELETE: {
+		vector<string> options;
+		AddS3Secret(context, call.catalog_or_store, "secret.", options);
 		env->CallStaticVoidMethod(jvm.bridge, jvm.delete_checkpoint, ToJava(env, call.catalog_or_store),
-		                          ToJava(env, call.id));
+		                          ToJava(env, call.id), ToJava(env, options));
 		jvm.Check(env);
 		rows->rows.push_back({Value(call.id), Value::BOOLEAN(true)});
 		break;
+	}
 	}
 	return std::move(rows);
 }

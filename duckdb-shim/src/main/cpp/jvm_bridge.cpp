@@ -191,7 +191,7 @@ void Jvm::ResolveBridge(JNIEnv *env) {
 		const char *signature;
 	};
 	Method methods[] = {
-	    {&open_catalog, "open", "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)J"},
+	    {&open_catalog, "open", "(Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;)J"},
 	    {&close_catalog, "close", "(J)V"},
 	    {&list_tables, "tables", "(J)[Ljava/lang/String;"},
 	    {&table_schema, "tableSchema", "(JLjava/lang/String;Ljava/lang/String;J)V"},
@@ -202,8 +202,8 @@ void Jvm::ResolveBridge(JNIEnv *env) {
 	    {&error_code, "errorCode", "(Ljava/lang/Throwable;)I"},
 	    {&error_message, "errorMessage", "(Ljava/lang/Throwable;)Ljava/lang/String;"},
 	    {&create_checkpoint, "createCheckpoint", "(JJ)[Ljava/lang/String;"},
-	    {&list_checkpoints, "checkpoints", "(Ljava/lang/String;)[Ljava/lang/String;"},
-	    {&delete_checkpoint, "deleteCheckpoint", "(Ljava/lang/String;Ljava/lang/String;)V"},
+	    {&list_checkpoints, "checkpoints", "(Ljava/lang/String;[Ljava/lang/String;)[Ljava/lang/String;"},
+	    {&delete_checkpoint, "deleteCheckpoint", "(Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;)V"},
 	};
 	for (auto &method : methods) {
 		*method.id = env->GetStaticMethodID(bridge, method.name, method.signature);
@@ -299,6 +299,22 @@ std::vector<std::string> FromJava(JNIEnv *env, jobjectArray strings) {
 		result.push_back(FromJava(env, element));
 		env->DeleteLocalRef(element);
 	}
+	return result;
+}
+
+jobjectArray ToJava(JNIEnv *env, const std::vector<std::string> &strings) {
+	jclass string_class = env->FindClass("java/lang/String");
+	auto result = env->NewObjectArray((jsize)strings.size(), string_class, nullptr);
+	if (!result) {
+		env->ExceptionClear();
+		throw InternalException("moraine: cannot make a Java string array");
+	}
+	for (size_t i = 0; i < strings.size(); i++) {
+		auto element = ToJava(env, strings[i]);
+		env->SetObjectArrayElement(result, (jsize)i, element);
+		env->DeleteLocalRef(element);
+	}
+	env->DeleteLocalRef(string_class);
 	return result;
 }
 

@@ -52,5 +52,6 @@ private:
 jstring ToJava(JNIEnv *env, const std::string &text);
 std::string FromJava(JNIEnv *env, jstring text);
 std::vector<std::string> FromJava(JNIEnv *env, jobjectArray strings);
+jobjectArray ToJava(JNIEnv *env, const std::vector<std::string> &strings);
 
 } // namespace moraine

@@ -3,6 +3,7 @@
 #include "checkpoint_functions.hpp"
 #include "jvm_bridge.hpp"
 #include "moraine_catalog.hpp"
+#include "store_secrets.hpp"
 
 #include "duckdb/main/attached_database.hpp"
 #include "duckdb/main/config.hpp"
@@ -34,23 +35,42 @@ static string AccessModeName(AccessMode mode) {
 	}
 }
 
+//! STORE_TIMEOUT as the Java side parses it: a string as given ('30s', '500ms'), an INTERVAL in milliseconds.
+static string TimeoutText(const Value &value) {
+	if (value.type().id() == LogicalTypeId::INTERVAL) {
+		auto micros = Interval::GetMicro(value.GetValue<interval_t>());
+		return std::to_string(micros <= 0 ? 0 : (micros + 999) / 1000) + "ms";
+	}
+	return value.ToString();
+}
+
 static unique_ptr<Catalog> MoraineAttach(optional_ptr<StorageExtensionInfo> storage_info, ClientContext &context,
                                          AttachedDatabase &db, const string &name, AttachInfo &info,
                                          AttachOptions &options) {
 	AttachSettings settings;
 	settings.uri = info.path;
 	settings.mode = AccessModeName(options.access_mode);
+	// Alternating keys and values for the Java side (io.moraine.duckdb.ext.AttachOptions).
+	vector<string> java_options;
 	for (auto &option : options.options) {
 		auto key = StringUtil::Lower(option.first);
 		if (key == "checkpoint") {
 			settings.checkpoint_id = option.second.ToString();
+			java_options.insert(java_options.end(), {key, settings.checkpoint_id});
 		} else if (key == "wal_path") {
 			settings.wal_path = option.second.ToString();
+			java_options.insert(java_options.end(), {key, settings.wal_path});
+		} else if (key == "store_timeout") {
+			java_options.insert(java_options.end(), {key, TimeoutText(option.second)});
 		} else {
 			throw BinderException("moraine: unknown ATTACH option %s; a moraine attach takes READ_ONLY, READ_WRITE, "
-			                      "CHECKPOINT '<id>' and WAL_PATH '<uri>'",
+			                      "CHECKPOINT '<id>', WAL_PATH '<uri>' and STORE_TIMEOUT '<duration>'",
 			                      option.first);
 		}
+	}
+	AddS3Secret(context, settings.uri, "secret.", java_options);
+	if (!settings.wal_path.empty()) {
+		AddS3Secret(context, settings.wal_path, "wal_secret.", java_options);
 	}
 	auto &jvm = Jvm::Get(LaunchSettings(context));
 	auto env = jvm.Env();
@@ -60,8 +80,7 @@ static unique_ptr<Catalog> MoraineAttach(optional_ptr<StorageExtensionInfo> stor
 		// The core validates the combination (a checkpoint on a read-write attach, a malformed or released id) and
 		// opens the store: a writer, a reader that never fences, or a reader pinned to a checkpoint.
 		handle = env->CallStaticLongMethod(jvm.bridge, jvm.open_catalog, ToJava(env, settings.uri),
-		                                   ToJava(env, settings.mode), ToJava(env, settings.checkpoint_id),
-		                                   ToJava(env, settings.wal_path));
+		                                   ToJava(env, settings.mode), ToJava(env, java_options));
 		jvm.Check(env);
 	}
 	auto catalog = make_uniq<MoraineCatalog>(db, std::move(settings), handle);

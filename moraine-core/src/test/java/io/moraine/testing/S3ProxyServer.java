@@ -16,6 +16,8 @@ import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,14 +40,14 @@ public final class S3ProxyServer
     private final S3Proxy proxy;
     private final BlobStore blobStore;
 
-    private S3ProxyServer(int port)
+    private S3ProxyServer(int port, String accessKey, String secretKey)
             throws Exception
     {
         blobStore = new TransientNio2BlobStore();
         proxy = S3Proxy.builder()
                 .blobStore(blobStore)
                 .endpoint(URI.create("http://127.0.0.1:" + port))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
                 .ignoreUnknownHeaders(true)
                 .build();
         proxy.start();
@@ -69,9 +71,24 @@ public final class S3ProxyServer
                 throw new IllegalStateException("S3 tests need the build's S3 settings: run them through Maven "
                         + "(make test), which reserves moraine.s3proxy.port and sets AWS_ENDPOINT to match");
             }
-            shared = new S3ProxyServer(Integer.parseInt(port));
+            shared = new S3ProxyServer(Integer.parseInt(port), ACCESS_KEY, SECRET_KEY);
         }
         return shared;
+    }
+
+    /**
+     * A server of its own on a free port, accepting only {@code accessKey} and {@code secretKey}: a store on it is
+     * reachable only with settings given explicitly, never with the build's {@code AWS_*} environment (which names
+     * the shared server's endpoint and credentials). Close it after use.
+     */
+    public static S3ProxyServer startPrivate(String accessKey, String secretKey)
+            throws Exception
+    {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        return new S3ProxyServer(port, accessKey, secretKey);
     }
 
     /** {@link #shared()} for callers that cannot throw checked exceptions. */

@@ -9,22 +9,26 @@ import java.util.Optional;
 
 /**
  * What an ATTACH asks for: the store, how DuckDB's access mode maps onto an open (RFC 0006, "Attach modes"), an
- * optional checkpoint to pin to and an optional separate WAL store.
+ * optional checkpoint to pin to, an optional separate WAL store, the store timeout and the S3 settings of matching
+ * DuckDB secrets.
  */
 record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options)
 {
     /** {@code accessMode} is DuckDB's: READ_WRITE, READ_ONLY or AUTOMATIC (no mode given). */
-    static AttachRequest parse(String uri, String accessMode, String checkpointId, String walPath)
+    static AttachRequest parse(String uri, String accessMode, AttachOptions attachOptions)
     {
+        String checkpointId = attachOptions.get("checkpoint").orElse(null);
         if (uri == null || uri.isBlank()) {
             throw new InvalidArgumentException("ATTACH of a moraine store needs the store's URI: ATTACH '<uri>' AS m (TYPE moraine), "
                     + "with a local path, file://, memory:// or s3://bucket/prefix");
         }
         StoreUri store = StoreUri.parse(uri);
         StoreOptions options = StoreOptions.DEFAULTS.withReadListener(NativeBridge.readListener());
-        if (walPath != null && !walPath.isEmpty()) {
-            options = options.withWalStore(StoreUri.parse(walPath));
+        Optional<String> walPath = attachOptions.get("wal_path");
+        if (walPath.isPresent()) {
+            options = options.withWalStore(StoreUri.parse(walPath.get()));
         }
+        options = attachOptions.applyTo(options, store);
         OpenMode mode;
         if (checkpointId != null && !checkpointId.isEmpty()) {
             if (accessMode.equals("READ_WRITE")) {

@@ -39,9 +39,10 @@ public final class NativeBridge
 
     private NativeBridge() {}
 
-    public static long open(String uri, String accessMode, String checkpointId, String walPath)
+    /** {@code options}: alternating keys and values (see {@link AttachOptions}). */
+    public static long open(String uri, String accessMode, String[] options)
     {
-        AttachedStore store = AttachedStore.open(AttachRequest.parse(uri, accessMode, checkpointId, walPath));
+        AttachedStore store = AttachedStore.open(AttachRequest.parse(uri, accessMode, AttachOptions.of(options)));
         long handle = NEXT_HANDLE.getAndIncrement();
         CATALOGS.put(handle, store);
         return handle;
@@ -145,14 +146,17 @@ public final class NativeBridge
         return fields(List.of(store.catalog().createCheckpoint(lifetime, Optional.empty())));
     }
 
-    public static String[] checkpoints(String store)
+    /** {@code options}: the S3 secret matching the store, as for {@link #open}. */
+    public static String[] checkpoints(String store, String[] options)
     {
-        return fields(SlateStore.listCheckpoints(StoreUri.parse(store), StoreOptions.DEFAULTS));
+        StoreUri uri = StoreUri.parse(store);
+        return fields(SlateStore.listCheckpoints(uri, AttachOptions.of(options).applyTo(StoreOptions.DEFAULTS, uri)));
     }
 
-    public static void deleteCheckpoint(String store, String id)
+    public static void deleteCheckpoint(String store, String id, String[] options)
     {
-        SlateStore.deleteCheckpoint(StoreUri.parse(store), StoreOptions.DEFAULTS, id);
+        StoreUri uri = StoreUri.parse(store);
+        SlateStore.deleteCheckpoint(uri, AttachOptions.of(options).applyTo(StoreOptions.DEFAULTS, uri), id);
     }
 
     /** Four strings per checkpoint: id, manifest id, created-at and expires-at in epoch microseconds (empty: never). */

@@ -141,6 +141,10 @@ class AttachModesTest
                     .hasMessageContaining("Catalog Error").hasMessageContaining("has no checkpoint");
             assertThatThrownBy(() -> execute(connection, "ATTACH '" + store + "' AS m (TYPE moraine, CACHE_SIZE 5)"))
                     .hasMessageContaining("unknown ATTACH option");
+            assertThatThrownBy(() -> execute(connection, "ATTACH '" + store + "' AS m (TYPE moraine, STORE_TIMEOUT 'soon')"))
+                    .hasMessageContaining("Invalid Input Error").hasMessageContaining("STORE_TIMEOUT takes a duration such as '30s'");
+            assertThatThrownBy(() -> execute(connection, "ATTACH '" + store + "' AS m (TYPE moraine, STORE_TIMEOUT '0s')"))
+                    .hasMessageContaining("STORE_TIMEOUT must be positive");
             assertThatThrownBy(() -> query(connection, "FROM moraine_create_checkpoint('nope')")).hasMessageContaining("no attached catalog");
             execute(connection, "ATTACH '" + store + "' AS m (TYPE moraine, READ_ONLY)");
             assertThatThrownBy(() -> execute(connection, "INSERT INTO m.ducklake_tag VALUES (1, 1, NULL, 'k', 'v')"))

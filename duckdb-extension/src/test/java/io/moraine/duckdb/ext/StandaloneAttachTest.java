@@ -88,9 +88,10 @@ class StandaloneAttachTest
     }
 
     /** The comparison counts: tables compared, inlined tables among them, rows compared. */
-    private record Comparison(int tables, int inlinedTables, long rows) {}
+    record Comparison(int tables, int inlinedTables, long rows) {}
 
-    private static Comparison compareEveryTable(Connection connection)
+    /** Compares every ducklake_* table of attach {@code m} with the source catalog attached as {@code src}. */
+    static Comparison compareEveryTable(Connection connection)
             throws Exception
     {
         String listing = "SELECT table_name FROM duckdb_tables() WHERE database_name = '%s' AND schema_name = 'main' "

@@ -1,31 +1,65 @@
 package io.moraine.core.store;
 
 import io.slatedb.uniffi.ObjectStore;
+import io.slatedb.uniffi.ObjectStoreBuilder;
+import io.slatedb.uniffi.ObjectStoreType;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves store URIs to SlateDB object stores. Named in-memory stores ({@code memory://<name>}) are shared by every
  * open in this JVM, so a writer and its readers see the same bytes; {@code memory://} alone is private to one open.
+ * A store on S3 is reached with the {@link S3Settings} its options give, else with the {@code AWS_*} environment.
  */
 final class ObjectStores
 {
     private static final Map<String, ObjectStore> NAMED_MEMORY_STORES = new ConcurrentHashMap<>();
+    // The explicit settings each S3 store was last resolved with, so that error messages (which know only the URI)
+    // name the endpoint and credentials actually used.
+    private static final Map<StoreUri, S3Settings> SETTINGS_IN_USE = new ConcurrentHashMap<>();
 
     private ObjectStores() {}
 
-    static ObjectStore resolve(StoreUri uri)
+    static ObjectStore resolve(StoreUri uri, StoreOptions options)
     {
         SlateDbNativeLibrary.prepare();
         if (uri.scheme() == StoreUri.Scheme.MEMORY && !uri.memoryName().isEmpty()) {
             return NAMED_MEMORY_STORES.computeIfAbsent(uri.memoryName(), name -> resolveUrl(uri));
         }
-        return resolveUrl(uri);
+        Optional<S3Settings> settings = uri.scheme() == StoreUri.Scheme.S3 ? options.s3Settings(uri) : Optional.empty();
+        if (settings.isEmpty()) {
+            SETTINGS_IN_USE.remove(uri);
+            return resolveUrl(uri);
+        }
+        SETTINGS_IN_USE.put(uri, settings.get());
+        return build(uri, settings.get());
+    }
+
+    /** The explicit settings {@code uri} was last resolved with; empty: the environment. */
+    static Optional<S3Settings> settingsInUse(StoreUri uri)
+    {
+        return Optional.ofNullable(SETTINGS_IN_USE.get(uri));
     }
 
     private static ObjectStore resolveUrl(StoreUri uri)
     {
         return SlateDbCalls.call(() -> ObjectStore.resolve(uri.objectStoreUrl()), uri, "resolving the object store");
+    }
+
+    private static ObjectStore build(StoreUri uri, S3Settings settings)
+    {
+        String bucket = uri.objectStoreUrl().substring("s3://".length());
+        return SlateDbCalls.call(() -> {
+            // Not fromEnv: given settings replace the environment, none of it is merged in.
+            try (ObjectStoreBuilder builder = new ObjectStoreBuilder(ObjectStoreType.S3)) {
+                builder.withUrl(uri.objectStoreUrl());
+                for (Map.Entry<String, String> entry : settings.objectStoreConfig(bucket).entrySet()) {
+                    builder.withConfig(entry.getKey(), entry.getValue());
+                }
+                return builder.build();
+            }
+        }, uri, "building the S3 client from the " + settings.source());
     }
 }

@@ -102,8 +102,8 @@ public final class SlateStore
             throw new InvalidArgumentException("a checkpoint id was given for a " + mode + " open of " + uri
                     + "; a checkpoint is a fixed past cut, so only a CHECKPOINT open can pin to it");
         }
-        ObjectStore objectStore = ObjectStores.resolve(uri);
-        Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
+        ObjectStore objectStore = ObjectStores.resolve(uri, options);
+        Optional<ObjectStore> walObjectStore = options.walStore().map(walStore -> ObjectStores.resolve(walStore, options));
         Duration timeout = options.timeout();
         if (!(mode == OpenMode.READ_WRITE && options.createIfMissing()) && !exists(uri, objectStore, walObjectStore, timeout)) {
             throw new StoreNotFoundException("no moraine store exists at " + uri + " (" + StoreLocation.describe(uri) + " holds no SlateDB manifest); "
@@ -127,8 +127,8 @@ public final class SlateStore
     /** Whether a store exists at {@code uri}: it has a manifest. Found by listing the manifests; nothing is written. */
     public static boolean exists(StoreUri uri, StoreOptions options)
     {
-        ObjectStore objectStore = ObjectStores.resolve(uri);
-        Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
+        ObjectStore objectStore = ObjectStores.resolve(uri, options);
+        Optional<ObjectStore> walObjectStore = options.walStore().map(walStore -> ObjectStores.resolve(walStore, options));
         return exists(uri, objectStore, walObjectStore, options.timeout());
     }
 
@@ -145,8 +145,8 @@ public final class SlateStore
      */
     public static boolean holdsData(StoreUri uri, StoreOptions options)
     {
-        ObjectStore objectStore = ObjectStores.resolve(uri);
-        Optional<ObjectStore> walObjectStore = options.walStore().map(ObjectStores::resolve);
+        ObjectStore objectStore = ObjectStores.resolve(uri, options);
+        Optional<ObjectStore> walObjectStore = options.walStore().map(walStore -> ObjectStores.resolve(walStore, options));
         Duration timeout = options.timeout();
         if (!exists(uri, objectStore, walObjectStore, timeout)) {
             return false;
@@ -455,14 +455,14 @@ public final class SlateStore
     /** The checkpoints of the store at {@code uri}, listed without opening it (no writer, no reader). */
     public static List<CheckpointInfo> listCheckpoints(StoreUri uri, StoreOptions options)
     {
-        return listCheckpoints(uri, ObjectStores.resolve(uri), options.walStore().map(ObjectStores::resolve), options.timeout());
+        return listCheckpoints(uri, ObjectStores.resolve(uri, options), options.walStore().map(walStore -> ObjectStores.resolve(walStore, options)), options.timeout());
     }
 
     /** Deletes a checkpoint of the store at {@code uri} without opening it, so that a live writer is not fenced. */
     public static void deleteCheckpoint(StoreUri uri, StoreOptions options, String id)
     {
-        ObjectStore objectStore = ObjectStores.resolve(uri);
-        Optional<ObjectStore> wal = options.walStore().map(ObjectStores::resolve);
+        ObjectStore objectStore = ObjectStores.resolve(uri, options);
+        Optional<ObjectStore> wal = options.walStore().map(walStore -> ObjectStores.resolve(walStore, options));
         if (listCheckpoints(uri, objectStore, wal, options.timeout()).stream().noneMatch(checkpoint -> checkpoint.id().equals(id))) {
             throw new NotFoundException("store " + uri + " has no checkpoint " + id + "; list the checkpoints to see which exist");
         }

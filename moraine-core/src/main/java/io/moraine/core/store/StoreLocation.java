@@ -1,6 +1,7 @@
 package io.moraine.core.store;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where a store's bytes are reached, in words for an error message: the directory, or the bucket and the endpoint
@@ -12,20 +13,36 @@ final class StoreLocation
 
     static String describe(StoreUri uri)
     {
-        return describe(uri, System.getenv());
+        return describe(uri, System.getenv(), ObjectStores.settingsInUse(uri));
     }
 
     static String describe(StoreUri uri, Map<String, String> environment)
+    {
+        return describe(uri, environment, Optional.empty());
+    }
+
+    private static String describe(StoreUri uri, Map<String, String> environment, Optional<S3Settings> settings)
     {
         return switch (uri.scheme()) {
             case FILE -> "directory /" + uri.dbPath();
             case MEMORY -> "in-memory store " + uri;
             case S3 -> {
                 String bucket = uri.objectStoreUrl().substring("s3://".length());
+                if (settings.isPresent()) {
+                    yield "bucket '" + bucket + "' at endpoint " + settings.get().describeEndpoint();
+                }
                 String endpoint = environment.get("AWS_ENDPOINT");
                 String region = environment.getOrDefault("AWS_REGION", environment.getOrDefault("AWS_DEFAULT_REGION", "us-east-1"));
                 yield "bucket '" + bucket + "' at endpoint " + (endpoint == null ? "AWS S3 in region " + region + " (AWS_REGION)" : endpoint + " (AWS_ENDPOINT)");
             }
         };
+    }
+
+    /** Which credentials a failing store was reached with, for the advice to check them. */
+    static String credentials(StoreUri uri)
+    {
+        return ObjectStores.settingsInUse(uri)
+                .map(settings -> "the credentials of the " + settings.source())
+                .orElse("the credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)");
     }
 }

@@ -3,6 +3,8 @@ package io.moraine.core.store;
 import io.moraine.core.error.InvalidArgumentException;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -19,15 +21,17 @@ import static java.util.Objects.requireNonNull;
  * @param createIfMissing whether a {@link OpenMode#READ_WRITE} open may create the store when none exists at its
  *         location; otherwise every open of a missing store fails with
  *         {@link io.moraine.core.error.StoreNotFoundException} and writes nothing
+ * @param s3Settings the S3 client settings of a store (the catalog store or the WAL store) given explicitly; a store
+ *         on S3 without an entry takes them from the {@code AWS_*} environment
  */
 public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpointId, Duration manifestPollInterval, StoreReadListener readListener,
-        Duration timeout, boolean createIfMissing)
+        Duration timeout, boolean createIfMissing, Map<StoreUri, S3Settings> s3Settings)
 {
     /** The default {@link #timeout()}: long enough for a slow object store, short enough to notice a dead one. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     public static final StoreOptions DEFAULTS = new StoreOptions(Optional.empty(), Optional.empty(), Duration.ofMillis(100), StoreReadListener.NONE,
-            DEFAULT_TIMEOUT, false);
+            DEFAULT_TIMEOUT, false, Map.of());
 
     public StoreOptions
     {
@@ -36,6 +40,7 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
         requireNonNull(manifestPollInterval, "manifestPollInterval is null");
         requireNonNull(readListener, "readListener is null");
         requireNonNull(timeout, "timeout is null");
+        s3Settings = Map.copyOf(requireNonNull(s3Settings, "s3Settings is null"));
         if (timeout.isNegative() || timeout.isZero()) {
             throw new InvalidArgumentException("the store timeout must be positive, not " + timeout);
         }
@@ -43,32 +48,49 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
 
     public StoreOptions withWalStore(StoreUri store)
     {
-        return new StoreOptions(Optional.of(store), checkpointId, manifestPollInterval, readListener, timeout, createIfMissing);
+        return new StoreOptions(Optional.of(store), checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings);
     }
 
     public StoreOptions withCheckpoint(String id)
     {
-        return new StoreOptions(walStore, Optional.of(id), manifestPollInterval, readListener, timeout, createIfMissing);
+        return new StoreOptions(walStore, Optional.of(id), manifestPollInterval, readListener, timeout, createIfMissing, s3Settings);
     }
 
     public StoreOptions withManifestPollInterval(Duration interval)
     {
-        return new StoreOptions(walStore, checkpointId, interval, readListener, timeout, createIfMissing);
+        return new StoreOptions(walStore, checkpointId, interval, readListener, timeout, createIfMissing, s3Settings);
     }
 
     public StoreOptions withReadListener(StoreReadListener listener)
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, listener, timeout, createIfMissing);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, listener, timeout, createIfMissing, s3Settings);
     }
 
     public StoreOptions withTimeout(Duration storeTimeout)
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, storeTimeout, createIfMissing);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, storeTimeout, createIfMissing, s3Settings);
     }
 
     /** Lets a {@link OpenMode#READ_WRITE} open create the store where none exists (catalog creation and imports only). */
     public StoreOptions withCreateIfMissing()
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, true);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, true, s3Settings);
+    }
+
+    /** Reaches {@code store} (the catalog store or the WAL store) with {@code settings} instead of the environment. */
+    public StoreOptions withS3Settings(StoreUri store, S3Settings settings)
+    {
+        if (store.scheme() != StoreUri.Scheme.S3) {
+            throw new InvalidArgumentException("S3 settings were given for store " + store + ", which is not on S3");
+        }
+        Map<StoreUri, S3Settings> settingsByStore = new HashMap<>(s3Settings);
+        settingsByStore.put(store, settings);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, settingsByStore);
+    }
+
+    /** The settings given for {@code store}; empty: the {@code AWS_*} environment. */
+    public Optional<S3Settings> s3Settings(StoreUri store)
+    {
+        return Optional.ofNullable(s3Settings.get(store));
     }
 }
