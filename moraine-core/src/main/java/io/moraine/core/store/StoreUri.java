@@ -16,8 +16,9 @@ import static java.util.Objects.requireNonNull;
  *       if absent;</li>
  *   <li>{@code memory://} (a fresh ephemeral store per open) or {@code memory://<name>} (an ephemeral store shared by
  *       every open of that name in this JVM, for tests and scratch work);</li>
- *   <li>{@code s3://<bucket>[/<prefix>]}: keys under {@code <prefix>} in an existing bucket. The S3 client reads its
- *       settings from the environment ({@code AWS_ACCESS_KEY_ID}, {@code AWS_SECRET_ACCESS_KEY}, {@code AWS_REGION},
+ *   <li>{@code s3://<bucket>[/<prefix>]}: keys under {@code <prefix>} in an existing bucket. The S3 client takes the
+ *       {@link S3Settings} the open's {@link StoreOptions} give for the store, else reads its settings from the
+ *       environment ({@code AWS_ACCESS_KEY_ID}, {@code AWS_SECRET_ACCESS_KEY}, {@code AWS_REGION},
  *       {@code AWS_ENDPOINT}, {@code AWS_ALLOW_HTTP}, ...).</li>
  * </ul>
  *
