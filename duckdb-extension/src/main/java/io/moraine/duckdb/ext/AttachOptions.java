@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,6 +65,13 @@ record AttachOptions(Map<String, String> values)
             return options;
         }
         return options.withS3Settings(store, DuckDbS3Secret.settings(secret));
+    }
+
+    /** The keys only: the values include the secret's. */
+    @Override
+    public String toString()
+    {
+        return "AttachOptions" + new TreeSet<>(values.keySet());
     }
 
     /** {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}, or whole seconds. */

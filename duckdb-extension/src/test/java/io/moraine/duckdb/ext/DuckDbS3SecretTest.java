@@ -2,6 +2,8 @@ package io.moraine.duckdb.ext;
 
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.store.S3Settings;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -38,6 +40,15 @@ class DuckDbS3SecretTest
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("DuckDB secret 'lake'").hasMessageContaining("URL_STYLE 'sideways'");
         assertThatThrownBy(() -> DuckDbS3Secret.settings(Map.of("name", "lake", "key_id", "k")))
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("a key id without a secret");
+    }
+
+    @Test
+    void attachOptionsPrintNoValue()
+    {
+        AttachOptions options = AttachOptions.of(new String[] {"secret.name", "lake", "secret.key_id", "k", "secret.secret", "attach-options-secret-value"});
+        assertThat(options.toString()).isEqualTo("AttachOptions[secret.key_id, secret.name, secret.secret]");
+        assertThat(options.applyTo(StoreOptions.DEFAULTS, StoreUri.parse("s3://lake/catalog")).toString())
+                .doesNotContain("attach-options-secret-value");
     }
 
     @Test
