@@ -3,7 +3,10 @@ package io.moraine.duckdb.ext;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.catalog.TableKind;
+import io.moraine.core.store.S3Settings;
+import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
+import io.moraine.core.tx.CommitListener;
 import io.moraine.duckdb.CatalogImporter;
 import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.duckdb.ext.StandaloneAttachTest.Comparison;
@@ -114,6 +117,32 @@ class S3SecretAttachTest
             assertThat(comparison.rows()).isPositive();
             // The checkpoint functions take the same secret: the read-only attach keeps one checkpoint.
             assertThat(count(connection, "SELECT count(*) FROM moraine_checkpoints('" + store() + "')")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aWalStoreOnS3GetsTheSecretMatchingItsOwnPathAndAReadWriteAttachWritesThroughIt()
+            throws Exception
+    {
+        String catalogBucket = server.createBucket("moraine-secret-catalog");
+        String walBucket = server.createBucket("moraine-secret-wal");
+        StoreUri store = StoreUri.parse("s3://" + catalogBucket + "/catalog");
+        StoreUri wal = StoreUri.parse("s3://" + walBucket + "/wal");
+        S3Settings settings = new S3Settings(Optional.of(KEY_ID), Optional.of(SECRET), Optional.empty(), Optional.of("us-east-1"),
+                Optional.of(server.endpoint().toString()), false, "test settings");
+        StoreOptions options = StoreOptions.DEFAULTS.withWalStore(wal).withS3Settings(store, settings).withS3Settings(wal, settings);
+        MoraineCatalog.create(store, NewCatalog.bootstrapped("s3://" + catalogBucket + "/data/"), options, List.of(), CommitListener.NONE).close();
+        // SlateDB's binding resolves the WAL store at its bucket's root: the log lands under the catalog's path there.
+        assertThat(server.objects(walBucket, "catalog/wal/")).as("the WAL store's objects").isNotEmpty();
+        try (Connection connection = connection()) {
+            execute(connection, createSecret("catalog", SECRET, "s3://" + catalogBucket));
+            execute(connection, createSecret("log", SECRET, "s3://" + walBucket));
+            execute(connection, "ATTACH 'moraine:" + store + "' AS w (READ_WRITE, WAL_PATH '" + wal + "')");
+            assertThat(count(connection, "SELECT count(*) FROM w.ducklake_snapshot")).isEqualTo(1);
+            String id = query(connection, "SELECT checkpoint_id FROM moraine_create_checkpoint('w')").getFirst().getFirst();
+            assertThat(query(connection, "SELECT checkpoint_id FROM moraine_checkpoints('" + store + "')")).containsExactly(List.of(id));
+            assertThat(query(connection, "SELECT deleted FROM moraine_delete_checkpoint('" + store + "', '" + id + "')")).containsExactly(List.of("true"));
+            assertThat(count(connection, "SELECT count(*) FROM moraine_checkpoints('" + store + "')")).isZero();
         }
     }
 
