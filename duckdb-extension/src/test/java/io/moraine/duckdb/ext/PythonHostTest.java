@@ -1,20 +1,12 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.TableKind;
-import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
-import io.moraine.testing.DuckLakeOracle;
-import io.moraine.testing.DuckLakeOracle.CatalogDatabase;
+import io.moraine.duckdb.ext.NonJvmHosts.ImportedLake;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,8 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PythonHostTest
 {
-    private static final int FLUSH_STEP = DuckLakeOracle.WORKLOAD.indexOf("CALL ducklake_flush_inlined_data('lake')");
-
     @TempDir
     Path temp;
 
@@ -35,27 +25,15 @@ class PythonHostTest
     void pythonsDuckDbReadsEveryCatalogAndInlinedTableThroughTheExtension()
             throws Exception
     {
-        Path lake = temp.resolve("lake");
-        try (DuckLakeOracle oracle = DuckLakeOracle.create(lake, CatalogDatabase.DUCKDB)) {
-            for (String step : DuckLakeOracle.WORKLOAD.subList(0, FLUSH_STEP)) {
-                oracle.execute(step);
-            }
-            oracle.detach();
-        }
-        Path catalogFile = lake.resolve("catalog.ducklake");
-        StoreUri store = StoreUri.parse(temp.resolve("store").toString());
-        CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + catalogFile), store, Optional.empty(), CatalogImporter.Progress.SILENT);
-
-        String python = run(temp, new ProcessBuilder("../build-support/python-duckdb.sh")).strip();
+        ImportedLake lake = NonJvmHosts.importWorkloadBeforeFlush(temp);
+        String python = NonJvmHosts.run(temp, new ProcessBuilder("../build-support/python-duckdb.sh"), true).strip();
         Path script = temp.resolve("python_host.py");
         try (var in = PythonHostTest.class.getResourceAsStream("/python_host.py")) {
             Files.copy(in, script);
         }
-        ProcessBuilder host = new ProcessBuilder(python, script.toString(), ExtensionConnections.extension().toString(), catalogFile.toString(),
-                store.toString());
-        host.environment().put("MORAINE_JAVA_HOME", System.getProperty("java.home"));
-        host.environment().put("MORAINE_CLASSPATH", javaSideClassPath());
-        String output = run(temp, host);
+        ProcessBuilder host = new ProcessBuilder(python, script.toString(), ExtensionConnections.extension().toString(),
+                lake.catalogFile().toString(), lake.store().toString());
+        String output = NonJvmHosts.run(temp, NonJvmHosts.withJavaSide(host), true);
 
         Matcher summary = Pattern.compile("python host: tables=(\\d+) inlined=(\\d+) rows=(\\d+)").matcher(output);
         assertThat(summary.find()).as(output).isTrue();
@@ -64,24 +42,5 @@ class PythonHostTest
         assertThat(Integer.parseInt(summary.group(1))).isEqualTo(TableKind.values().length + inlined);
         assertThat(Long.parseLong(summary.group(3))).isPositive();
         System.out.println("[python host] " + summary.group());
-    }
-
-    /** This module's classes and its runtime dependencies (written by the build to target/classpath.txt). */
-    private static String javaSideClassPath()
-            throws Exception
-    {
-        return Path.of("target/classes").toAbsolutePath() + File.pathSeparator
-                + Files.readString(Path.of("target/classpath.txt")).strip();
-    }
-
-    private static String run(Path directory, ProcessBuilder builder)
-            throws Exception
-    {
-        Path log = Files.createTempFile(directory, "process", ".log");
-        Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        assertThat(process.waitFor(10, TimeUnit.MINUTES)).as("%s finished", builder.command()).isTrue();
-        String output = Files.readString(log, StandardCharsets.UTF_8);
-        assertThat(process.exitValue()).as("%s exit code; output:%n%s", builder.command(), output).isZero();
-        return output;
     }
 }
