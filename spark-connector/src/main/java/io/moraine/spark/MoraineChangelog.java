@@ -167,7 +167,7 @@ final class MoraineChangelog
                             org.apache.spark.sql.catalyst.util.DateTimeUtils.instantToMicros((java.time.Instant) row.get("snapshot_time"))));
                 }
                 StructType output = schema();
-                for (ChangeTask task : ChangeFeed.forTable(end, table.tableId(), startSnapshot).planTasks()) {
+                for (ChangeTask task : ChangeFeed.forTable(end, table.tableId(), startSnapshot).withDataPath(table.settings().dataPath()).planTasks()) {
                     if (task instanceof InlinedChangesTask inlined) {
                         InlinedRowsPartition partition = InlinedRowsEncoder.encodeChanges(end, inlined, tableColumns, output, times);
                         if (partition.rows() > 0) {

@@ -55,15 +55,17 @@ class TestMoraineSparkChangeFeed
     private DuckLakeOracle oracle;
     private DuckLakeHistory history;
     private SparkSession spark;
+    private Path directory;
+    private StoreUri uri;
 
     @BeforeAll
     void setUp()
             throws Exception
     {
-        Path directory = Files.createTempDirectory("moraine-spark-changes");
+        directory = Files.createTempDirectory("moraine-spark-changes");
         oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
         oracle.runWorkload();
-        StoreUri uri = StoreUri.parse(directory.resolve("store").toString());
+        uri = StoreUri.parse(directory.resolve("store").toString());
         CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"))), uri, Optional.empty(),
                 CatalogImporter.Progress.SILENT);
         history = DuckLakeHistory.of(oracle, directory.resolve("history-copy.ducklake"));
@@ -122,6 +124,46 @@ class TestMoraineSparkChangeFeed
         }
         assertThat(compared).isEqualTo(expected).isEqualTo(expectedRanges(snapshots)).isGreaterThan(300);
         System.out.printf("change feed: %d ranges compared with ducklake_table_insertions and _deletions%n", compared);
+    }
+
+    @Test
+    void dataPathOverrideReadsTheChangeFeedFromWhereTheLakeWasMoved()
+            throws Exception
+    {
+        Path moved = directory.resolve("moved");
+        try (var paths = Files.walk(oracle.dataPath())) {
+            for (Path source : paths.toList()) {
+                Path target = moved.resolve(oracle.dataPath().relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                }
+                else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+        for (String catalog : List.of("movedchanges", "nowherechanges")) {
+            spark.conf().set("spark.sql.catalog." + catalog, MoraineCatalog.class.getName());
+            spark.conf().set("spark.sql.catalog." + catalog + ".store", uri.toString());
+        }
+        spark.conf().set("spark.sql.catalog.movedchanges.data-path", moved.toString());
+        spark.conf().set("spark.sql.catalog.nowherechanges.data-path", moved.resolve("absent").toString());
+        List<Long> snapshots = history.survivingSnapshots();
+        long start = snapshots.getFirst();
+        long end = snapshots.getLast();
+        long compared = 0;
+        for (LakeTable table : history.tablesAt(end)) {
+            List<LakeColumn> columns = history.columnsAt(table, end);
+            String sql = "SELECT " + SPARK_COLUMNS + ", " + names(columns) + " FROM %s." + table.schema() + "." + table.name() + " CHANGES FROM VERSION " + start
+                    + " TO VERSION " + end;
+            List<List<String>> duckdb = duckLakeRawChanges(table, columns, start, end);
+            assertThat(duckdb).as("DuckDB's changes of %s", table).isNotEmpty();
+            CanonicalRowsAssert.assertSameRows(table + " changes of the moved lake [" + start + ", " + end + "]", withChangeColumns(columns), duckdb, "Spark",
+                    canonical(spark.sql(sql.formatted("movedchanges")).collectAsList(), 0, columns));
+            compared++;
+            assertThatThrownBy(() -> spark.sql(sql.formatted("nowherechanges")).collectAsList()).hasStackTraceContaining(moved.resolve("absent").toString());
+        }
+        assertThat(compared).isEqualTo(history.tablesAt(end).size()).isGreaterThan(0);
     }
 
     @Test

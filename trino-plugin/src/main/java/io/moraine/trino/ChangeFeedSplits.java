@@ -6,20 +6,27 @@ import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.changes.ChangeGroup;
 import io.moraine.core.changes.ChangeGroups;
 import io.moraine.core.changes.ChangeKind;
+import io.moraine.core.changes.ChangePruning;
 import io.moraine.core.changes.ChangeTask;
 import io.moraine.core.changes.DeletedRowsTask;
 import io.moraine.core.changes.InlinedChangesTask;
 import io.moraine.core.changes.InsertedRowsTask;
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.scan.HiddenColumn;
+import io.moraine.core.scan.ScanFilter;
 import io.moraine.files.TrinoLakeFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.FixedSplitSource;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.TupleDomain;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Plans a change-feed call on the coordinator: the core's tasks of the range; for {@code table_insertions} and
@@ -43,34 +50,54 @@ public class ChangeFeedSplits
         this.maxSplitSize = config.getMaxSplitSize().toBytes();
     }
 
-    ConnectorSplitSource splits(ConnectorSession session, ChangeFeedFunctionHandle handle)
+    ConnectorSplitSource splits(ConnectorSession session, ChangeFeedTableHandle handle)
     {
         return new FixedSplitSource(plan(session, handle));
     }
 
-    List<ConnectorSplit> plan(ConnectorSession session, ChangeFeedFunctionHandle handle)
+    /**
+     * The splits of the call's tasks that the handle's predicate does not rule out (the core's {@link ChangePruning}:
+     * whole groups for {@code table_changes}, single tasks for the other two).
+     */
+    List<ConnectorSplit> plan(ConnectorSession session, ChangeFeedTableHandle handle)
     {
         try (CatalogSnapshot end = catalog.catalog().at(handle.endSnapshot())) {
-            ChangeFeed feed = ChangeFeed.forTable(end, handle.tableId(), handle.startSnapshot());
-            List<ChangeTask> tasks = feed.planTasks();
-            List<ConnectorSplit> splits = new ArrayList<>();
-            if (handle.output() == ChangeFeedOutput.CHANGES) {
-                for (ChangeGroup group : ChangeGroups.of(feed, tasks, new TrinoLakeFileSystem(fileSystemFactory.create(session)), MAX_INLINED_RANGES)) {
-                    splits.add(ChangeFeedSplit.of(group, weight(group.tasks())));
-                }
-                return splits;
+            ChangeFeed feed = ChangeFeed.forTable(end, handle.tableId(), handle.startSnapshot()).withDataPath(catalog.dataPathOverride());
+            ChangePruning pruning = ChangePruning.of(feed, pruningFilter(handle.constraint()));
+            if (pruning.matchesNothing()) {
+                return List.of();
             }
-            ChangeKind side = handle.output() == ChangeFeedOutput.INSERTIONS ? ChangeKind.INSERTION : ChangeKind.DELETION;
-            for (ChangeTask task : tasks) {
-                if (task.kind() == side) {
-                    splits.add(ChangeFeedSplit.of(new ChangeGroup(feed.startSnapshot(), feed.endSnapshot(), List.of(task)), weight(List.of(task))));
-                }
+            List<ChangeTask> tasks = feed.planTasks();
+            TrinoLakeFileSystem files = new TrinoLakeFileSystem(fileSystemFactory.create(session));
+            List<ChangeGroup> groups = handle.output() == ChangeFeedOutput.CHANGES
+                    ? ChangeGroups.of(feed, tasks, files, MAX_INLINED_RANGES, pruning)
+                    : ChangeGroups.ofSide(feed, tasks, handle.output() == ChangeFeedOutput.INSERTIONS ? ChangeKind.INSERTION : ChangeKind.DELETION, files, pruning);
+            List<ConnectorSplit> splits = new ArrayList<>();
+            for (ChangeGroup group : groups) {
+                splits.add(ChangeFeedSplit.of(group, weight(group.tasks())));
             }
             return splits;
         }
         catch (MoraineException e) {
-            throw MoraineErrorCode.toTrino(e);
+            throw MoraineErrorCode.toTrinoReadingFiles(e);
         }
+    }
+
+    /** The core's filter of a change-feed predicate: the table's columns by id, {@code snapshot_id} as the hidden snapshot column. */
+    static ScanFilter pruningFilter(TupleDomain<ChangeFeedColumnHandle> constraint)
+    {
+        if (constraint.isNone()) {
+            return ScanFilter.none();
+        }
+        Map<MoraineColumnHandle, Domain> domains = new HashMap<>();
+        constraint.getDomains().orElseThrow().forEach((column, domain) -> {
+            switch (column.field()) {
+                case SNAPSHOT_ID -> domains.put(MoraineColumnHandle.hidden(HiddenColumn.SNAPSHOT_ID), domain);
+                case TABLE_COLUMN -> domains.put(column.tableColumn().orElseThrow(), domain);
+                case ROWID, CHANGE_TYPE -> { }
+            }
+        });
+        return TrinoFilters.toScanFilter(TupleDomain.withColumnDomains(domains));
     }
 
     /** The share of a full split: the bytes of the data files read, as for scans; inlined rows count as a full split. */

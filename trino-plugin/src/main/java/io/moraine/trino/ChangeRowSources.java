@@ -27,14 +27,14 @@ import java.util.Map;
 final class ChangeRowSources
 {
     private final MoraineCatalogHolder catalog;
-    private final ChangeFeedFunctionHandle handle;
+    private final ChangeFeedTableHandle handle;
     private final TrinoLakeFileSystem files;
     private final Map<Long, TableColumn> columnsById;
     private final ParquetReaderOptions options;
     // A split reads a task twice when it pairs (row keys, then rows): its delete files are read once.
     private final Map<DeletedRowsTask, DeletedRows> deletedRows = new IdentityHashMap<>();
 
-    ChangeRowSources(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, ChangeFeedFunctionHandle handle, TrinoLakeFileSystem files,
+    ChangeRowSources(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, ChangeFeedTableHandle handle, TrinoLakeFileSystem files,
             ParquetReaderOptions options)
     {
         this.catalog = catalog;
@@ -58,7 +58,7 @@ final class ChangeRowSources
             };
         }
         catch (MoraineException e) {
-            throw MoraineErrorCode.toTrino(e);
+            throw MoraineErrorCode.toTrinoReadingFiles(e);
         }
     }
 

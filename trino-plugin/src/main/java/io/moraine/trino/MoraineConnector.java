@@ -20,15 +20,12 @@ public class MoraineConnector
     private final MorainePageSourceProvider pageSourceProvider;
     private final MoraineTableColumns tableColumns;
     private final LifeCycleManager lifeCycleManager;
-    private final MoraineFunctionProvider functionProvider;
 
     @Inject
     public MoraineConnector(LifeCycleManager lifeCycleManager, MoraineCatalogHolder catalog, MoraineConfig config,
-            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineTableColumns tableColumns,
-            MoraineFunctionProvider functionProvider)
+            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineTableColumns tableColumns)
     {
         this.lifeCycleManager = lifeCycleManager;
-        this.functionProvider = functionProvider;
         this.tableColumns = tableColumns;
         this.catalog = catalog;
         this.config = config;
@@ -59,12 +56,6 @@ public class MoraineConnector
                             .defaultSnapshot(session)));
         }
         return functions;
-    }
-
-    @Override
-    public java.util.Optional<io.trino.spi.function.FunctionProvider> getFunctionProvider()
-    {
-        return java.util.Optional.of(functionProvider);
     }
 
     @Override

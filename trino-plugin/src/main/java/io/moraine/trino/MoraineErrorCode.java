@@ -76,6 +76,18 @@ public enum MoraineErrorCode
         };
     }
 
+    /**
+     * As {@link #toTrino}, but a lake file that is not there (a delete file the core read, say) is
+     * {@code MORAINE_MISSING_DATA}, with the hint that a moved lake needs {@code moraine.data-path}.
+     */
+    public static TrinoException toTrinoReadingFiles(MoraineException e)
+    {
+        if (ParquetFilePages.isMissingFile(e)) {
+            return new TrinoException(MORAINE_MISSING_DATA, e.getMessage() + ": the file is missing; if the lake's files were moved, set moraine.data-path to their new root", e);
+        }
+        return toTrino(e);
+    }
+
     /** A moraine error as the Trino error a query fails with, message and cause kept. */
     public static TrinoException toTrino(MoraineException e)
     {

@@ -150,6 +150,11 @@ public class MoraineMetadata
                     .map(column -> new ColumnMetadata(column.name(), column.type()))
                     .toList());
         }
+        if (tableHandle instanceof ChangeFeedTableHandle changes) {
+            return new ConnectorTableMetadata(changes.table(), changes.allColumns().stream()
+                    .map(column -> new ColumnMetadata(column.name(), column.type()))
+                    .toList());
+        }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<ColumnMetadata> columns = new ArrayList<>(columns(table).stream()
                 .map(column -> new ColumnMetadata(column.name(), column.type()))
@@ -189,6 +194,10 @@ public class MoraineMetadata
             metadataColumns(metadataTable).forEach(column -> handles.put(column.name(), column));
             return handles;
         }
+        if (tableHandle instanceof ChangeFeedTableHandle changes) {
+            changes.allColumns().forEach(column -> handles.putIfAbsent(column.name(), column));
+            return handles;
+        }
         columns((MoraineTableHandle) tableHandle).forEach(column -> handles.put(column.name(), column));
         hiddenColumns().forEach(column -> handles.putIfAbsent(column.name(), column));
         return handles;
@@ -199,6 +208,9 @@ public class MoraineMetadata
     {
         if (columnHandle instanceof MoraineMetadataColumnHandle metadataColumn) {
             return new ColumnMetadata(metadataColumn.name(), metadataColumn.type());
+        }
+        if (columnHandle instanceof ChangeFeedColumnHandle change) {
+            return new ColumnMetadata(change.name(), change.type());
         }
         MoraineColumnHandle column = (MoraineColumnHandle) columnHandle;
         return column.hiddenColumn().isPresent() ? hiddenColumnMetadata(column) : new ColumnMetadata(column.name(), column.type());
@@ -212,6 +224,9 @@ public class MoraineMetadata
     public Optional<io.trino.spi.connector.ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session,
             ConnectorTableHandle tableHandle, io.trino.spi.connector.Constraint constraint)
     {
+        if (tableHandle instanceof ChangeFeedTableHandle changes) {
+            return ChangeFeedPushdown.applyFilter(changes, constraint);
+        }
         if (!(tableHandle instanceof MoraineTableHandle table)) {
             return Optional.empty();
         }
@@ -274,10 +289,29 @@ public class MoraineMetadata
     public Optional<io.trino.spi.connector.ProjectionApplicationResult<ConnectorTableHandle>> applyProjection(ConnectorSession session,
             ConnectorTableHandle tableHandle, List<io.trino.spi.expression.ConnectorExpression> projections, Map<String, ColumnHandle> assignments)
     {
+        if (tableHandle instanceof ChangeFeedTableHandle changes) {
+            return ChangeFeedPushdown.applyProjection(changes, projections, assignments);
+        }
         if (!(tableHandle instanceof MoraineTableHandle table)) {
             return Optional.empty();
         }
         return DereferencePushdown.apply(table, projections, assignments, () -> tableColumns.of(table).schema().byId());
+    }
+
+    /**
+     * A change-feed call ({@link ChangeFeedFunction}) becomes a scan of a {@link ChangeFeedTableHandle}, as Trino's
+     * pass-through query functions become scans, so that projections and predicates are pushed into it like any
+     * table's; the columns are the function's, in its order.
+     */
+    @Override
+    public Optional<io.trino.spi.connector.TableFunctionApplicationResult<ConnectorTableHandle>> applyTableFunction(ConnectorSession session,
+            io.trino.spi.function.table.ConnectorTableFunctionHandle handle)
+    {
+        if (!(handle instanceof ChangeFeedFunctionHandle call)) {
+            return Optional.empty();
+        }
+        ChangeFeedTableHandle table = ChangeFeedTableHandle.of(call);
+        return Optional.of(new io.trino.spi.connector.TableFunctionApplicationResult<>(table, List.copyOf(table.allColumns())));
     }
 
     /** The table's top-level columns at the handle's snapshot, in column order. */

@@ -21,6 +21,5 @@ public class MoraineModule
         binder.bind(MoraineSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(MorainePageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(ChangeFeedSplits.class).in(Scopes.SINGLETON);
-        binder.bind(MoraineFunctionProvider.class).in(Scopes.SINGLETON);
     }
 }

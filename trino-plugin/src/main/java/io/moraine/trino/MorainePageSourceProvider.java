@@ -63,6 +63,10 @@ public class MorainePageSourceProvider
                 throw MoraineErrorCode.toTrino(e);
             }
         }
+        if (tableHandle instanceof ChangeFeedTableHandle changes) {
+            ChangeRowSources sources = new ChangeRowSources(catalog, tableColumns, changes, new TrinoLakeFileSystem(fileSystemFactory.create(session)), parquetOptions);
+            return new ChangeFeedPageSource(changes, ((ChangeFeedSplit) split).group(), sources, columns.stream().map(ChangeFeedColumnHandle.class::cast).toList());
+        }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
         if (projected.stream().anyMatch(MoraineColumnHandle::isDereference)) {

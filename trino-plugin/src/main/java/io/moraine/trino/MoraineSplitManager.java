@@ -53,16 +53,13 @@ public class MoraineSplitManager
         if (tableHandle instanceof MoraineMetadataTableHandle) {
             return new FixedSplitSource(new MoraineMetadataSplit(0));
         }
+        if (tableHandle instanceof ChangeFeedTableHandle changes) {
+            // The splits of a change-feed call ({@link ChangeFeedFunction}), planned whole.
+            return changeFeedSplits.splits(session, changes);
+        }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         long waitMillis = dynamicFilterColumns.isEmpty() ? 0 : MoraineSessionProperties.dynamicFilteringWaitTimeout(session).toMillis();
         return new MoraineSplitSource(dynamicFilter -> plan(table, table.constraint().intersect(dynamicFilter)), maxSplitSize, waitMillis, planning);
-    }
-
-    /** The splits of a change-feed call ({@link ChangeFeedFunction}). */
-    @Override
-    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, io.trino.spi.function.table.ConnectorTableFunctionHandle function)
-    {
-        return changeFeedSplits.splits(session, (ChangeFeedFunctionHandle) function);
     }
 
     /** The tasks of {@code table} that {@code predicate} (the handle's constraint and the dynamic filter) does not rule out. */

@@ -251,7 +251,7 @@ final class ParquetFilePages
         return MetadataReader.parseFooter(source.getId(), source.getEstimatedSize(), tail, Optional.empty(), Optional.empty());
     }
 
-    private static boolean isMissingFile(Throwable failure)
+    static boolean isMissingFile(Throwable failure)
     {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof FileNotFoundException || cause instanceof java.nio.file.NoSuchFileException) {

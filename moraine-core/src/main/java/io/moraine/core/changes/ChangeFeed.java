@@ -43,13 +43,15 @@ public final class ChangeFeed
     private final long tableId;
     private final long startSnapshot;
     private final TableSchema tableSchema;
+    private final Optional<String> dataPathOverride;
 
-    private ChangeFeed(CatalogSnapshot end, long tableId, long startSnapshot, TableSchema tableSchema)
+    private ChangeFeed(CatalogSnapshot end, long tableId, long startSnapshot, TableSchema tableSchema, Optional<String> dataPathOverride)
     {
         this.end = end;
         this.tableId = tableId;
         this.startSnapshot = startSnapshot;
         this.tableSchema = tableSchema;
+        this.dataPathOverride = dataPathOverride;
     }
 
     /**
@@ -67,7 +69,17 @@ public final class ChangeFeed
             throw new NotFoundException("table " + tableId + " does not exist at snapshot " + end.id()
                     + ", the end of the change feed; a change feed reads the table as its end snapshot has it: end at a snapshot where it exists");
         }
-        return new ChangeFeed(end, tableId, startSnapshot, schema);
+        return new ChangeFeed(end, tableId, startSnapshot, schema, Optional.empty());
+    }
+
+    /**
+     * The same feed, its data and delete files resolved under {@code dataPath} instead of the catalog's
+     * {@code data_path} (the lake was moved), as {@code ScanBuilder.withDataPath} does for scans; empty keeps the
+     * catalog's.
+     */
+    public ChangeFeed withDataPath(Optional<String> dataPath)
+    {
+        return new ChangeFeed(end, tableId, startSnapshot, tableSchema, dataPath.map(path -> path.endsWith("/") ? path : path + "/"));
     }
 
     /**
@@ -110,6 +122,12 @@ public final class ChangeFeed
         return end.id();
     }
 
+    /** The end snapshot's view, which planning and pruning read through. */
+    CatalogSnapshot end()
+    {
+        return end;
+    }
+
     /** The table's columns at the end snapshot: every change row is read with them. */
     public TableSchema tableSchema()
     {
@@ -131,7 +149,7 @@ public final class ChangeFeed
             tasks.add(new InlinedChangesTask(tableId, ChangeKind.INSERTION, to, head, from, to, inlinedVersions));
             tasks.add(new InlinedChangesTask(tableId, ChangeKind.DELETION, to, head, from, to, inlinedVersions));
         }
-        String tablePath = end.tablePath(end.facts().get(StoreFacts.DATA_PATH), tableId);
+        String tablePath = end.tablePath(dataPathOverride.orElseGet(() -> end.facts().get(StoreFacts.DATA_PATH)), tableId);
         Map<Long, TreeMap<Long, Long>> inlinedDeletes = InlinedFileDeletes.entriesBetween(end.reader(), tableId, from, to);
         if (end.indexesFileChanges()) {
             planChangedFiles(tasks, tablePath, inlinedDeletes, from, to);

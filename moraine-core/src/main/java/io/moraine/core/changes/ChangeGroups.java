@@ -5,6 +5,7 @@ import io.moraine.core.io.LakeFileSystem;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Splits a change feed's tasks into {@link ChangeGroup}s an engine reads in parallel: {@code table_changes} pairs a
@@ -19,7 +20,17 @@ public final class ChangeGroups
 {
     private ChangeGroups() {}
 
-    private record Bounded(ChangeTask task, long first, long last) {}
+    /** A task with the snapshots its rows can have. */
+    record Bounded(ChangeTask task, long first, long last) {}
+
+    /** A group as planned, each task with its snapshots. */
+    record BoundedGroup(long first, long last, List<Bounded> tasks)
+    {
+        ChangeGroup group()
+        {
+            return new ChangeGroup(first, last, tasks.stream().map(Bounded::task).toList());
+        }
+    }
 
     /**
      * The groups of {@code tasks}, planned by {@code feed}; deletion tasks that delete nothing in the range are left out.
@@ -30,8 +41,65 @@ public final class ChangeGroups
         return of(feed.startSnapshot(), feed.endSnapshot(), tasks, files, maxInlinedRanges);
     }
 
+    /**
+     * The groups of {@code tasks} that {@code pruning} does not rule out, for {@code table_changes}: only whole groups
+     * are left out, so every row read pairs as it would without the predicate ({@link ChangePruning}).
+     */
+    public static List<ChangeGroup> of(ChangeFeed feed, List<ChangeTask> tasks, LakeFileSystem files, int maxInlinedRanges, ChangePruning pruning)
+    {
+        if (pruning.matchesNothing()) {
+            return List.of();
+        }
+        List<ChangeGroup> groups = new ArrayList<>();
+        for (BoundedGroup group : bounded(feed.startSnapshot(), feed.endSnapshot(), tasks, files, maxInlinedRanges)) {
+            pruning.prune(group).ifPresent(groups::add);
+        }
+        return groups;
+    }
+
+    /**
+     * The tasks of one {@code side} ({@code table_insertions} or {@code table_deletions}), each a group of its own
+     * spanning the feed, that {@code pruning} does not rule out. Nothing pairs, so each task is judged alone; a
+     * deletion's snapshots are read from its delete files only when pruning is by snapshot.
+     */
+    public static List<ChangeGroup> ofSide(ChangeFeed feed, List<ChangeTask> tasks, ChangeKind side, LakeFileSystem files, ChangePruning pruning)
+    {
+        List<ChangeGroup> groups = new ArrayList<>();
+        if (pruning.matchesNothing() || feed.startSnapshot() > feed.endSnapshot()) {
+            return groups;
+        }
+        long from = feed.startSnapshot();
+        long to = feed.endSnapshot();
+        for (ChangeTask task : tasks) {
+            if (task.kind() != side) {
+                continue;
+            }
+            Optional<Bounded> bounded = switch (task) {
+                case InsertedRowsTask inserted -> Optional.of(bounds(inserted, from, to));
+                case InlinedChangesTask inlined -> pruning.inlinedBounds(inlined);
+                case DeletedRowsTask deleted -> pruning.prunesBySnapshot() ? bounds(deleted, files) : Optional.of(new Bounded(deleted, from, to));
+            };
+            if (bounded.isPresent() && pruning.mayMatch(bounded.get())) {
+                groups.add(new ChangeGroup(from, to, List.of(task)));
+            }
+        }
+        return groups;
+    }
+
+    /** A deletion task's snapshots, from its delete files; empty when it deletes nothing in the range. */
+    private static Optional<Bounded> bounds(DeletedRowsTask task, LakeFileSystem files)
+    {
+        DeletedRows rows = DeletedRows.of(task, files);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(new Bounded(task, rows.firstSnapshot(), rows.lastSnapshot()));
+    }
+
     /** The groups of {@code tasks} of the feed {@code [from, to]}. */
     public static List<ChangeGroup> of(long from, long to, List<ChangeTask> tasks, LakeFileSystem files, int maxInlinedRanges)
+    {
+        return bounded(from, to, tasks, files, maxInlinedRanges).stream().map(BoundedGroup::group).toList();
+    }
+
+    private static List<BoundedGroup> bounded(long from, long to, List<ChangeTask> tasks, LakeFileSystem files, int maxInlinedRanges)
     {
         if (maxInlinedRanges < 1) {
             throw new IllegalArgumentException("maxInlinedRanges must be at least 1, was " + maxInlinedRanges);
@@ -87,18 +155,18 @@ public final class ChangeGroups
     }
 
     /** A cluster of both kinds is one group; one of a single kind needs no pairing, so each of its tasks is a group. */
-    private static List<ChangeGroup> withoutInlined(List<List<Bounded>> clusters)
+    private static List<BoundedGroup> withoutInlined(List<List<Bounded>> clusters)
     {
-        List<ChangeGroup> groups = new ArrayList<>();
+        List<BoundedGroup> groups = new ArrayList<>();
         for (List<Bounded> cluster : clusters) {
             long first = cluster.getFirst().first();
             long last = cluster.stream().mapToLong(Bounded::last).max().orElseThrow();
-            ChangeGroup whole = new ChangeGroup(first, last, cluster.stream().map(Bounded::task).toList());
-            if (whole.pairs()) {
+            BoundedGroup whole = new BoundedGroup(first, last, cluster);
+            if (whole.group().pairs()) {
                 groups.add(whole);
             }
             else {
-                cluster.forEach(task -> groups.add(new ChangeGroup(first, last, List.of(task.task()))));
+                cluster.forEach(task -> groups.add(new BoundedGroup(first, last, List.of(task))));
             }
         }
         return groups;
@@ -108,15 +176,15 @@ public final class ChangeGroups
      * The range cut into consecutive pieces, one per cluster (each reaching back to the previous one's end), merged into
      * at most {@code maxRanges}; each piece gets the clusters' tasks in it and the inlined rows of its snapshots.
      */
-    private static List<ChangeGroup> withInlined(List<List<Bounded>> clusters, List<InlinedChangesTask> inlined, long from, long to, int maxRanges)
+    private static List<BoundedGroup> withInlined(List<List<Bounded>> clusters, List<InlinedChangesTask> inlined, long from, long to, int maxRanges)
     {
         List<long[]> pieces = new ArrayList<>();
-        List<List<ChangeTask>> pieceTasks = new ArrayList<>();
+        List<List<Bounded>> pieceTasks = new ArrayList<>();
         long next = from;
         for (List<Bounded> cluster : clusters) {
             long last = Math.max(next, cluster.stream().mapToLong(Bounded::last).max().orElseThrow());
             pieces.add(new long[] {next, last});
-            pieceTasks.add(cluster.stream().map(Bounded::task).toList());
+            pieceTasks.add(cluster);
             next = last + 1;
         }
         if (pieces.isEmpty() || next <= to) {
@@ -124,19 +192,20 @@ public final class ChangeGroups
             pieceTasks.add(List.of());
         }
         int perGroup = Math.ceilDiv(pieces.size(), maxRanges);
-        List<ChangeGroup> groups = new ArrayList<>();
+        List<BoundedGroup> groups = new ArrayList<>();
         for (int start = 0; start < pieces.size(); start += perGroup) {
             int end = Math.min(pieces.size(), start + perGroup);
             long first = pieces.get(start)[0];
             long last = pieces.get(end - 1)[1];
-            List<ChangeTask> groupTasks = new ArrayList<>();
+            List<Bounded> groupTasks = new ArrayList<>();
             for (InlinedChangesTask task : inlined) {
-                groupTasks.add(new InlinedChangesTask(task.tableId(), task.kind(), task.endSnapshotId(), task.plannedHead(), first, last, task.schemaVersions()));
+                groupTasks.add(new Bounded(new InlinedChangesTask(task.tableId(), task.kind(), task.endSnapshotId(), task.plannedHead(), first, last,
+                        task.schemaVersions()), first, last));
             }
             for (int piece = start; piece < end; piece++) {
                 groupTasks.addAll(pieceTasks.get(piece));
             }
-            groups.add(new ChangeGroup(first, last, groupTasks));
+            groups.add(new BoundedGroup(first, last, groupTasks));
         }
         return groups;
     }

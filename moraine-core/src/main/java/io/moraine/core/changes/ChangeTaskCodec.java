@@ -23,7 +23,7 @@ import java.util.OptionalLong;
  */
 public final class ChangeTaskCodec
 {
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
     private static final byte INSERTED_ROWS = 1;
     private static final byte DELETED_ROWS = 2;
     private static final byte INLINED_CHANGES = 3;
@@ -39,6 +39,10 @@ public final class ChangeTaskCodec
             out.writeLong(group.lastSnapshot());
             out.writeInt(group.tasks().size());
             for (ChangeTask task : group.tasks()) {
+                write(out, task);
+            }
+            out.writeInt(group.keyTasks().size());
+            for (ChangeTask task : group.keyTasks()) {
                 write(out, task);
             }
         }
@@ -62,7 +66,11 @@ public final class ChangeTaskCodec
             for (int i = in.readInt(); i > 0; i--) {
                 tasks.add(read(in));
             }
-            return new ChangeGroup(first, last, tasks);
+            List<ChangeTask> keyTasks = new ArrayList<>();
+            for (int i = in.readInt(); i > 0; i--) {
+                keyTasks.add(read(in));
+            }
+            return new ChangeGroup(first, last, tasks, keyTasks);
         }
         catch (IOException e) {
             throw new CorruptionException("a change task's bytes are truncated or damaged: " + e.getMessage(), e);

@@ -87,15 +87,8 @@ public final class FilePruning
      */
     public boolean mayMatch(Row dataFile, Map<Long, Row> stats, Map<Integer, String> partitionValues)
     {
-        for (Map.Entry<Long, ColumnDomain> entry : filter.domains().entrySet()) {
-            TableColumn column = columns.get(entry.getKey());
-            if (column == null) {
-                continue;
-            }
-            Row columnStats = stats.get(entry.getKey());
-            if (columnStats != null && statsExclude(column.type(), columnStats, entry.getValue())) {
-                return false;
-            }
+        if (!statsMayMatch(stats)) {
+            return false;
         }
         Long partitionId = dataFile.getLong("partition_id");
         Map<Integer, PartitionKey> spec = partitionId == null || filter.domains().isEmpty() ? null : specs.get().get(partitionId);
@@ -107,6 +100,22 @@ public final class FilePruning
                         && partitionExcludes(column, key.getValue().transform(), domain, partitionValues.get(key.getKey()))) {
                     return false;
                 }
+            }
+        }
+        return true;
+    }
+
+    /** Whether a file with these stats rows of {@link #statsColumns()} (by column id) may hold matching rows. */
+    public boolean statsMayMatch(Map<Long, Row> stats)
+    {
+        for (Map.Entry<Long, ColumnDomain> entry : filter.domains().entrySet()) {
+            TableColumn column = columns.get(entry.getKey());
+            if (column == null) {
+                continue;
+            }
+            Row columnStats = stats.get(entry.getKey());
+            if (columnStats != null && statsExclude(column.type(), columnStats, entry.getValue())) {
+                return false;
             }
         }
         return true;

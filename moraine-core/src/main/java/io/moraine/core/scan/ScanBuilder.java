@@ -168,7 +168,18 @@ public final class ScanBuilder
         if (filter.isNone() || filter.isAll()) {
             return filter;
         }
-        Map<Long, TableColumn> columns = tableSchema.get().byId();
+        return normalized(filter, tableSchema.get().byId());
+    }
+
+    /**
+     * {@code filter} as pruning takes it (see {@link #withFilter}): each value in moraine's class for its column of
+     * {@code columns} (by column id); a domain that cannot be converted exactly, or of no such column, is dropped.
+     */
+    public static ScanFilter normalized(ScanFilter filter, Map<Long, TableColumn> columns)
+    {
+        if (filter.isNone() || filter.isAll()) {
+            return filter;
+        }
         Map<Long, ColumnDomain> domains = new HashMap<>();
         filter.domains().forEach((columnId, domain) -> {
             TableColumn column = columns.get(columnId);

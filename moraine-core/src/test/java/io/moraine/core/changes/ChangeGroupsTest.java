@@ -69,13 +69,15 @@ class ChangeGroupsTest
         DeletedRowsTask deleted = new DeletedRowsTask(file, Optional.of(new DeleteFileRef("/lake/d.parquet", OptionalLong.of(99), 4, "parquet")),
                 Optional.of(new DeleteFileRef("/lake/c.parquet", OptionalLong.empty(), 3, "parquet")), OptionalLong.of(6), new long[] {1, 5},
                 new long[] {4, 5}, FROM, TO);
-        ChangeGroup group = new ChangeGroup(2, 6, List.of(inserted(file), deleted, inlined(ChangeKind.DELETION)));
+        ChangeGroup group = new ChangeGroup(2, 6, List.of(inserted(file), deleted, inlined(ChangeKind.DELETION)), List.of(retired(file(8, 1, OptionalLong.empty()), 6)));
 
         byte[] encoded = ChangeTaskCodec.encode(group);
         ChangeGroup decoded = ChangeTaskCodec.decode(encoded);
 
         assertThat(ChangeTaskCodec.encode(decoded)).isEqualTo(encoded);
         assertThat(decoded.tasks()).hasSize(3);
+        assertThat(decoded.keyTasks()).hasSize(1);
+        assertThat(decoded.pairingTasks()).hasSize(4);
         DeletedRowsTask decodedDeletion = (DeletedRowsTask) decoded.tasks().get(1);
         assertThat(decodedDeletion.deleteFile()).isEqualTo(deleted.deleteFile());
         assertThat(decodedDeletion.previousDeleteFile()).isEqualTo(deleted.previousDeleteFile());
