@@ -79,6 +79,7 @@ class PostgresImportTest
         StoreUri store = StoreUri.parse(directory.resolve(name).toString());
         assertThat(Main.run(new String[] {"import", "--source", oracle.catalogSpec(), "--store", store.toString()}))
                 .as("bin/moraine import exit status").isZero();
+        assertThat(Main.run(new String[] {"verify", "--store", store.toString(), "--check-files"})).as("bin/moraine verify exit status").isZero();
         return new Imported(store, csv, answers);
     }
 
