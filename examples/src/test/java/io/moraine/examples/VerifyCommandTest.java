@@ -150,6 +150,30 @@ class VerifyCommandTest
     }
 
     @Test
+    void aHeadSnapshotWhoseFileCounterFallsBackIsReported()
+            throws IOException
+    {
+        Path store = copy(afterWorkload, "counter-broken");
+        long head;
+        long lastFileId;
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(store.toString()), OpenMode.READ_WRITE)) {
+            head = catalog.headSnapshotId().orElseThrow();
+            lastFileId = Stream.concat(catalog.scan(TableKind.DATA_FILE, RowScope.ALL).toList().stream().map(row -> row.getLong("data_file_id")),
+                    catalog.scan(TableKind.DELETE_FILE, RowScope.ALL).toList().stream().map(row -> row.getLong("delete_file_id")))
+                    .max(Long::compare).orElseThrow();
+            Row snapshot = catalog.scan(TableKind.SNAPSHOT, RowScope.CURRENT).toList().stream()
+                    .filter(row -> row.getLong("snapshot_id") == catalog.headSnapshotId().orElseThrow()).findFirst().orElseThrow();
+            // The head now hands out an id a file already has.
+            catalog.store().write(Map.of(ByteBuffer.wrap(RowKeys.key(Subspace.CURRENT, snapshot)),
+                    io.moraine.core.keyspace.RowValueCodec.encode(snapshot.with("next_file_id", lastFileId))));
+        }
+        VerifyReport report = verifyFailing(store);
+        assertThat(report.problems()).allSatisfy(problem -> assertThat(problem.check()).isEqualTo(Check.COUNTER));
+        assertThat(report.problems()).extracting(VerifyProblem::line).anySatisfy(line -> assertThat(line)
+                .startsWith("COUNTER current/ducklake_snapshot(snapshot_id=" + head + "): next_file_id " + lastFileId + " is not past file id " + lastFileId + " of "));
+    }
+
+    @Test
     void aChunkWhoseBodyIsCutShortIsReportedAloneAndALostLocatorToo()
             throws IOException
     {
