@@ -34,9 +34,9 @@ import static io.moraine.core.verify.VerifyProblem.Check.UNKNOWN_KEY;
 /**
  * The checks of the current and history subspaces: every row decodes under its own key and sits in the subspace its
  * end_snapshot says, no row lies after the head, every live row's references resolve to live rows (table to schema,
- * view to schema, column, data file, delete file and partition to table, delete file to data file), and the head
- * snapshot's counters and each table's next_row_id are past every id in use. Current rows are scanned in kind-tag
- * order, so every kind a live row refers to has been scanned before it.
+ * view to schema, column, data file, delete file and partition to table, delete file to data file), a data file has
+ * at most one live delete file, and the head snapshot's counters and each table's next_row_id are past every id in
+ * use. Current rows are scanned in kind-tag order, so every kind a live row refers to has been scanned before it.
  */
 final class CatalogRowChecks
 {
@@ -58,6 +58,7 @@ final class CatalogRowChecks
     private final Set<Long> liveTables = new HashSet<>();
     private final Map<Long, Long> liveDataFileTables = new HashMap<>();
     private final Map<Long, Long> anyDataFileTables = new HashMap<>();
+    private final Map<Long, String> liveDeleteFiles = new HashMap<>();
     private final Map<Long, Row> newestSchemaRows = new HashMap<>();
     private final Map<Long, Row> newestTableRows = new HashMap<>();
     private final Set<List<Long>> registeredInlinedTables = new HashSet<>();
@@ -216,6 +217,11 @@ final class CatalogRowChecks
             if (dataFileId != null) {
                 Long dataFileTable = liveDataFileTables.get(dataFileId);
                 reference(where, "data file", dataFileId, dataFileTable != null && dataFileTable.equals(tableId));
+                // Each delete file holds all of its data file's deletions and ends the one before it.
+                String other = liveDeleteFiles.putIfAbsent(dataFileId, where);
+                if (other != null) {
+                    findings.problem(DUPLICATE_LIVE_ROW, where, "data file " + dataFileId + " has another live delete file, " + other);
+                }
             }
         }
         files.add(new FileRow(where, tableId, row));
