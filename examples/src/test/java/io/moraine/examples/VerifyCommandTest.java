@@ -107,7 +107,9 @@ class VerifyCommandTest
         assertThat(before.checked("index entries")).isPositive();
         assertThat(before.checked("files")).isPositive();
 
+        Map<Path, String> storeFiles = contents(afterWorkload);
         VerifyReport after = verify(afterWorkload, "--check-files");
+        assertThat(contents(afterWorkload)).as("every file of the store, after verify").isEqualTo(storeFiles);
         assertThat(after.problems()).isEmpty();
         assertThat(after.checked("catalog rows")).isGreaterThan(before.checked("catalog rows"));
         assertThat(after.checked("files")).isGreaterThan(2);
@@ -287,6 +289,22 @@ class VerifyCommandTest
     {
         return "inline chunk (table " + chunk.tableId() + ", schema version " + chunk.schemaVersion() + ", begin snapshot "
                 + chunk.beginSnapshot() + ", seq " + chunk.chunkSeq() + ")";
+    }
+
+    /** Every file under {@code directory} and a digest of its bytes. */
+    private static Map<Path, String> contents(Path directory)
+    {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            Map<Path, String> contents = new java.util.TreeMap<>();
+            for (Path path : paths.filter(Files::isRegularFile).toList()) {
+                contents.put(directory.relativize(path), java.util.HexFormat.of().formatHex(
+                        java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(path))));
+            }
+            return contents;
+        }
+        catch (IOException | java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError("cannot read " + directory, e);
+        }
     }
 
     private static Path copy(Path source, String name)

@@ -58,15 +58,15 @@ public final class StoreVerifier
     private StoreVerifier() {}
 
     /**
-     * Opens the existing store at {@code uri} as a reader and verifies it: {@link OpenMode#CHECKPOINT} when
-     * {@code storeOptions} names a checkpoint (a fixed cut that writes nothing at all), else {@link OpenMode#READ_ONLY},
-     * which writes no catalog data (SlateDB keeps a reader checkpoint in the manifest while it is open) but follows a
-     * writer that commits meanwhile, so verify a store nobody writes, or a checkpoint of it. A missing store is refused
-     * with {@link io.moraine.core.error.StoreNotFoundException} and nothing is created.
+     * Opens the existing store at {@code uri} as a reader that writes nothing at all and verifies it:
+     * {@link OpenMode#CHECKPOINT} when {@code storeOptions} names a checkpoint (a fixed cut), else
+     * {@link OpenMode#UNPINNED}, which follows a writer that commits meanwhile (and keeps no checkpoint against its
+     * garbage collection), so verify a store nobody writes, or a checkpoint of it. A missing store is refused with
+     * {@link io.moraine.core.error.StoreNotFoundException} and nothing is created.
      */
     public static VerifyReport verify(StoreUri uri, StoreOptions storeOptions, Options options)
     {
-        OpenMode mode = storeOptions.checkpointId().isPresent() ? OpenMode.CHECKPOINT : OpenMode.READ_ONLY;
+        OpenMode mode = storeOptions.checkpointId().isPresent() ? OpenMode.CHECKPOINT : OpenMode.UNPINNED;
         StoreOptions reading = new StoreOptions(storeOptions.walStore(), storeOptions.checkpointId(), storeOptions.manifestPollInterval(),
                 storeOptions.readListener(), storeOptions.timeout(), false);
         try (SlateStore store = SlateStore.open(uri, mode, reading)) {
