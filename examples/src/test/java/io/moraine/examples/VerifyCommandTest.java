@@ -176,6 +176,23 @@ class VerifyCommandTest
     }
 
     @Test
+    void aLostFileChangeIndexEntryIsReportedForItsFile()
+            throws IOException
+    {
+        Path store = copy(afterWorkload, "file-change-entry-lost");
+        KeyValue entry;
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(store.toString()), OpenMode.READ_WRITE)) {
+            entry = first(catalog, Subspace.FILE_CHANGES.start());
+            delete(catalog, entry.key());
+        }
+        VerifyReport report = verifyFailing(store);
+        assertThat(report.problems()).hasSize(1);
+        assertThat(report.problems().getFirst().check()).isEqualTo(Check.INDEX);
+        assertThat(report.problems().getFirst().where()).matches("(current|history)/ducklake_(data|delete)_file\\(table_id=\\d+, (data|delete)_file_id=\\d+\\)");
+        assertThat(report.problems().getFirst().detail()).isEqualTo("has no file-change index entry " + java.util.HexFormat.of().formatHex(entry.key()));
+    }
+
+    @Test
     void aChunkWhoseBodyIsCutShortIsReportedAloneAndALostLocatorToo()
             throws IOException
     {

@@ -21,10 +21,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Checks a store's invariants without changing it (docs/format.md): the format record, the store facts, the head and
- * the id counters, every catalog row (decoding, placement, references of live rows), the primary-key and snapshot-time
- * indexes, the inline subspace (schemas, chunks decoding against them, locators), and optionally the data and delete
- * files under the data path. Every problem found is reported; nothing stops at the first. The file-change index
- * ({@code 0x06}) is not checked yet.
+ * the id counters, every catalog row (decoding, placement, references of live rows), the primary-key, snapshot-time
+ * and file-change indexes, the inline subspace (schemas, chunks decoding against them, locators), and optionally the
+ * data and delete files under the data path. Every problem found is reported; nothing stops at the first.
  */
 public final class StoreVerifier
 {
@@ -54,6 +53,8 @@ public final class StoreVerifier
 
     /** The format version that added the snapshot-time index (docs/format.md, "Format versions"). */
     private static final int SNAPSHOT_TIME_INDEX_FORMAT = 2;
+    /** The format version that added the file-change index. */
+    private static final int FILE_CHANGE_INDEX_FORMAT = 3;
 
     private StoreVerifier() {}
 
@@ -84,7 +85,11 @@ public final class StoreVerifier
 
         CatalogRowChecks catalog = new CatalogRowChecks(reader, findings, head);
         catalog.run();
-        new IndexChecks(reader, findings).run(catalog.expectedIndexEntries(), formatVersion >= SNAPSHOT_TIME_INDEX_FORMAT);
+        IndexChecks indexes = new IndexChecks(reader, findings);
+        indexes.run(catalog.expectedIndexEntries(), formatVersion >= SNAPSHOT_TIME_INDEX_FORMAT);
+        if (formatVersion >= FILE_CHANGE_INDEX_FORMAT) {
+            indexes.runFileChanges(catalog.files());
+        }
         new InlineChecks(reader, findings, catalog, head).run();
         catalog.checkNextRowIds();
         if (options.files().isPresent()) {
