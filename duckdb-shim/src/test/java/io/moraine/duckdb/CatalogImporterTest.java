@@ -2,7 +2,6 @@ package io.moraine.duckdb;
 
 import io.moraine.core.catalog.CatalogDump;
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Column;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.catalog.Row;
@@ -55,7 +54,7 @@ class CatalogImporterTest
         try (DuckLakeOracle oracle = DuckLakeOracle.create(temp, database)) {
             oracle.runWorkload();
             for (TableKind kind : TableKind.values()) {
-                expected.put(kind, duckDbCsv(oracle, kind));
+                expected.put(kind, oracle.catalogCsv(kind));
             }
             assertThat(expected.get(TableKind.DATA_FILE)).as("the workload wrote Parquet").hasSizeGreaterThan(2);
             assertThat(expected.get(TableKind.DELETE_FILE)).as("the workload wrote delete files").hasSizeGreaterThan(1);
@@ -197,21 +196,6 @@ class CatalogImporterTest
         assertThatThrownBy(() -> CatalogImporter.importCatalog(source, StoreUri.parse("memory://old-" + UUID.randomUUID()),
                 Optional.empty(), CatalogImporter.Progress.SILENT))
                 .isInstanceOf(MigrationException.class).hasMessageContaining("format 0.3").hasMessageContaining("AUTOMATIC_MIGRATION");
-    }
-
-    /** DuckDB's own CSV of a catalog table (header + rows), every cell cast to the column's type and then to text. */
-    private static List<String> duckDbCsv(DuckLakeOracle oracle, TableKind kind)
-            throws Exception
-    {
-        List<String> expressions = new ArrayList<>();
-        for (Column column : kind.columns()) {
-            String type = column.type() == io.moraine.core.catalog.ColumnType.BIGINT ? "BIGINT" : column.type().name();
-            expressions.add("CAST(CAST(\"" + column.name() + "\" AS " + type + ") AS VARCHAR) AS \"" + column.name() + "\"");
-        }
-        Path csv = Files.createTempFile("oracle-" + kind.tableName(), ".csv");
-        oracle.execute("COPY (SELECT " + String.join(", ", expressions) + " FROM __ducklake_metadata_lake." + kind.tableName()
-                + ") TO '" + csv + "' (FORMAT csv, HEADER true)");
-        return Files.readAllLines(csv);
     }
 
     private static List<String> sorted(List<String> lines)

@@ -30,6 +30,8 @@ public final class Main
         COMMANDS.put("duckdb", new Entry("run SQL in DuckDB 1.5.5 with the moraine extension, the store attached as m, print CSV: "
                 + DuckDbCommand.USAGE, DuckDbCommand::run));
         COMMANDS.put("cat", new Entry("print a table's rows at a snapshot as CSV, read without an engine: " + CatCommand.USAGE, CatCommand::run));
+        COMMANDS.put("verify", new Entry("check a store's invariants without changing it, print each problem and a summary (exit 1 on problems): "
+                + VerifyCommand.USAGE, VerifyCommand::run));
         COMMANDS.put("flush", new Entry("write inlined rows to Parquet and drain them, like ducklake_flush_inlined_data: " + FlushCommand.USAGE,
                 FlushCommand::run));
         COMMANDS.put("demo", new Entry("the demo: a DuckLake-written lake on a local moraine store, served by a local Trino: "

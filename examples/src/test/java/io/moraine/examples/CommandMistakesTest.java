@@ -26,7 +26,8 @@ class CommandMistakesTest
     private static final List<List<String>> OPENING_COMMANDS = List.of(
             List.of("flush"),
             List.of("dump", "--table", "ducklake_snapshot"),
-            List.of("cat", "main.t"));
+            List.of("cat", "main.t"),
+            List.of("verify", "--check-files"));
 
     @TempDir
     Path temp;
@@ -104,6 +105,12 @@ class CommandMistakesTest
             refused++;
         }
         assertThat(refused).isEqualTo(OPENING_COMMANDS.size());
+
+        // verify reads the real store without writing to it either (no reader checkpoint in its manifest).
+        Outcome verified = runInProcess(List.of("verify", "--store", "s3://" + bucket + "/catalog"));
+        assertThat(verified.status()).as(verified.err()).isZero();
+        assertThat(verified.out()).contains("catalog rows").endsWith("; no problems\n");
+        assertThat(s3.objects(bucket, "")).isEqualTo(before);
     }
 
     @Test

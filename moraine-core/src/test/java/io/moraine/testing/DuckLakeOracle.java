@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Real DuckLake as the test oracle: creates a lake in a directory with DuckDB 1.5.5 and the DuckLake extension (its
- * catalog in a DuckDB file or in SQLite), runs a scripted workload that reaches every catalog feature, and answers SQL
+ * catalog in a DuckDB file, in SQLite or in PostgreSQL), runs a scripted workload that reaches every catalog feature, and answers SQL
  * so that moraine's answers can be compared with DuckLake's. The lake is attached as {@code lake}.
  */
 public final class DuckLakeOracle
@@ -67,18 +67,38 @@ public final class DuckLakeOracle
             "DROP TABLE lake.main.dropped");
 
     private final Path directory;
-    private final CatalogDatabase database;
+    private final String catalogSpec;
     private final Connection connection;
 
-    private DuckLakeOracle(Path directory, CatalogDatabase database, Connection connection)
+    private DuckLakeOracle(Path directory, String catalogSpec, Connection connection)
     {
         this.directory = directory;
-        this.database = database;
+        this.catalogSpec = catalogSpec;
         this.connection = connection;
     }
 
     /** Creates an empty lake under {@code directory} and attaches it as {@code lake}. */
     public static DuckLakeOracle create(Path directory, CatalogDatabase database)
+            throws SQLException
+    {
+        String catalogSpec = switch (database) {
+            case DUCKDB -> "ducklake:" + directory.resolve("catalog.ducklake");
+            case SQLITE -> "ducklake:sqlite:" + directory.resolve("catalog.sqlite");
+        };
+        return create(directory, catalogSpec, database == CatalogDatabase.SQLITE ? "sqlite_scanner" : null);
+    }
+
+    /**
+     * Creates an empty lake whose catalog DuckLake keeps in a PostgreSQL database ({@code conninfo}, libpq's
+     * key=value form, e.g. a {@link PostgresServer}'s), its data under {@code directory}.
+     */
+    public static DuckLakeOracle createOnPostgres(Path directory, String conninfo)
+            throws SQLException
+    {
+        return create(directory, "ducklake:postgres:" + conninfo, "postgres_scanner");
+    }
+
+    private static DuckLakeOracle create(Path directory, String catalogSpec, String scanner)
             throws SQLException
     {
         try {
@@ -91,10 +111,10 @@ public final class DuckLakeOracle
         try (Statement statement = connection.createStatement()) {
             statement.execute("SET TimeZone = 'UTC'");
             statement.execute("SET threads = 1"); // DuckLake's catalog cache race after writes (RFC 0006)
-            if (database == CatalogDatabase.SQLITE) {
-                statement.execute("LOAD sqlite_scanner");
+            if (scanner != null) {
+                statement.execute("LOAD " + scanner);
             }
-            DuckLakeOracle oracle = new DuckLakeOracle(directory, database, connection);
+            DuckLakeOracle oracle = new DuckLakeOracle(directory, catalogSpec, connection);
             statement.execute("ATTACH '" + oracle.catalogSpec() + "' AS lake (DATA_PATH '" + oracle.dataPath() + "/')");
             return oracle;
         }
@@ -107,10 +127,7 @@ public final class DuckLakeOracle
     /** The catalog in DuckLake's ATTACH syntax, e.g. {@code ducklake:sqlite:/tmp/x/catalog.sqlite}. */
     public String catalogSpec()
     {
-        return switch (database) {
-            case DUCKDB -> "ducklake:" + directory.resolve("catalog.ducklake");
-            case SQLITE -> "ducklake:sqlite:" + directory.resolve("catalog.sqlite");
-        };
+        return catalogSpec;
     }
 
     public Path dataPath()
@@ -176,6 +193,34 @@ public final class DuckLakeOracle
             expressions.add("CAST(CAST(\"" + column.name() + "\" AS " + type + ") AS VARCHAR)");
         }
         return query("SELECT " + String.join(", ", expressions) + " FROM __ducklake_metadata_lake." + kind.tableName());
+    }
+
+    /**
+     * DuckDB's own CSV of a catalog table (header + rows, in DuckLake's row order), every cell cast to the column's
+     * type and then to text: what {@code CatalogDump.writeCsv} prints for the same table of an imported store.
+     */
+    public List<String> catalogCsv(TableKind kind)
+            throws SQLException
+    {
+        List<String> expressions = new ArrayList<>();
+        for (Column column : kind.columns()) {
+            String type = column.type() == io.moraine.core.catalog.ColumnType.BIGINT ? "BIGINT" : column.type().name();
+            expressions.add("CAST(CAST(\"" + column.name() + "\" AS " + type + ") AS VARCHAR) AS \"" + column.name() + "\"");
+        }
+        try {
+            Path csv = java.nio.file.Files.createTempFile("oracle-" + kind.tableName(), ".csv");
+            try {
+                execute("COPY (SELECT " + String.join(", ", expressions) + " FROM __ducklake_metadata_lake." + kind.tableName()
+                        + ") TO '" + csv + "' (FORMAT csv, HEADER true)");
+                return java.nio.file.Files.readAllLines(csv);
+            }
+            finally {
+                java.nio.file.Files.delete(csv);
+            }
+        }
+        catch (java.io.IOException e) {
+            throw new SQLException("cannot read the CSV of " + kind.tableName(), e);
+        }
     }
 
     /**

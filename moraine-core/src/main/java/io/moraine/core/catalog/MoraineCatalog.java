@@ -290,9 +290,10 @@ public final class MoraineCatalog
                     + "rows reclaimed; read a later snapshot (the newest is " + head + ")");
         }
         Row snapshot = RowValueCodec.decode(TableKind.SNAPSHOT, key, value);
-        // At the head only current rows can be visible, so history need not be read; but a READ_ONLY view follows the
+        // At the head only current rows can be visible, so history need not be read; but a following view (READ_ONLY, UNPINNED) tracks the
         // writer while it is read, and a later commit may move rows this snapshot sees into history meanwhile.
-        boolean readsHistory = snapshotId != head || store.mode() == io.moraine.core.store.OpenMode.READ_ONLY;
+        boolean readsHistory = snapshotId != head || store.mode() == io.moraine.core.store.OpenMode.READ_ONLY
+                || store.mode() == io.moraine.core.store.OpenMode.UNPINNED;
         return new CatalogSnapshot(view.reader(), snapshot, !readsHistory, view::close);
     }
 

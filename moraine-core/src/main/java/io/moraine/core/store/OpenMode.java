@@ -17,5 +17,11 @@ public enum OpenMode
      * A reader pinned to a checkpoint created beforehand: it sees exactly the state the checkpoint captured and
      * writes nothing at all to the store.
      */
-    CHECKPOINT
+    CHECKPOINT,
+    /**
+     * A reader that follows the newest manifest and keeps no checkpoint: it writes nothing at all to the store. Without
+     * a checkpoint a writer's garbage collection may delete files it still reads, so open a store nobody writes this
+     * way (bin/moraine verify does), or pin a checkpoint instead.
+     */
+    UNPINNED
 }

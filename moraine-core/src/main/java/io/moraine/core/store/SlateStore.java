@@ -114,6 +114,8 @@ public final class SlateStore
             case READ_WRITE -> new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);
             case READ_ONLY -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
                     openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options), options);
+            case UNPINNED -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
+                    openReader(uri, objectStore, walObjectStore, new ReaderMode.FollowLatest(), options), options);
             case CHECKPOINT -> {
                 String id = options.checkpointId().orElseThrow(() -> new InvalidArgumentException(
                         "a CHECKPOINT open of " + uri + " needs a checkpoint id; list them with the checkpoints command"));

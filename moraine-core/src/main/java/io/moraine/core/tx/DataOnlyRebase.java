@@ -26,7 +26,7 @@ import java.util.Set;
  *   <li>table stats are re-applied as deltas onto the head's values (which needs the row the transaction read), and
  *       row ids it allocated are shifted by how far the table's next_row_id moved.</li>
  * </ul>
- * It refuses (returns empty: a conflict) when the commit changes structure, touches kinds a data-only commit does
+ * It refuses (a conflict, saying why) when the commit changes structure, touches kinds a data-only commit does
  * not, or when a commit since its read snapshot dropped or altered a table it writes, or deleted from a table it
  * deletes from (DuckLake's own conflict rules for concurrent deletes).
  */
@@ -58,28 +58,53 @@ final class DataOnlyRebase
         this.fileDelta = head.getLong("next_file_id") - base.getLong("next_file_id");
     }
 
-    static Optional<List<StagedOperation>> rebase(KeyValueReader reader, long baseId, long headId, List<StagedOperation> operations)
+    /** The rebased operations, or why the commit cannot be rebased (a conflict). */
+    record Outcome(Optional<List<StagedOperation>> operations, String refusal)
     {
-        if (!operations.stream().allMatch(DataOnlyRebase::isDataOperation)) {
-            return Optional.empty();
+        static Outcome refused(String reason)
+        {
+            return new Outcome(Optional.empty(), reason);
+        }
+    }
+
+    static Outcome rebase(KeyValueReader reader, long baseId, long headId, List<StagedOperation> operations)
+    {
+        Optional<StagedOperation> structural = operations.stream().filter(operation -> !isDataOperation(operation)).findFirst();
+        if (structural.isPresent()) {
+            return Outcome.refused("it " + describe(structural.get()) + ", which changes more than data (only commits that add files, "
+                    + "deletes, inlined rows and statistics are rebased)");
         }
         List<Row> snapshots = insertedRows(operations, TableKind.SNAPSHOT);
         if (snapshots.size() != 1) {
-            return Optional.empty();
+            return Outcome.refused("it adds " + snapshots.size() + " snapshots, not one");
         }
-        boolean changesStructure = insertedRows(operations, TableKind.SNAPSHOT_CHANGES).stream()
+        List<SnapshotChanges.Change> structureChanges = insertedRows(operations, TableKind.SNAPSHOT_CHANGES).stream()
                 .flatMap(row -> SnapshotChanges.parse(row.getString("changes_made")).stream())
-                .anyMatch(SnapshotChanges.Change::changesStructure);
+                .filter(SnapshotChanges.Change::changesStructure)
+                .toList();
+        if (!structureChanges.isEmpty()) {
+            return Outcome.refused("its changes " + structureChanges.stream().map(change -> change.type() + ":" + change.value()).toList()
+                    + " alter the catalog's structure");
+        }
         Optional<Row> base = snapshotRow(reader, baseId);
         Optional<Row> head = snapshotRow(reader, headId);
-        if (changesStructure || base.isEmpty() || head.isEmpty()) {
-            return Optional.empty();
+        if (base.isEmpty() || head.isEmpty()) {
+            return Outcome.refused("snapshot " + (base.isEmpty() ? baseId : headId) + " has no row (expired)");
         }
         DataOnlyRebase rebase = new DataOnlyRebase(reader, base.get(), head.get(), snapshots.getFirst().getLong("snapshot_id"));
-        if (rebase.conflictsWithCommitsSince(baseId, headId, operations)) {
-            return Optional.empty();
+        Optional<String> conflict = rebase.conflictWithCommitsSince(baseId, headId, operations);
+        if (conflict.isPresent()) {
+            return Outcome.refused(conflict.get());
         }
         return rebase.rewrite(operations);
+    }
+
+    private static String describe(StagedOperation operation)
+    {
+        return switch (operation) {
+            case StagedOperation.RowOperation row -> "writes " + row.kind().tableName() + " rows";
+            case InlineOperation inline -> "stages " + inline.getClass().getSimpleName() + " on the inlined data of table " + inline.tableId();
+        };
     }
 
     private static boolean isDataOperation(StagedOperation operation)
@@ -93,7 +118,8 @@ final class DataOnlyRebase
         };
     }
 
-    private boolean conflictsWithCommitsSince(long baseId, long headId, List<StagedOperation> operations)
+    /** Why a commit since the read snapshot conflicts with this one (DuckLake's rules for concurrent commits), if one does. */
+    private Optional<String> conflictWithCommitsSince(long baseId, long headId, List<StagedOperation> operations)
     {
         Set<Long> written = new HashSet<>();
         Set<Long> deletedFrom = new HashSet<>();
@@ -104,7 +130,9 @@ final class DataOnlyRebase
                 continue;
             }
             written.add(tableId);
-            if (operation instanceof StagedOperation.EndRow || operation instanceof StagedOperation.Delete
+            // A first delete from a data file only inserts its delete file; a later one also ends the previous one.
+            boolean insertsDeleteFile = operation instanceof StagedOperation.Insert insert && insert.row().kind() == TableKind.DELETE_FILE;
+            if (insertsDeleteFile || operation instanceof StagedOperation.EndRow || operation instanceof StagedOperation.Delete
                     || operation instanceof InlineOperation.EndRows || operation instanceof InlineOperation.DeleteFileRows) {
                 deletedFrom.add(tableId);
             }
@@ -122,25 +150,31 @@ final class DataOnlyRebase
                     continue;
                 }
                 long id = change.id().getAsLong();
+                String since = "snapshot " + snapshotId + " (" + change.type() + ":" + id + ")";
                 boolean tableChanged = change.type().equals("dropped_table") || change.type().equals("altered_table");
-                if ((tableChanged && written.contains(id))
-                        || (DELETING_CHANGES.contains(change.type()) && deletedFrom.contains(id))
-                        || statsTables.contains(id)) {
-                    return true;
+                if (tableChanged && written.contains(id)) {
+                    return Optional.of(since + " dropped or altered table " + id + ", which it writes");
+                }
+                if (DELETING_CHANGES.contains(change.type()) && deletedFrom.contains(id)) {
+                    return Optional.of(since + " deleted rows of table " + id + ", which it deletes from too (concurrent deletes conflict, as in DuckLake)");
+                }
+                if (statsTables.contains(id)) {
+                    return Optional.of(since + " changed table " + id + ", whose column statistics it updates (min/max values are not merged)");
                 }
             }
         }
-        return false;
+        return Optional.empty();
     }
 
-    private Optional<List<StagedOperation>> rewrite(List<StagedOperation> operations)
+    private Outcome rewrite(List<StagedOperation> operations)
     {
         List<StagedOperation> rebased = new ArrayList<>(operations.size());
         for (StagedOperation operation : operations) {
             if (operation instanceof StagedOperation.Update update && update.kind() == TableKind.TABLE_STATS) {
                 Optional<StagedOperation> stats = rebaseTableStats(update);
                 if (stats.isEmpty()) {
-                    return Optional.empty();
+                    return Outcome.refused("its update of table " + keyCell(TableKind.TABLE_STATS, update.key(), "table_id")
+                            + "'s ducklake_table_stats has no read image, or the table has no stats row at the head, so it cannot be re-applied as deltas");
                 }
                 rebased.add(stats.get());
             }
@@ -168,14 +202,14 @@ final class DataOnlyRebase
                         deletes.positions(), snapshot(deletes.beginSnapshot()));
                 case InlineOperation other -> throw new IllegalStateException("not a data operation: " + other);
             };
-            if (operation instanceof InlineOperation.InsertChunk && next == null) {
-                return Optional.empty();
+            if (operation instanceof InlineOperation.InsertChunk chunk && next == null) {
+                return Outcome.refused("it inlines rows into table " + chunk.tableId() + " without updating the table's stats, so their row ids cannot be rebased");
             }
             if (next != null) {
                 rebased.add(next);
             }
         }
-        return Optional.of(rebased);
+        return new Outcome(Optional.of(rebased), null);
     }
 
     private Optional<StagedOperation> rebaseTableStats(StagedOperation.Update update)

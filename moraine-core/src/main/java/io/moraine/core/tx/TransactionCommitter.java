@@ -87,11 +87,10 @@ public final class TransactionCommitter
             List<StagedOperation> landing = operations;
             boolean addsSnapshot = operations.stream().anyMatch(TransactionCommitter::insertsSnapshot);
             if (addsSnapshot && head.isPresent() && head.getAsLong() != readSnapshotId) {
-                landing = DataOnlyRebase.rebase(reader, readSnapshotId, head.getAsLong(), operations)
-                        .orElseThrow(() -> new CommitConflictException("commit conflict: this transaction read snapshot "
-                                + readSnapshotId + " but the catalog head is now " + head.getAsLong()
-                                + " and the transaction changes the catalog's structure, so it cannot be rebased; "
-                                + "re-read the catalog and retry"));
+                DataOnlyRebase.Outcome rebased = DataOnlyRebase.rebase(reader, readSnapshotId, head.getAsLong(), operations);
+                landing = rebased.operations().orElseThrow(() -> new CommitConflictException("commit conflict: this transaction read snapshot "
+                        + readSnapshotId + " but the catalog head is now " + head.getAsLong() + ", and it cannot be rebased onto it: "
+                        + rebased.refusal() + "; re-read the catalog and retry"));
             }
             CommitTranslator.Plan plan = new CommitTranslator(reader, StoreFacts.read(reader), head).translate(landing);
             if (plan.newHead().isPresent() && head.isPresent() && plan.newHead().getAsLong() <= head.getAsLong()) {
