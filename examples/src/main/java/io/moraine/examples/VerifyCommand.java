@@ -39,8 +39,7 @@ final class VerifyCommand
         StoreOptions storeOptions = line.storeOptions();
         Optional<String> checkpoint = line.option("checkpoint");
         if (checkpoint.isPresent()) {
-            storeOptions = new StoreOptions(storeOptions.walStore(), checkpoint, storeOptions.manifestPollInterval(), storeOptions.readListener(),
-                    storeOptions.timeout(), false);
+            storeOptions = storeOptions.withCheckpoint(checkpoint.get());
         }
         StoreVerifier.Options options = new StoreVerifier.Options(Optional.empty(), line.option("data-path"));
         VerifyReport report;

@@ -69,7 +69,7 @@ public final class StoreVerifier
     {
         OpenMode mode = storeOptions.checkpointId().isPresent() ? OpenMode.CHECKPOINT : OpenMode.UNPINNED;
         StoreOptions reading = new StoreOptions(storeOptions.walStore(), storeOptions.checkpointId(), storeOptions.manifestPollInterval(),
-                storeOptions.readListener(), storeOptions.timeout(), false);
+                storeOptions.readListener(), storeOptions.timeout(), false, storeOptions.s3Settings());
         try (SlateStore store = SlateStore.open(uri, mode, reading)) {
             return verify(store.latest(), options);
         }
