@@ -47,7 +47,7 @@ final class InlinedDeleteTable
     }
 
     @Override
-    public BatchSource open(int[] columns, BufferAllocator allocator)
+    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
     {
         Map<Long, TreeMap<Long, Long>> entries = InlinedFileDeletes.entriesBetween(catalog.store().latest(), table.tableId(), Long.MIN_VALUE, Long.MAX_VALUE);
         List<long[]> rows = new ArrayList<>();
@@ -56,10 +56,15 @@ final class InlinedDeleteTable
         for (int column : columns) {
             fields.add(SCHEMA.getFields().get(column));
         }
+        if (rowIds) {
+            fields.add(ROW_ID);
+        }
         VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
         Iterator<long[]> remaining = rows.iterator();
         return new BatchSource()
         {
+            private long position;
+
             @Override
             public VectorSchemaRoot next()
             {
@@ -72,6 +77,9 @@ final class InlinedDeleteTable
                     long[] row = remaining.next();
                     for (int i = 0; i < columns.length; i++) {
                         ((BigIntVector) root.getVector(i)).setSafe(count, row[columns[i]]);
+                    }
+                    if (rowIds) {
+                        ((BigIntVector) root.getVector(columns.length)).setSafe(count, position++);
                     }
                     count++;
                 }

@@ -1,0 +1,216 @@
+package io.moraine.duckdb.ext;
+
+import io.moraine.core.catalog.ColumnType;
+import io.moraine.core.catalog.TableKind;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.tx.StagedOperation;
+import io.moraine.core.tx.StagedTransaction;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * One DuckDB transaction on one moraine attach. Its reads see the catalog as it first read each table plus what it
+ * staged (read-your-writes); its INSERT, UPDATE, DELETE and CREATE TABLE statements stage changes here, and DuckDB's
+ * commit lands them all as one core transaction (one durable batch), or, for a store DuckLake is creating, as the
+ * new catalog. A lost race fails with the core's "commit conflict" message, which DuckLake retries on.
+ */
+final class AttachTransaction
+        implements AutoCloseable
+{
+    private final AttachedStore store;
+    private final Map<TableKind, StagedCatalogRows> catalogRows = new LinkedHashMap<>();
+    private final Map<String, StagedInlinedRows> inlinedRows = new LinkedHashMap<>();
+    // The tables whose changes commit, in the order the transaction first changed them.
+    private final List<Object> changeOrder = new ArrayList<>();
+    private OptionalLong readSnapshot = OptionalLong.empty();
+
+    AttachTransaction(AttachedStore store)
+    {
+        this.store = store;
+    }
+
+    AttachedStore store()
+    {
+        return store;
+    }
+
+    /** The table as this transaction sees it, read from the store at its first use here. */
+    StagedCatalogRows catalogRows(TableKind kind)
+    {
+        touch();
+        return catalogRows.computeIfAbsent(kind, k -> new StagedCatalogRows(k, store.committedRows(k)));
+    }
+
+    /** What this transaction staged for an inlined data table, or null if it staged nothing. */
+    StagedInlinedRows inlinedRows(String table)
+    {
+        return inlinedRows.get(table);
+    }
+
+    private StagedInlinedRows stagedInlined(InlinedDataTable table)
+    {
+        touch();
+        StagedInlinedRows rows = inlinedRows.get(table.name());
+        if (rows == null) {
+            rows = new StagedInlinedRows(table.tableId(), table.schemaVersion());
+            inlinedRows.put(table.name(), rows);
+            changeOrder.add(rows);
+        }
+        return rows;
+    }
+
+    private void touch()
+    {
+        if (readSnapshot.isEmpty()) {
+            readSnapshot = OptionalLong.of(store.headSnapshot());
+        }
+    }
+
+    /** CREATE TABLE of an inlined data table: its registration commits with this transaction. */
+    void created(InlinedDataTable table)
+    {
+        stagedInlined(table).create(table.userSchema());
+    }
+
+    /** INSERT: takes ownership of {@code batch}, which holds every column of the table in order. */
+    long insert(ServedTable table, VectorSchemaRoot batch)
+    {
+        int rows = batch.getRowCount();
+        switch (table) {
+            case CatalogTable catalog -> {
+                try (batch) {
+                    StagedCatalogRows staged = changing(catalog.kind());
+                    List<io.moraine.core.catalog.Column> columns = catalog.kind().columns();
+                    for (int row = 0; row < rows; row++) {
+                        Object[] cells = new Object[columns.size()];
+                        for (int column = 0; column < cells.length; column++) {
+                            cells[column] = ArrowCells.cell(batch.getVector(column), row, columns.get(column).type());
+                        }
+                        staged.insert(cells);
+                    }
+                }
+            }
+            case InlinedDataTable inlined -> stagedInlined(inlined).insert(batch);
+            default -> {
+                batch.close();
+                throw refused("INSERT", table);
+            }
+        }
+        return rows;
+    }
+
+    /** UPDATE: {@code values} holds the new values of {@code columns} (table column indexes) for the rows {@code rowIds}. */
+    long update(ServedTable table, int[] columns, VectorSchemaRoot values, long[] rowIds)
+    {
+        try (values) {
+            switch (table) {
+                case CatalogTable catalog -> {
+                    StagedCatalogRows staged = changing(catalog.kind());
+                    for (int row = 0; row < rowIds.length; row++) {
+                        Object[] cells = new Object[columns.length];
+                        for (int i = 0; i < columns.length; i++) {
+                            ColumnType type = catalog.kind().columns().get(columns[i]).type();
+                            cells[i] = ArrowCells.cell(values.getVector(i), row, type);
+                        }
+                        staged.update(rowIds[row], columns, cells);
+                    }
+                }
+                case InlinedDataTable inlined -> {
+                    if (columns.length != 1 || columns[0] != 2) {
+                        throw new InvalidArgumentException("UPDATE of " + inlined.name() + " may set end_snapshot only (DuckLake's deletion of "
+                                + "inlined rows); moraine keeps inlined row values as inserted");
+                    }
+                    BigIntVector ends = (BigIntVector) values.getVector(0);
+                    StagedInlinedRows staged = stagedInlined(inlined);
+                    for (int row = 0; row < rowIds.length; row++) {
+                        if (ends.isNull(row)) {
+                            throw new InvalidArgumentException("UPDATE of " + inlined.name() + " sets end_snapshot to NULL; an ended inlined row "
+                                    + "cannot be revived");
+                        }
+                        staged.end(rowIds[row], ends.get(row));
+                    }
+                }
+                default -> throw refused("UPDATE", table);
+            }
+        }
+        return rowIds.length;
+    }
+
+    long delete(ServedTable table, long[] rowIds)
+    {
+        if (!(table instanceof CatalogTable catalog)) {
+            throw refused("DELETE", table);
+        }
+        StagedCatalogRows staged = changing(catalog.kind());
+        for (long rowId : rowIds) {
+            staged.delete(rowId);
+        }
+        return rowIds.length;
+    }
+
+    private StagedCatalogRows changing(TableKind kind)
+    {
+        StagedCatalogRows rows = catalogRows(kind);
+        if (!changeOrder.contains(rows)) {
+            changeOrder.add(rows);
+        }
+        return rows;
+    }
+
+    private static InvalidArgumentException refused(String statement, ServedTable table)
+    {
+        return new InvalidArgumentException(statement + " into " + table.name() + " is not supported by this version of the moraine "
+                + "extension (it writes the ducklake_* tables and inserts into or ends rows of ducklake_inlined_data_* tables)");
+    }
+
+    /** Lands the staged changes; a transaction that staged nothing writes nothing. */
+    void commit()
+    {
+        List<StagedOperation> operations = new ArrayList<>();
+        Map<String, String> facts = new LinkedHashMap<>();
+        for (Object changed : changeOrder) {
+            if (changed instanceof StagedCatalogRows rows) {
+                if (rows.changed()) {
+                    operations.addAll(rows.operations());
+                    facts.putAll(rows.insertedFacts());
+                }
+            }
+            else {
+                operations.addAll(((StagedInlinedRows) changed).operations());
+            }
+        }
+        if (!store.exists()) {
+            if (!operations.isEmpty() || !facts.isEmpty()) {
+                store.create(facts, operations);
+                store.committed();
+            }
+            return;
+        }
+        if (!facts.isEmpty()) {
+            throw new InvalidArgumentException("INSERT into ducklake_metadata of " + facts.keySet() + " into the existing catalog "
+                    + store.uri() + ": moraine keeps these as store facts, set once when the lake is created");
+        }
+        if (operations.isEmpty()) {
+            return;
+        }
+        StagedTransaction transaction = store.catalog().begin(readSnapshot.orElse(store.headSnapshot()));
+        operations.forEach(transaction::stage);
+        transaction.commit();
+        store.committed();
+    }
+
+    @Override
+    public void close()
+    {
+        inlinedRows.values().forEach(StagedInlinedRows::close);
+        inlinedRows.clear();
+        catalogRows.clear();
+        changeOrder.clear();
+    }
+}
