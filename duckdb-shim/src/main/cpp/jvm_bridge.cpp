@@ -203,6 +203,7 @@ void Jvm::ResolveBridge(JNIEnv *env) {
 	    {&update_rows, "update", "(JLjava/lang/String;Ljava/lang/String;[IJJ[J)J"},
 	    {&delete_rows, "delete", "(JLjava/lang/String;Ljava/lang/String;[J)J"},
 	    {&create_table, "createTable", "(JLjava/lang/String;Ljava/lang/String;J[Ljava/lang/String;)Z"},
+	    {&drop_table, "dropTable", "(JLjava/lang/String;Ljava/lang/String;)Z"},
 	    {&scan_next, "scanNext", "(JJJ)Z"},
 	    {&scan_close, "scanClose", "(J)V"},
 	    {&interrupt_call, "interruptCall", "(J)V"},

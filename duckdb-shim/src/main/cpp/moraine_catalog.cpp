@@ -185,8 +185,45 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateCollation(CatalogTransactio
 optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateType(CatalogTransaction, CreateTypeInfo &) {
 	RefuseWrite("CREATE TYPE");
 }
-void MoraineSchemaEntry::DropEntry(ClientContext &, DropInfo &) {
-	RefuseWrite("DROP");
+void MoraineSchemaEntry::RemoveTable(const string &name) {
+	lock_guard<mutex> guard(tables_lock);
+	auto found = tables.find(name);
+	if (found == tables.end()) {
+		return;
+	}
+	dropped.push_back(std::move(found->second));
+	tables.erase(found);
+	for (auto it = order.begin(); it != order.end(); ++it) {
+		if (StringUtil::CIEquals(*it, name)) {
+			order.erase(it);
+			break;
+		}
+	}
+}
+
+void MoraineSchemaEntry::DropEntry(ClientContext &context, DropInfo &info) {
+	if (info.type != CatalogType::TABLE_ENTRY) {
+		RefuseWrite("DROP of anything but a table");
+	}
+	auto &catalog = ParentCatalog().Cast<MoraineCatalog>();
+	catalog.RequireWritable("DROP TABLE");
+	bool existed = false;
+	if (FindTable(info.name)) {
+		auto &jvm = Jvm::Existing();
+		auto env = jvm.Env();
+		LocalFrame frame(env);
+		auto java_transaction = Transaction::Get(context, catalog).Cast<MoraineTransaction>().java_transaction;
+		existed = env->CallStaticBooleanMethod(jvm.bridge, jvm.drop_table, java_transaction, ToJava(env, name),
+		                                       ToJava(env, info.name));
+		jvm.Check(env);
+	}
+	if (existed) {
+		RemoveTable(info.name);
+		return;
+	}
+	if (info.if_not_found != OnEntryNotFound::RETURN_NULL) {
+		throw CatalogException("moraine: table %s.%s does not exist", name, info.name);
+	}
 }
 void MoraineSchemaEntry::Alter(CatalogTransaction, AlterInfo &) {
 	RefuseWrite("ALTER");

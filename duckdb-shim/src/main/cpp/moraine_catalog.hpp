@@ -49,6 +49,8 @@ public:
 
 	void AddTable(unique_ptr<MoraineTableEntry> table);
 	optional_ptr<MoraineTableEntry> FindTable(const string &name);
+	//! Unlists a table; its entry lives on, as bound plans may still refer to it.
+	void RemoveTable(const string &name);
 
 	void Scan(ClientContext &context, CatalogType type, const std::function<void(CatalogEntry &)> &callback) override;
 	void Scan(CatalogType type, const std::function<void(CatalogEntry &)> &callback) override;
@@ -74,6 +76,7 @@ private:
 	mutex tables_lock;
 	case_insensitive_map_t<unique_ptr<MoraineTableEntry>> tables;
 	vector<string> order;
+	vector<unique_ptr<MoraineTableEntry>> dropped;
 };
 
 class MoraineCatalog : public Catalog {

@@ -26,6 +26,7 @@ final class AttachTransaction
     private final AttachedStore store;
     private final Map<TableKind, StagedCatalogRows> catalogRows = new LinkedHashMap<>();
     private final Map<String, StagedInlinedRows> inlinedRows = new LinkedHashMap<>();
+    private final Map<String, StagedFileDeletes> fileDeletes = new LinkedHashMap<>();
     // The tables whose changes commit, in the order the transaction first changed them.
     private final List<Object> changeOrder = new ArrayList<>();
     private OptionalLong readSnapshot = OptionalLong.empty();
@@ -97,6 +98,22 @@ final class AttachTransaction
                 }
             }
             case InlinedDataTable inlined -> stagedInlined(inlined).insert(batch);
+            case InlinedDeleteTable deletes -> {
+                try (batch) {
+                    StagedFileDeletes staged = changing(deletes);
+                    for (int row = 0; row < rows; row++) {
+                        long[] cells = new long[3];
+                        for (int column = 0; column < 3; column++) {
+                            Object cell = ArrowCells.cell(batch.getVector(column), row, ColumnType.BIGINT);
+                            if (cell == null) {
+                                throw new InvalidArgumentException("INSERT into " + deletes.name() + " needs file_id, row_id and begin_snapshot on every row");
+                            }
+                            cells[column] = (Long) cell;
+                        }
+                        staged.insert(cells);
+                    }
+                }
+            }
             default -> {
                 batch.close();
                 throw refused("INSERT", table);
@@ -133,7 +150,7 @@ final class AttachTransaction
                             throw new InvalidArgumentException("UPDATE of " + inlined.name() + " sets end_snapshot to NULL; an ended inlined row "
                                     + "cannot be revived");
                         }
-                        staged.end(rowIds[row], ends.get(row));
+                        staged.end(InlinedDataTable.rowIdOf(rowIds[row]), ends.get(row));
                     }
                 }
                 default -> throw refused("UPDATE", table);
@@ -144,14 +161,56 @@ final class AttachTransaction
 
     long delete(ServedTable table, long[] rowIds)
     {
-        if (!(table instanceof CatalogTable catalog)) {
-            throw refused("DELETE", table);
-        }
-        StagedCatalogRows staged = changing(catalog.kind());
-        for (long rowId : rowIds) {
-            staged.delete(rowId);
+        switch (table) {
+            case CatalogTable catalog -> {
+                StagedCatalogRows staged = changing(catalog.kind());
+                for (long rowId : rowIds) {
+                    staged.delete(rowId);
+                }
+            }
+            case InlinedDataTable inlined -> {
+                StagedInlinedRows staged = stagedInlined(inlined);
+                for (long rowId : rowIds) {
+                    staged.delete(InlinedDataTable.rowIdOf(rowId), InlinedDataTable.beginSnapshotOf(rowId));
+                }
+            }
+            case InlinedDeleteTable deletes -> {
+                StagedFileDeletes staged = changing(deletes);
+                for (long rowId : rowIds) {
+                    staged.delete(rowId);
+                }
+            }
+            default -> throw refused("DELETE", table);
         }
         return rowIds.length;
+    }
+
+    /** DROP TABLE of a superseded inlined data table: its deregistration commits with this transaction. */
+    void dropped(InlinedDataTable table)
+    {
+        stagedInlined(table).drop();
+    }
+
+    /** The inlined file deletes of a table as this transaction sees them. */
+    StagedFileDeletes fileDeletes(InlinedDeleteTable table)
+    {
+        touch();
+        return fileDeletes.computeIfAbsent(table.name(), name -> new StagedFileDeletes(table.tableId(), table.committedRows()));
+    }
+
+    private StagedFileDeletes changing(InlinedDeleteTable table)
+    {
+        StagedFileDeletes rows = fileDeletes(table);
+        if (!changeOrder.contains(rows)) {
+            changeOrder.add(rows);
+        }
+        return rows;
+    }
+
+    /** CREATE TABLE of an inlined delete table: it exists from this transaction's commit on, even while empty. */
+    void created(InlinedDeleteTable table)
+    {
+        changing(table).create();
     }
 
     private StagedCatalogRows changing(TableKind kind)
@@ -166,7 +225,7 @@ final class AttachTransaction
     private static InvalidArgumentException refused(String statement, ServedTable table)
     {
         return new InvalidArgumentException(statement + " into " + table.name() + " is not supported by this version of the moraine "
-                + "extension (it writes the ducklake_* tables and inserts into or ends rows of ducklake_inlined_data_* tables)");
+                + "extension");
     }
 
     /** Lands the staged changes; a transaction that staged nothing writes nothing. */
@@ -180,6 +239,9 @@ final class AttachTransaction
                     operations.addAll(rows.operations());
                     facts.putAll(rows.insertedFacts());
                 }
+            }
+            else if (changed instanceof StagedFileDeletes deletes) {
+                operations.addAll(deletes.operations());
             }
             else {
                 operations.addAll(((StagedInlinedRows) changed).operations());
@@ -211,6 +273,7 @@ final class AttachTransaction
         inlinedRows.values().forEach(StagedInlinedRows::close);
         inlinedRows.clear();
         catalogRows.clear();
+        fileDeletes.clear();
         changeOrder.clear();
     }
 }

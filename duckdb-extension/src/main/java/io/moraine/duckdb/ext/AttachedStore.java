@@ -33,6 +33,7 @@ final class AttachedStore
     static final String METADATA_SCHEMA = "main";
     private static final char SEPARATOR = '\u001f';
     private static final java.util.regex.Pattern INLINED_DATA = java.util.regex.Pattern.compile("ducklake_inlined_data_(\\d+)_(\\d+)");
+    private static final java.util.regex.Pattern INLINED_DELETE = java.util.regex.Pattern.compile("ducklake_inlined_delete_(\\d+)");
 
     private final AttachRequest request;
     // Null while the store is new: DuckLake's bootstrap creates the catalog with its first commit.
@@ -162,6 +163,18 @@ final class AttachedStore
             serve(created);
             return created;
         }
+        java.util.regex.Matcher deletes = INLINED_DELETE.matcher(table);
+        if (deletes.matches()) {
+            List<String> names = columns.getFields().stream().map(Field::getName).toList();
+            if (!names.equals(List.of("file_id", "row_id", "begin_snapshot"))) {
+                throw new InvalidArgumentException("CREATE TABLE " + name + " with columns " + names + ": DuckLake's inlined delete tables have "
+                        + "file_id, row_id, begin_snapshot");
+            }
+            InlinedDeleteTable created = new InlinedDeleteTable(catalog(), new InlinedTables.DeleteTable(Long.parseLong(deletes.group(1))));
+            transaction.created(created);
+            serve(created);
+            return created;
+        }
         TableKind kind;
         try {
             kind = TableKind.fromTableName(table);
@@ -179,6 +192,23 @@ final class AttachedStore
         CatalogTable created = new CatalogTable(this, kind);
         serve(created);
         return created;
+    }
+
+    /** DROP TABLE [IF EXISTS] of a superseded inlined data table; false when there is no such table. */
+    boolean dropTable(AttachTransaction transaction, String schema, String name)
+    {
+        ServedTable table = schema.equalsIgnoreCase(METADATA_SCHEMA) ? served.get(name.toLowerCase(Locale.ROOT)) : null;
+        if (table == null) {
+            return false;
+        }
+        if (!(table instanceof InlinedDataTable inlined)) {
+            throw new InvalidArgumentException("DROP TABLE " + name + ": a moraine catalog drops only superseded ducklake_inlined_data_* tables; "
+                    + "its ducklake_* tables stay, and user tables are dropped through DuckLake");
+        }
+        transaction.dropped(inlined);
+        served.remove(inlined.name());
+        servedOrder.remove(inlined.name());
+        return true;
     }
 
     /** Creates the catalog of a new lake from the rows DuckLake's bootstrap staged; {@code facts} are its ducklake_metadata facts. */

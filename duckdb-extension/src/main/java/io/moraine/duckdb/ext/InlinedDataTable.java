@@ -2,6 +2,7 @@ package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.scan.InlinedVersionColumns;
 import io.moraine.core.types.DuckLakeType;
@@ -122,9 +123,32 @@ final class InlinedDataTable
         return schema;
     }
 
+    // A DuckDB row id names one row version: its begin_snapshot above its DuckLake row_id.
+    private static final int ROW_ID_BITS = 40;
+    private static final long ROW_ID_MASK = (1L << ROW_ID_BITS) - 1;
+
+    static long versionRowId(long rowId, long beginSnapshot)
+    {
+        if (rowId < 0 || rowId > ROW_ID_MASK || beginSnapshot < 0 || beginSnapshot >= 1L << (63 - ROW_ID_BITS)) {
+            throw new InvalidArgumentException("inlined row (row_id " + rowId + ", begin_snapshot " + beginSnapshot + ") is beyond what "
+                    + "this version of the moraine extension addresses for UPDATE and DELETE (row ids below 2^40, snapshots below 2^23)");
+        }
+        return beginSnapshot << ROW_ID_BITS | rowId;
+    }
+
+    static long rowIdOf(long versionRowId)
+    {
+        return versionRowId & ROW_ID_MASK;
+    }
+
+    static long beginSnapshotOf(long versionRowId)
+    {
+        return versionRowId >>> ROW_ID_BITS;
+    }
+
     /**
-     * The committed rows, then the rows {@code transaction} inserted. DuckDB's row id of a row is DuckLake's row_id,
-     * which names a live row (UPDATE ... SET end_snapshot ends the live version).
+     * The committed rows, then the rows {@code transaction} inserted. DuckDB's row id of a row names its version
+     * ({@link #versionRowId}): UPDATE ... SET end_snapshot ends the row, DELETE removes that version.
      */
     @Override
     public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
@@ -174,9 +198,10 @@ final class InlinedDataTable
                 if (rowIds) {
                     BigIntVector copy = (BigIntVector) ROW_ID.createVector(allocator);
                     BigIntVector source = (BigIntVector) root.getVector(rowId);
+                    BigIntVector begins = (BigIntVector) root.getVector(begin);
                     copy.allocateNew(root.getRowCount());
                     for (int i = 0; i < root.getRowCount(); i++) {
-                        copy.set(i, source.get(i));
+                        copy.set(i, versionRowId(source.get(i), begins.get(i)));
                     }
                     copy.setValueCount(root.getRowCount());
                     converted.add(copy);

@@ -11,7 +11,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,12 +45,25 @@ final class InlinedDeleteTable
         return SCHEMA;
     }
 
-    @Override
-    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
+    long tableId()
+    {
+        return table.tableId();
+    }
+
+    /** Every inlined file delete the store holds for the table: (file_id, row_id, begin_snapshot), by file and position. */
+    List<long[]> committedRows()
     {
         Map<Long, TreeMap<Long, Long>> entries = InlinedFileDeletes.entriesBetween(catalog.store().latest(), table.tableId(), Long.MIN_VALUE, Long.MAX_VALUE);
         List<long[]> rows = new ArrayList<>();
         new TreeMap<>(entries).forEach((file, positions) -> positions.forEach((position, snapshot) -> rows.add(new long[] {file, position, snapshot})));
+        return rows;
+    }
+
+    /** The rows as {@code transaction} sees them (a row's DuckDB row id is its position there), or as committed. */
+    @Override
+    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
+    {
+        StagedFileDeletes rows = transaction != null ? transaction.fileDeletes(this) : new StagedFileDeletes(table.tableId(), committedRows());
         List<Field> fields = new ArrayList<>();
         for (int column : columns) {
             fields.add(SCHEMA.getFields().get(column));
@@ -60,28 +72,30 @@ final class InlinedDeleteTable
             fields.add(ROW_ID);
         }
         VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
-        Iterator<long[]> remaining = rows.iterator();
         return new BatchSource()
         {
-            private long position;
+            private int position;
 
             @Override
             public VectorSchemaRoot next()
             {
-                if (!remaining.hasNext()) {
+                if (position >= rows.size()) {
                     return null;
                 }
                 root.allocateNew();
                 int count = 0;
-                while (count < CatalogTable.BATCH_ROWS && remaining.hasNext()) {
-                    long[] row = remaining.next();
-                    for (int i = 0; i < columns.length; i++) {
-                        ((BigIntVector) root.getVector(i)).setSafe(count, row[columns[i]]);
+                while (count < CatalogTable.BATCH_ROWS && position < rows.size()) {
+                    long[] row = rows.at(position);
+                    if (row != null) {
+                        for (int i = 0; i < columns.length; i++) {
+                            ((BigIntVector) root.getVector(i)).setSafe(count, row[columns[i]]);
+                        }
+                        if (rowIds) {
+                            ((BigIntVector) root.getVector(columns.length)).setSafe(count, position);
+                        }
+                        count++;
                     }
-                    if (rowIds) {
-                        ((BigIntVector) root.getVector(columns.length)).setSafe(count, position++);
-                    }
-                    count++;
+                    position++;
                 }
                 root.setRowCount(count);
                 return root;

@@ -161,6 +161,15 @@ public final class NativeBridge
         }
     }
 
+    /** DROP TABLE: false when the table does not exist. */
+    public static boolean dropTable(long tx, String schema, String table)
+    {
+        AttachTransaction transaction = transaction(tx);
+        synchronized (transaction) {
+            return transaction.store().dropTable(transaction, schema, table);
+        }
+    }
+
     private static AttachTransaction transaction(long tx)
     {
         AttachTransaction transaction = TRANSACTIONS.get(tx);

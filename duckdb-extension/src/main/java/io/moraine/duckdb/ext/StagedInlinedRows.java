@@ -30,6 +30,8 @@ final class StagedInlinedRows
     private Optional<Schema> created = Optional.empty();
     private final List<VectorSchemaRoot> inserted = new ArrayList<>();
     private final Map<Long, Long> ended = new LinkedHashMap<>();
+    private final List<InlineOperation.RowVersion> deleted = new ArrayList<>();
+    private boolean dropped;
 
     StagedInlinedRows(long tableId, long schemaVersion)
     {
@@ -53,6 +55,18 @@ final class StagedInlinedRows
         ended.put(rowId, endSnapshot);
     }
 
+    /** DELETE of one row version (flush clean-up, snapshot expiry). */
+    void delete(long rowId, long beginSnapshot)
+    {
+        deleted.add(new InlineOperation.RowVersion(rowId, beginSnapshot));
+    }
+
+    /** DROP TABLE of a superseded, emptied version. */
+    void drop()
+    {
+        dropped = true;
+    }
+
     List<VectorSchemaRoot> inserted()
     {
         return inserted;
@@ -68,6 +82,13 @@ final class StagedInlinedRows
         Map<Long, List<Long>> byEnd = new LinkedHashMap<>();
         ended.forEach((rowId, end) -> byEnd.computeIfAbsent(end, e -> new ArrayList<>()).add(rowId));
         byEnd.forEach((end, rowIds) -> operations.add(new InlineOperation.EndRows(tableId, rowIds, end)));
+        if (!deleted.isEmpty()) {
+            operations.add(new InlineOperation.ExpireVersions(tableId, schemaVersion, deleted));
+        }
+        if (dropped) {
+            // DuckLake deletes the registry row itself (DELETE FROM ducklake_inlined_data_tables).
+            operations.add(new InlineOperation.Deregister(tableId, schemaVersion));
+        }
         return operations;
     }
 
