@@ -139,6 +139,35 @@ class DuckLakeWritesTest
         System.out.printf("[ducklake writes] %d ducklake_* tables compared, %d rows%n", tables, rows);
     }
 
+    @Test
+    void aCommitThatLostTheRaceLandsAndTerminalErrorsAreNotRetried()
+            throws Exception
+    {
+        Path data = temp.resolve("data");
+        Files.createDirectories(data);
+        try (Connection first = open()) {
+            execute(first, "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/')");
+            execute(first, "CREATE TABLE lake.items (id INTEGER, label VARCHAR)");
+            try (Connection second = ((org.duckdb.DuckDBConnection) first).duplicate()) {
+                execute(first, "BEGIN");
+                execute(first, "INSERT INTO lake.items VALUES (1, 'first')");
+                assertThat(count(first, "SELECT count(*) FROM lake.items")).isEqualTo(1);
+                // Lands while the first transaction is open: the first one's commit finds the head moved.
+                execute(second, "INSERT INTO lake.items VALUES (2, 'second')");
+                execute(first, "COMMIT");
+            }
+            assertThat(query(first, "SELECT id, label FROM lake.items ORDER BY id")).containsExactly(List.of("1", "first"), List.of("2", "second"));
+            assertThat(query(first, "SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1"))
+                    .containsExactly(List.of("0"), List.of("1"), List.of("2"), List.of("3"));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> execute(first,
+                            "UPDATE __ducklake_metadata_lake.ducklake_metadata SET value = '/elsewhere/' WHERE key = 'data_path'"))
+                    .hasMessageContaining("store facts")
+                    .satisfies(e -> assertThat(e.getMessage().toLowerCase()).doesNotContain("conflict", "concurrent", "unique", "primary key"));
+            // The session goes on.
+            assertThat(count(first, "SELECT count(*) FROM lake.items")).isEqualTo(2);
+        }
+    }
+
     /** table_insertions, table_deletions and table_changes of both tables over consecutive snapshot ranges and the whole history. */
     private static long compareChanges(Connection connection)
             throws Exception
