@@ -224,33 +224,45 @@ class DuckLakeWritesTest
         List<List<String>> snapshots = query(connection, "SELECT snapshot_id FROM ducklake_snapshots('oracle') ORDER BY 1");
         assertThat(query(connection, "SELECT snapshot_id, schema_version FROM ducklake_snapshots('lake') ORDER BY 1"))
                 .as("snapshots").isEqualTo(query(connection, "SELECT snapshot_id, schema_version FROM ducklake_snapshots('oracle') ORDER BY 1"));
+        java.util.Map<String, java.util.Map<String, String>> times = new java.util.HashMap<>();
+        for (String lake : List.of("oracle", "lake")) {
+            java.util.Map<String, String> byId = new java.util.HashMap<>();
+            for (List<String> row : query(connection, "SELECT snapshot_id, CAST(snapshot_time AS VARCHAR) FROM ducklake_snapshots('" + lake + "')")) {
+                byId.put(row.get(0), row.get(1));
+            }
+            times.put(lake, byId);
+        }
         long comparisons = 0;
         long absent = 0;
         long rows = 0;
         for (List<String> snapshot : snapshots) {
             String version = snapshot.getFirst();
             for (String table : tables) {
-                String select = "SELECT * FROM %s." + table + " AT (VERSION => " + version + ") ORDER BY ALL";
-                List<List<String>> expected;
-                try {
-                    expected = query(connection, select.formatted("oracle"));
-                }
-                catch (java.sql.SQLException e) {
-                    // The table does not exist at this snapshot: it must not exist in the lake either.
-                    org.assertj.core.api.Assertions.assertThatThrownBy(() -> query(connection, select.formatted("lake")))
-                            .as(table + " at " + version).isInstanceOf(java.sql.SQLException.class);
+                // By version, and by each lake's own time of that snapshot (its commits ran at other instants).
+                for (boolean byTime : List.of(false, true)) {
+                    java.util.function.Function<String, String> select = lake -> "SELECT * FROM " + lake + "." + table + " AT ("
+                            + (byTime ? "TIMESTAMP => TIMESTAMPTZ '" + times.get(lake).get(version) + "'" : "VERSION => " + version) + ") ORDER BY ALL";
+                    List<List<String>> expected;
+                    try {
+                        expected = query(connection, select.apply("oracle"));
+                    }
+                    catch (java.sql.SQLException e) {
+                        // The table does not exist at this snapshot: it must not exist in the lake either.
+                        org.assertj.core.api.Assertions.assertThatThrownBy(() -> query(connection, select.apply("lake")))
+                                .as(select.apply("lake")).isInstanceOf(java.sql.SQLException.class);
+                        comparisons++;
+                        absent++;
+                        continue;
+                    }
+                    assertThat(query(connection, select.apply("lake"))).as(select.apply("lake")).isEqualTo(expected);
                     comparisons++;
-                    absent++;
-                    continue;
+                    rows += expected.size();
                 }
-                assertThat(query(connection, select.formatted("lake"))).as(table + " at snapshot " + version).isEqualTo(expected);
-                comparisons++;
-                rows += expected.size();
             }
         }
-        assertThat(comparisons).isEqualTo((long) tables.size() * snapshots.size());
+        assertThat(comparisons).isEqualTo(2L * tables.size() * snapshots.size());
         assertThat(rows).isPositive();
-        System.out.printf("[ducklake writes] %d snapshots, %d table comparisons (%d of a table absent in both), %d rows compared%n",
+        System.out.printf("[ducklake writes] %d snapshots, %d table comparisons by version and by timestamp (%d of a table absent in both), %d rows compared%n",
                 snapshots.size(), comparisons, absent, rows);
         return comparisons;
     }
