@@ -121,9 +121,10 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction tr
 	auto &context = *transaction.context;
 	auto &catalog = ParentCatalog().Cast<MoraineCatalog>();
 	catalog.RequireWritable("CREATE TABLE");
-	auto existing = FindTable(base.table);
-	if (!existing) {
-		// The core decides which tables a moraine catalog holds; the columns go as DuckDB exports them.
+	optional_ptr<MoraineTableEntry> existing;
+	{
+		// The core decides which tables a moraine catalog holds, and whether this transaction creates the table (also
+		// one an uncommitted transaction created, when DuckLake retries its commit); the columns go as DuckDB exports them.
 		vector<string> names;
 		vector<LogicalType> types;
 		vector<string> uuid_columns;
@@ -149,10 +150,12 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction tr
 		                                            ToJava(env, base.table), reinterpret_cast<jlong>(&schema), uuids);
 		jvm.Check(env);
 		if (created) {
-			AddTable(catalog.ServedEntry(context, *this, base.table));
+			if (!FindTable(base.table)) {
+				AddTable(catalog.ServedEntry(context, *this, base.table));
+			}
 			return FindTable(base.table).get();
 		}
-		// The core serves the table already (a listing taken before it was created elsewhere in this process).
+		// The core serves the table already.
 		existing = FindTable(base.table);
 		if (!existing) {
 			AddTable(catalog.ServedEntry(context, *this, base.table));

@@ -30,6 +30,8 @@ final class AttachTransaction
     // The tables whose changes commit, in the order the transaction first changed them.
     private final List<Object> changeOrder = new ArrayList<>();
     private OptionalLong readSnapshot = OptionalLong.empty();
+    // The tables this transaction created: in the store once it commits.
+    private final List<Runnable> onCommit = new ArrayList<>();
 
     AttachTransaction(AttachedStore store)
     {
@@ -77,6 +79,7 @@ final class AttachTransaction
     void created(InlinedDataTable table)
     {
         stagedInlined(table).create(table.userSchema());
+        onCommit.add(table::markStored);
     }
 
     /** INSERT: takes ownership of {@code batch}, which holds every column of the table in order. */
@@ -211,6 +214,7 @@ final class AttachTransaction
     void created(InlinedDeleteTable table)
     {
         changing(table).create();
+        onCommit.add(table::markStored);
     }
 
     private StagedCatalogRows changing(TableKind kind)
@@ -250,7 +254,7 @@ final class AttachTransaction
         if (!store.exists()) {
             if (!operations.isEmpty() || !facts.isEmpty()) {
                 store.create(facts, operations);
-                store.committed();
+                onCommit.forEach(Runnable::run);
             }
             return;
         }
@@ -264,7 +268,7 @@ final class AttachTransaction
         StagedTransaction transaction = store.catalog().begin(readSnapshot.orElse(store.headSnapshot()));
         operations.forEach(transaction::stage);
         transaction.commit();
-        store.committed();
+        onCommit.forEach(Runnable::run);
     }
 
     @Override

@@ -146,7 +146,17 @@ final class AttachedStore
             throw new InvalidArgumentException("CREATE TABLE " + schema + "." + name + ": a moraine catalog holds DuckLake's metadata tables in "
                     + "schema main only; user tables are created through DuckLake (ATTACH 'ducklake:moraine:" + uri() + "' AS lake)");
         }
-        if (served.containsKey(table)) {
+        ServedTable existing = served.get(table);
+        if (existing instanceof InlinedDataTable inlined && !inlined.isStored()) {
+            // Created by a transaction that did not commit (a commit DuckLake retries re-creates it): this one registers it.
+            transaction.created(inlined);
+            return existing;
+        }
+        if (existing instanceof InlinedDeleteTable deletes && !deletes.isStored()) {
+            transaction.created(deletes);
+            return existing;
+        }
+        if (existing != null) {
             return null;
         }
         java.util.regex.Matcher inlined = INLINED_DATA.matcher(table);
@@ -170,7 +180,7 @@ final class AttachedStore
                 throw new InvalidArgumentException("CREATE TABLE " + name + " with columns " + names + ": DuckLake's inlined delete tables have "
                         + "file_id, row_id, begin_snapshot");
             }
-            InlinedDeleteTable created = new InlinedDeleteTable(catalog(), new InlinedTables.DeleteTable(Long.parseLong(deletes.group(1))));
+            InlinedDeleteTable created = InlinedDeleteTable.created(catalog(), new InlinedTables.DeleteTable(Long.parseLong(deletes.group(1))));
             transaction.created(created);
             serve(created);
             return created;
@@ -226,16 +236,6 @@ final class AttachedStore
         NewCatalog options = new NewCatalog(dataPath, "true".equals(facts.get(StoreFacts.ENCRYPTED)), false,
                 facts.getOrDefault(StoreFacts.CREATED_BY, NewCatalog.CREATED_BY));
         catalog = MoraineCatalog.create(request.store(), options, request.options(), operations, io.moraine.core.tx.CommitListener.NONE);
-    }
-
-    /** A transaction committed: the tables it created are in the store now. */
-    void committed()
-    {
-        for (ServedTable table : served.values()) {
-            if (table instanceof InlinedDataTable inlined) {
-                inlined.markStored();
-            }
-        }
     }
 
     /**

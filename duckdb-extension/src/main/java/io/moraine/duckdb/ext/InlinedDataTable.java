@@ -93,6 +93,11 @@ final class InlinedDataTable
         stored = true;
     }
 
+    boolean isStored()
+    {
+        return stored;
+    }
+
     private static Set<String> uuidColumns(MoraineCatalog catalog, InlinedTables.DataTable table)
     {
         Set<String> names = new HashSet<>();

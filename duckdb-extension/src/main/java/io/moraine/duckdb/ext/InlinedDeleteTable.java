@@ -27,10 +27,36 @@ final class InlinedDeleteTable
     private final MoraineCatalog catalog;
     private final InlinedTables.DeleteTable table;
 
+    // False while the table is created by a transaction that has not committed.
+    private volatile boolean stored;
+
+    /** A table the store holds. */
     InlinedDeleteTable(MoraineCatalog catalog, InlinedTables.DeleteTable table)
+    {
+        this(catalog, table, true);
+    }
+
+    private InlinedDeleteTable(MoraineCatalog catalog, InlinedTables.DeleteTable table, boolean stored)
     {
         this.catalog = catalog;
         this.table = table;
+        this.stored = stored;
+    }
+
+    /** A table a transaction creates. */
+    static InlinedDeleteTable created(MoraineCatalog catalog, InlinedTables.DeleteTable table)
+    {
+        return new InlinedDeleteTable(catalog, table, false);
+    }
+
+    void markStored()
+    {
+        stored = true;
+    }
+
+    boolean isStored()
+    {
+        return stored;
     }
 
     @Override

@@ -155,16 +155,31 @@ class DuckLakeWritesTest
                 // Lands while the first transaction is open: the first one's commit finds the head moved.
                 execute(second, "INSERT INTO lake.items VALUES (2, 'second')");
                 execute(first, "COMMIT");
+
+                // The retried commit creates a table (and its inlined table) again: the retry must register it itself.
+                execute(first, "BEGIN");
+                execute(first, "CREATE TABLE lake.others (k INTEGER)");
+                execute(first, "INSERT INTO lake.others VALUES (7), (8)");
+                execute(second, "INSERT INTO lake.items VALUES (3, 'third')");
+                execute(first, "COMMIT");
             }
-            assertThat(query(first, "SELECT id, label FROM lake.items ORDER BY id")).containsExactly(List.of("1", "first"), List.of("2", "second"));
+            assertThat(query(first, "SELECT id, label FROM lake.items ORDER BY id"))
+                    .containsExactly(List.of("1", "first"), List.of("2", "second"), List.of("3", "third"));
+            assertThat(query(first, "SELECT k FROM lake.others ORDER BY k")).containsExactly(List.of("7"), List.of("8"));
             assertThat(query(first, "SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1"))
-                    .containsExactly(List.of("0"), List.of("1"), List.of("2"), List.of("3"));
+                    .containsExactly(List.of("0"), List.of("1"), List.of("2"), List.of("3"), List.of("4"), List.of("5"));
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> execute(first,
                             "UPDATE __ducklake_metadata_lake.ducklake_metadata SET value = '/elsewhere/' WHERE key = 'data_path'"))
                     .hasMessageContaining("store facts")
                     .satisfies(e -> assertThat(e.getMessage().toLowerCase()).doesNotContain("conflict", "concurrent", "unique", "primary key"));
             // The session goes on.
-            assertThat(count(first, "SELECT count(*) FROM lake.items")).isEqualTo(2);
+            assertThat(count(first, "SELECT count(*) FROM lake.items")).isEqualTo(3);
+        }
+        // What landed is in the store: a fresh session reads it.
+        try (Connection connection = open()) {
+            execute(connection, "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/')");
+            assertThat(query(connection, "SELECT k FROM lake.others ORDER BY k")).containsExactly(List.of("7"), List.of("8"));
+            assertThat(count(connection, "SELECT count(*) FROM lake.items")).isEqualTo(3);
         }
     }
 
