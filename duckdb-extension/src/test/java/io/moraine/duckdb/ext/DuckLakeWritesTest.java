@@ -101,6 +101,47 @@ class DuckLakeWritesTest
         }
     }
 
+    @Test
+    void eightConnectionsInsertingIntoOneLakeAllLand()
+            throws Exception
+    {
+        Path data = temp.resolve("data");
+        Files.createDirectories(data);
+        int connections = 8;
+        int inserts = 5;
+        try (Connection first = open()) {
+            execute(first, "SET ducklake_max_retry_count = 100");
+            execute(first, "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/')");
+            execute(first, "CREATE TABLE lake.items (writer INTEGER, n INTEGER)");
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(connections);
+            try {
+                List<java.util.concurrent.Future<?>> writers = new java.util.ArrayList<>();
+                for (int writer = 0; writer < connections; writer++) {
+                    int id = writer;
+                    Connection connection = ((org.duckdb.DuckDBConnection) first).duplicate();
+                    writers.add(pool.submit(() -> {
+                        try (connection) {
+                            for (int n = 0; n < inserts; n++) {
+                                execute(connection, "INSERT INTO lake.items VALUES (" + id + ", " + n + ")");
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> writer : writers) {
+                    writer.get();
+                }
+            }
+            finally {
+                pool.shutdown();
+            }
+            assertThat(count(first, "SELECT count(*) FROM lake.items")).isEqualTo((long) connections * inserts);
+            assertThat(count(first, "SELECT count(DISTINCT (writer, n)) FROM lake.items")).isEqualTo((long) connections * inserts);
+            // One snapshot per commit: 0 (the lake), 1 (CREATE TABLE) and one per insert.
+            assertThat(count(first, "SELECT count(*) FROM ducklake_snapshots('lake')")).isEqualTo(2L + connections * inserts);
+        }
+    }
+
     /**
      * Delete files: their size holds the data file's path (the two lakes' data paths differ), and a rewrite numbers the
      * delete files it writes in DuckLake's unordered iteration order (the (data_file_id, delete_count) pairs agree).
