@@ -32,7 +32,10 @@ class DuckLakeWritesTest
             "ALTER TABLE %1$s.items ADD COLUMN note VARCHAR",
             "INSERT INTO %1$s.items VALUES (4, 'four', 4.0, 'after alter')",
             "CREATE TABLE %1$s.events (ts TIMESTAMP, kind VARCHAR)",
-            "INSERT INTO %1$s.events VALUES (TIMESTAMP '2026-01-01 10:00:00', 'a'), (TIMESTAMP '2026-01-02 11:00:00', 'b')");
+            "INSERT INTO %1$s.events VALUES (TIMESTAMP '2026-01-01 10:00:00', 'a'), (TIMESTAMP '2026-01-02 11:00:00', 'b')",
+            // An option DuckLake keeps in ducklake_metadata: 15 rows are inlined under the new limit.
+            "CALL %1$s.set_option('data_inlining_row_limit', 20)",
+            "INSERT INTO %1$s.items SELECT i, 'late-' || i, NULL, NULL FROM range(1000, 1015) t(i)");
 
     @TempDir
     Path temp;
@@ -59,11 +62,18 @@ class DuckLakeWritesTest
             assertThat(count(connection, "SELECT count(*) FROM __ducklake_metadata_lake.ducklake_inlined_data_tables")).isPositive();
             assertThat(count(connection, "SELECT count(*) FROM __ducklake_metadata_lake.ducklake_data_file")).isPositive();
             comparisons = compareEverySnapshot(connection);
+            // The same rows inlined and the same files written, the option included.
+            compareCatalogRows(connection);
         }
         try (Connection connection = open()) {
-            execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS oracle (DATA_PATH '" + oracleData + "/')");
-            execute(connection, "ATTACH 'ducklake:moraine:" + store + "' AS lake (DATA_PATH '" + data + "/')");
-            assertThat(compareEverySnapshot(connection)).as("comparisons after re-attaching").isEqualTo(comparisons);
+            execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS oracle (DATA_PATH '" + oracleData + "/', READ_ONLY)");
+            execute(connection, "ATTACH 'ducklake:moraine:" + store + "' AS lake (DATA_PATH '" + data + "/', READ_ONLY)");
+            assertThat(compareEverySnapshot(connection)).as("comparisons after re-attaching READ_ONLY").isEqualTo(comparisons);
+            assertThat(query(connection, "SELECT value FROM __ducklake_metadata_lake.ducklake_metadata WHERE key = 'data_inlining_row_limit'"))
+                    .isEqualTo(query(connection, "SELECT value FROM __ducklake_metadata_oracle.ducklake_metadata WHERE key = 'data_inlining_row_limit'"));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> execute(connection, "INSERT INTO lake.items VALUES (9, 'nine', 9.0, NULL)"))
+                    .isInstanceOf(java.sql.SQLException.class);
+            assertThat(count(connection, "SELECT count(*) FROM lake.items WHERE id = 9")).isZero();
         }
     }
 
