@@ -480,8 +480,8 @@ ErrorData MoraineTransactionManager::CommitTransaction(ClientContext &context, T
 	try {
 		auto &jvm = Jvm::Existing();
 		auto env = jvm.Env();
-		InterruptibleCall call(context);
-		env->CallStaticVoidMethod(jvm.bridge, jvm.tx_commit, java_transaction, call.id);
+		// Not interruptible: interrupted while its batch becomes durable, a commit's outcome would be unknown.
+		env->CallStaticVoidMethod(jvm.bridge, jvm.tx_commit, java_transaction, static_cast<jlong>(0));
 		jvm.Check(env);
 	} catch (std::exception &ex) {
 		return ErrorData(ex);

@@ -96,7 +96,11 @@ public final class NativeBridge
         return tx;
     }
 
-    /** Commits and ends a transaction; it is ended (its staged changes dropped) whether or not the commit succeeds. */
+    /**
+     * Commits and ends a transaction; it is ended (its staged changes dropped) whether or not the commit succeeds. A
+     * commit is not interruptible ({@code call} is unused): interrupted while its batch becomes durable, its outcome
+     * would be unknown to DuckDB.
+     */
     public static void txCommit(long tx, long call)
     {
         try (AttachTransaction transaction = TRANSACTIONS.remove(tx)) {
@@ -104,10 +108,7 @@ public final class NativeBridge
                 throw new InvalidArgumentException("transaction " + tx + " is not open");
             }
             synchronized (transaction) {
-                CALLS.run(call, () -> {
-                    transaction.commit();
-                    return null;
-                });
+                transaction.commit();
             }
         }
     }
