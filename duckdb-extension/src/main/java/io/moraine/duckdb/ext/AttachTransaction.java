@@ -30,6 +30,7 @@ final class AttachTransaction
     // The tables whose changes commit, in the order the transaction first changed them.
     private final List<Object> changeOrder = new ArrayList<>();
     private OptionalLong readSnapshot = OptionalLong.empty();
+    private io.moraine.core.store.SlateStore.SnapshotView view;
     // The tables this transaction created: in the store once it commits.
     private final List<Runnable> onCommit = new ArrayList<>();
 
@@ -47,7 +48,7 @@ final class AttachTransaction
     StagedCatalogRows catalogRows(TableKind kind)
     {
         touch();
-        return catalogRows.computeIfAbsent(kind, k -> new StagedCatalogRows(k, store.committedRows(k)));
+        return catalogRows.computeIfAbsent(kind, k -> new StagedCatalogRows(k, store.committedRows(view == null ? null : view.reader(), k)));
     }
 
     /** What this transaction staged for an inlined data table, or null if it staged nothing. */
@@ -70,9 +71,24 @@ final class AttachTransaction
 
     private void touch()
     {
-        if (readSnapshot.isEmpty()) {
-            readSnapshot = OptionalLong.of(store.headSnapshot());
+        if (readSnapshot.isPresent()) {
+            return;
         }
+        if (store.exists()) {
+            view = store.catalog().store().snapshot();
+            byte[] head = view.reader().get(io.moraine.core.keyspace.SystemKeys.HEAD);
+            readSnapshot = OptionalLong.of(head == null ? -1 : io.moraine.core.keyspace.SystemKeys.decodeHead(head));
+        }
+        else {
+            readSnapshot = OptionalLong.of(-1);
+        }
+    }
+
+    /** What this transaction reads the store through: one consistent view, taken at its first read. */
+    io.moraine.core.store.KeyValueReader reader()
+    {
+        touch();
+        return view != null ? view.reader() : store.catalog().store().latest();
     }
 
     /** CREATE TABLE of an inlined data table: its registration commits with this transaction. */
@@ -198,7 +214,7 @@ final class AttachTransaction
     StagedFileDeletes fileDeletes(InlinedDeleteTable table)
     {
         touch();
-        return fileDeletes.computeIfAbsent(table.name(), name -> new StagedFileDeletes(table.tableId(), table.committedRows()));
+        return fileDeletes.computeIfAbsent(table.name(), name -> new StagedFileDeletes(table.tableId(), table.committedRows(reader())));
     }
 
     private StagedFileDeletes changing(InlinedDeleteTable table)
@@ -274,6 +290,10 @@ final class AttachTransaction
     @Override
     public void close()
     {
+        if (view != null) {
+            view.close();
+            view = null;
+        }
         inlinedRows.values().forEach(StagedInlinedRows::close);
         inlinedRows.clear();
         catalogRows.clear();

@@ -120,15 +120,19 @@ final class AttachedStore
         return open == null ? -1 : open.headSnapshotId().orElse(-1);
     }
 
-    /** Every row of one catalog table (current and history, in the core's order); none for a new lake. */
-    List<Row> committedRows(TableKind kind)
+    /**
+     * Every row of one catalog table (current and history, in the core's order), read through {@code reader} (null:
+     * the store's latest state); none for a new lake.
+     */
+    List<Row> committedRows(io.moraine.core.store.KeyValueReader reader, TableKind kind)
     {
         MoraineCatalog open = catalog;
         if (open == null) {
             return List.of();
         }
         List<Row> rows = new ArrayList<>();
-        try (io.moraine.core.catalog.RowCursor cursor = open.scan(kind, io.moraine.core.catalog.RowScope.ALL)) {
+        try (io.moraine.core.catalog.RowCursor cursor = reader == null ? open.scan(kind, io.moraine.core.catalog.RowScope.ALL)
+                : open.scan(reader, kind, io.moraine.core.catalog.RowScope.ALL)) {
             cursor.forEachRemaining(rows::add);
         }
         return rows;

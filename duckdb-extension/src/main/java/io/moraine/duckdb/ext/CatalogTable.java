@@ -78,7 +78,7 @@ final class CatalogTable
     @Override
     public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
     {
-        StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(kind));
+        StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
         List<Field> fields = new ArrayList<>();
         for (int column : columns) {
             fields.add(schema.getFields().get(column));

@@ -165,7 +165,7 @@ final class InlinedDataTable
             }
         }
         // Every version that began at any snapshot: the table's whole contents, as DuckLake's own table holds them.
-        InlineScan scan = stored ? InlineReader.scanVersion(catalog.store().latest(), table.tableId(), table.schemaVersion(),
+        InlineScan scan = stored ? InlineReader.scanVersion(transaction != null ? transaction.reader() : catalog.store().latest(), table.tableId(), table.schemaVersion(),
                 new InlineSelection.ForFlush(Long.MAX_VALUE), Optional.of(userColumns), CatalogTable.BATCH_ROWS, allocator) : null;
         StagedInlinedRows staged = transaction == null ? null : transaction.inlinedRows(table.tableName());
         java.util.Iterator<VectorSchemaRoot> inserted = staged == null ? java.util.Collections.emptyIterator() : List.copyOf(staged.inserted()).iterator();

@@ -77,9 +77,9 @@ final class InlinedDeleteTable
     }
 
     /** Every inlined file delete the store holds for the table: (file_id, row_id, begin_snapshot), by file and position. */
-    List<long[]> committedRows()
+    List<long[]> committedRows(io.moraine.core.store.KeyValueReader reader)
     {
-        Map<Long, TreeMap<Long, Long>> entries = InlinedFileDeletes.entriesBetween(catalog.store().latest(), table.tableId(), Long.MIN_VALUE, Long.MAX_VALUE);
+        Map<Long, TreeMap<Long, Long>> entries = InlinedFileDeletes.entriesBetween(reader, table.tableId(), Long.MIN_VALUE, Long.MAX_VALUE);
         List<long[]> rows = new ArrayList<>();
         new TreeMap<>(entries).forEach((file, positions) -> positions.forEach((position, snapshot) -> rows.add(new long[] {file, position, snapshot})));
         return rows;
@@ -89,7 +89,7 @@ final class InlinedDeleteTable
     @Override
     public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
     {
-        StagedFileDeletes rows = transaction != null ? transaction.fileDeletes(this) : new StagedFileDeletes(table.tableId(), committedRows());
+        StagedFileDeletes rows = transaction != null ? transaction.fileDeletes(this) : new StagedFileDeletes(table.tableId(), committedRows(catalog.store().latest()));
         List<Field> fields = new ArrayList<>();
         for (int column : columns) {
             fields.add(SCHEMA.getFields().get(column));
