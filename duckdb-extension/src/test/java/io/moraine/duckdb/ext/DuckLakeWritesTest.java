@@ -152,6 +152,28 @@ class DuckLakeWritesTest
         }
     }
 
+    @Test
+    void aSecondWriterFencesTheFirstWhoseNextCommitSaysSo()
+            throws Exception
+    {
+        Path data = temp.resolve("data");
+        Files.createDirectories(data);
+        String attach = "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/')";
+        // Two DuckDB databases, each with its own read-write attach (as two processes would have).
+        try (Connection first = open(); Connection second = open()) {
+            execute(first, attach);
+            execute(first, "CREATE TABLE lake.items (id INTEGER)");
+            execute(first, "INSERT INTO lake.items VALUES (1)");
+            execute(second, attach);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> execute(first, "INSERT INTO lake.items VALUES (2)"))
+                    .hasMessageContaining("FENCED")
+                    .hasMessageContaining("Re-open")
+                    .satisfies(e -> assertThat(e.getMessage().toLowerCase()).doesNotContain("conflict", "concurrent", "unique", "primary key"));
+            execute(second, "INSERT INTO lake.items VALUES (3)");
+            assertThat(query(second, "SELECT id FROM lake.items ORDER BY id")).containsExactly(List.of("1"), List.of("3"));
+        }
+    }
+
     /**
      * Delete files: their size holds the data file's path (the two lakes' data paths differ), and a rewrite numbers the
      * delete files it writes in DuckLake's unordered iteration order (the (data_file_id, delete_count) pairs agree).
