@@ -174,6 +174,35 @@ class DuckLakeWritesTest
         }
     }
 
+    @Test
+    void duckLakesMetaOptionsReachTheStore()
+            throws Exception
+    {
+        Path data = temp.resolve("data");
+        Files.createDirectories(data);
+        Path wal = temp.resolve("wal");
+        String lake = "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/', META_WAL_PATH '" + wal + "'";
+        String checkpoint;
+        try (Connection connection = open()) {
+            execute(connection, lake + ")");
+            execute(connection, "CREATE TABLE lake.items (id INTEGER)");
+            execute(connection, "INSERT INTO lake.items VALUES (1), (2)");
+            checkpoint = query(connection, "SELECT checkpoint_id FROM moraine_create_checkpoint('__ducklake_metadata_lake')").getFirst().getFirst();
+            execute(connection, "INSERT INTO lake.items VALUES (3)");
+        }
+        try (Connection connection = open()) {
+            // META_CHECKPOINT pins the lake to the checkpoint: the third row came later.
+            execute(connection, lake + ", META_CHECKPOINT '" + checkpoint + "')");
+            assertThat(query(connection, "SELECT id FROM lake.items ORDER BY id")).containsExactly(List.of("1"), List.of("2"));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> execute(connection, "INSERT INTO lake.items VALUES (4)"))
+                    .isInstanceOf(java.sql.SQLException.class);
+        }
+        try (Connection connection = open()) {
+            execute(connection, lake + ", META_READ_ONLY)");
+            assertThat(query(connection, "SELECT id FROM lake.items ORDER BY id")).containsExactly(List.of("1"), List.of("2"), List.of("3"));
+        }
+    }
+
     /**
      * Delete files: their size holds the data file's path (the two lakes' data paths differ), and a rewrite numbers the
      * delete files it writes in DuckLake's unordered iteration order (the (data_file_id, delete_count) pairs agree).
