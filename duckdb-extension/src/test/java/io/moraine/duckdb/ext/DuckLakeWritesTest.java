@@ -100,6 +100,13 @@ class DuckLakeWritesTest
                     throw new AssertionError("through ducklake:moraine: " + step + ": " + e.getMessage(), e);
                 }
             }
+            // File maintenance: the expired files go, and so does what no snapshot references.
+            int removed = query(connection, "CALL ducklake_cleanup_old_files('lake', cleanup_all => true)").size();
+            assertThat(removed).as("old files removed").isPositive()
+                    .isEqualTo(query(connection, "CALL ducklake_cleanup_old_files('oracle', cleanup_all => true)").size());
+            assertThat(query(connection, "CALL ducklake_delete_orphaned_files('lake', cleanup_all => true)").size())
+                    .isEqualTo(query(connection, "CALL ducklake_delete_orphaned_files('oracle', cleanup_all => true)").size());
+            assertThat(count(connection, "SELECT count(*) FROM __ducklake_metadata_lake.ducklake_files_scheduled_for_deletion")).isZero();
             comparisons = compareEverySnapshot(connection, tables);
             comparisons += compareChanges(connection);
             compareCatalogRows(connection);
