@@ -1,7 +1,18 @@
 #include "moraine_catalog.hpp"
 
+#include "interrupt_watcher.hpp"
 #include "jvm_bridge.hpp"
 #include "moraine_scan.hpp"
+#include "moraine_write.hpp"
+
+#include "duckdb/common/arrow/arrow_converter.hpp"
+#include "duckdb/execution/physical_plan_generator.hpp"
+#include "duckdb/main/client_context.hpp"
+#include "duckdb/planner/expression/bound_reference_expression.hpp"
+#include "duckdb/planner/operator/logical_delete.hpp"
+#include "duckdb/planner/operator/logical_insert.hpp"
+#include "duckdb/planner/operator/logical_update.hpp"
+#include "duckdb/planner/parsed_data/bound_create_table_info.hpp"
 
 #include "duckdb/common/exception/catalog_exception.hpp"
 #include "duckdb/parser/parsed_data/create_schema_info.hpp"
@@ -46,7 +57,14 @@ TableStorageInfo MoraineTableEntry::GetStorageInfo(ClientContext &context) {
 MoraineSchemaEntry::MoraineSchemaEntry(Catalog &catalog, CreateSchemaInfo &info) : SchemaCatalogEntry(catalog, info) {
 }
 
+optional_ptr<MoraineTableEntry> MoraineSchemaEntry::FindTable(const string &name) {
+	lock_guard<mutex> guard(tables_lock);
+	auto found = tables.find(name);
+	return found == tables.end() ? nullptr : found->second.get();
+}
+
 void MoraineSchemaEntry::AddTable(unique_ptr<MoraineTableEntry> table) {
+	lock_guard<mutex> guard(tables_lock);
 	auto name = table->name;
 	if (tables.find(name) != tables.end()) {
 		// A user table named like a served table: the served one stays addressable.
@@ -65,8 +83,15 @@ void MoraineSchemaEntry::Scan(CatalogType type, const std::function<void(Catalog
 	if (type != CatalogType::TABLE_ENTRY) {
 		return;
 	}
-	for (auto &name : order) {
-		callback(*tables[name]);
+	vector<reference<MoraineTableEntry>> listed;
+	{
+		lock_guard<mutex> guard(tables_lock);
+		for (auto &name : order) {
+			listed.push_back(*tables[name]);
+		}
+	}
+	for (auto &table : listed) {
+		callback(table.get());
 	}
 }
 
@@ -75,11 +100,8 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::LookupEntry(CatalogTransaction tr
 	if (lookup_info.GetCatalogType() != CatalogType::TABLE_ENTRY) {
 		return nullptr;
 	}
-	auto found = tables.find(lookup_info.GetEntryName());
-	if (found == tables.end()) {
-		return nullptr;
-	}
-	return found->second.get();
+	auto table = FindTable(lookup_info.GetEntryName());
+	return table ? optional_ptr<CatalogEntry>(table.get()) : nullptr;
 }
 
 optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateIndex(CatalogTransaction, CreateIndexInfo &, TableCatalogEntry &) {
@@ -88,8 +110,62 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateIndex(CatalogTransaction, C
 optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateFunction(CatalogTransaction, CreateFunctionInfo &) {
 	RefuseWrite("CREATE FUNCTION");
 }
-optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction, BoundCreateTableInfo &) {
-	RefuseWrite("CREATE TABLE");
+optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction transaction, BoundCreateTableInfo &info) {
+	auto &base = info.Base();
+	if (info.query) {
+		RefuseWrite("CREATE TABLE AS");
+	}
+	if (!transaction.context || !transaction.transaction) {
+		throw InternalException("moraine: CREATE TABLE outside a transaction");
+	}
+	auto &context = *transaction.context;
+	auto &catalog = ParentCatalog().Cast<MoraineCatalog>();
+	catalog.RequireWritable("CREATE TABLE");
+	optional_ptr<MoraineTableEntry> existing;
+	{
+		// The core decides which tables a moraine catalog holds, and whether this transaction creates the table (also
+		// one an uncommitted transaction created, when DuckLake retries its commit); the columns go as DuckDB exports them.
+		vector<string> names;
+		vector<LogicalType> types;
+		vector<string> uuid_columns;
+		for (auto &column : base.columns.Physical()) {
+			names.push_back(column.Name());
+			types.push_back(column.Type());
+			if (column.Type().id() == LogicalTypeId::UUID) {
+				uuid_columns.push_back(column.Name());
+			}
+		}
+		ArrowSchema schema;
+		auto properties = context.GetClientProperties();
+		ArrowConverter::ToArrowSchema(&schema, types, names, properties);
+		auto &jvm = Jvm::Existing();
+		auto env = jvm.Env();
+		LocalFrame frame(env);
+		auto uuids = env->NewObjectArray(static_cast<jsize>(uuid_columns.size()), env->FindClass("java/lang/String"), nullptr);
+		for (idx_t i = 0; i < uuid_columns.size(); i++) {
+			env->SetObjectArrayElement(uuids, static_cast<jsize>(i), ToJava(env, uuid_columns[i]));
+		}
+		auto java_transaction = transaction.transaction->Cast<MoraineTransaction>().java_transaction;
+		auto created = env->CallStaticBooleanMethod(jvm.bridge, jvm.create_table, java_transaction, ToJava(env, name),
+		                                            ToJava(env, base.table), reinterpret_cast<jlong>(&schema), uuids);
+		jvm.Check(env);
+		if (created) {
+			if (!FindTable(base.table)) {
+				AddTable(catalog.ServedEntry(context, *this, base.table));
+			}
+			return FindTable(base.table).get();
+		}
+		// The core serves the table already.
+		existing = FindTable(base.table);
+		if (!existing) {
+			AddTable(catalog.ServedEntry(context, *this, base.table));
+			existing = FindTable(base.table);
+		}
+	}
+	if (base.on_conflict == OnCreateConflict::IGNORE_ON_CONFLICT) {
+		return existing.get();
+	}
+	throw CatalogException("moraine: table %s.%s already exists", name, base.table);
 }
 optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateView(CatalogTransaction, CreateViewInfo &) {
 	RefuseWrite("CREATE VIEW");
@@ -112,8 +188,45 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateCollation(CatalogTransactio
 optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateType(CatalogTransaction, CreateTypeInfo &) {
 	RefuseWrite("CREATE TYPE");
 }
-void MoraineSchemaEntry::DropEntry(ClientContext &, DropInfo &) {
-	RefuseWrite("DROP");
+void MoraineSchemaEntry::RemoveTable(const string &name) {
+	lock_guard<mutex> guard(tables_lock);
+	auto found = tables.find(name);
+	if (found == tables.end()) {
+		return;
+	}
+	dropped.push_back(std::move(found->second));
+	tables.erase(found);
+	for (auto it = order.begin(); it != order.end(); ++it) {
+		if (StringUtil::CIEquals(*it, name)) {
+			order.erase(it);
+			break;
+		}
+	}
+}
+
+void MoraineSchemaEntry::DropEntry(ClientContext &context, DropInfo &info) {
+	if (info.type != CatalogType::TABLE_ENTRY) {
+		RefuseWrite("DROP of anything but a table");
+	}
+	auto &catalog = ParentCatalog().Cast<MoraineCatalog>();
+	catalog.RequireWritable("DROP TABLE");
+	bool existed = false;
+	if (FindTable(info.name)) {
+		auto &jvm = Jvm::Existing();
+		auto env = jvm.Env();
+		LocalFrame frame(env);
+		auto java_transaction = Transaction::Get(context, catalog).Cast<MoraineTransaction>().java_transaction;
+		existed = env->CallStaticBooleanMethod(jvm.bridge, jvm.drop_table, java_transaction, ToJava(env, name),
+		                                       ToJava(env, info.name));
+		jvm.Check(env);
+	}
+	if (existed) {
+		RemoveTable(info.name);
+		return;
+	}
+	if (info.if_not_found != OnEntryNotFound::RETURN_NULL) {
+		throw CatalogException("moraine: table %s.%s does not exist", name, info.name);
+	}
 }
 void MoraineSchemaEntry::Alter(CatalogTransaction, AlterInfo &) {
 	RefuseWrite("ALTER");
@@ -144,6 +257,15 @@ void MoraineCatalog::Close() {
 	handle = 0;
 	env->CallStaticVoidMethod(jvm.bridge, jvm.close_catalog, closing);
 	jvm.Check(env);
+}
+
+void MoraineCatalog::RequireWritable(const string &statement) {
+	// AUTOMATIC opens a local store read-write (DuckDB bumps remote ones to READ_ONLY before the attach).
+	if (settings.mode == "READ_ONLY" || !settings.checkpoint_id.empty()) {
+		throw NotImplementedException("moraine: %s is not supported on a %s attach of %s; attach it READ_WRITE (the only "
+		                              "writer of the store) to write",
+		                              statement, settings.checkpoint_id.empty() ? settings.mode : "CHECKPOINT", settings.uri);
+	}
 }
 
 void MoraineCatalog::OnDetach(ClientContext &context) {
@@ -184,6 +306,8 @@ void MoraineCatalog::LoadEntries(ClientContext &context) {
 	auto &jvm = Jvm::Existing();
 	auto env = jvm.Env();
 	LocalFrame frame(env);
+	// Schema main always exists: a new lake's DuckLake bootstrap creates its tables there.
+	SchemaFor("main");
 	auto listing = static_cast<jobjectArray>(env->CallStaticObjectMethod(jvm.bridge, jvm.list_tables, handle));
 	jvm.Check(env);
 	// One entry per table: schema, name, "1" if served (its columns then come as an Arrow schema) or "0" followed by
@@ -194,29 +318,38 @@ void MoraineCatalog::LoadEntries(ClientContext &context) {
 			throw InternalException("moraine: malformed table listing entry from the Java side");
 		}
 		auto &schema = SchemaFor(parts[0]);
-		CreateTableInfo info(schema, parts[1]);
-		bool served = parts[2] == "1";
-		unique_ptr<ArrowTableSchema> arrow_schema;
-		if (served) {
-			ArrowSchemaWrapper wrapper;
-			LocalFrame call(env);
-			env->CallStaticVoidMethod(jvm.bridge, jvm.table_schema, handle, ToJava(env, parts[0]), ToJava(env, parts[1]),
-			                          reinterpret_cast<jlong>(&wrapper.arrow_schema));
-			jvm.Check(env);
-			arrow_schema = make_uniq<ArrowTableSchema>();
-			ArrowTableFunction::PopulateArrowTableSchema(context, *arrow_schema, wrapper.arrow_schema);
-			auto &names = arrow_schema->GetNames();
-			auto &types = arrow_schema->GetTypes();
-			for (idx_t i = 0; i < names.size(); i++) {
-				info.columns.AddColumn(ColumnDefinition(names[i], types[i]));
-			}
-		} else {
-			for (idx_t i = 3; i + 1 < parts.size(); i += 2) {
-				info.columns.AddColumn(ColumnDefinition(parts[i], TransformStringToLogicalType(parts[i + 1], context)));
-			}
+		if (parts[2] == "1") {
+			schema.AddTable(ServedEntry(context, schema, parts[1]));
+			continue;
 		}
-		schema.AddTable(make_uniq<MoraineTableEntry>(*this, schema, info, served, std::move(arrow_schema)));
+		CreateTableInfo info(schema, parts[1]);
+		for (idx_t i = 3; i + 1 < parts.size(); i += 2) {
+			info.columns.AddColumn(ColumnDefinition(parts[i], TransformStringToLogicalType(parts[i + 1], context)));
+		}
+		schema.AddTable(make_uniq<MoraineTableEntry>(*this, schema, info, false, nullptr));
 	}
+}
+
+unique_ptr<MoraineTableEntry> MoraineCatalog::ServedEntry(ClientContext &context, MoraineSchemaEntry &schema,
+                                                          const string &name) {
+	auto &jvm = Jvm::Existing();
+	auto env = jvm.Env();
+	CreateTableInfo info(schema, name);
+	ArrowSchemaWrapper wrapper;
+	{
+		LocalFrame call(env);
+		env->CallStaticVoidMethod(jvm.bridge, jvm.table_schema, handle, ToJava(env, schema.name), ToJava(env, name),
+		                          reinterpret_cast<jlong>(&wrapper.arrow_schema));
+		jvm.Check(env);
+	}
+	auto arrow_schema = make_uniq<ArrowTableSchema>();
+	ArrowTableFunction::PopulateArrowTableSchema(context, *arrow_schema, wrapper.arrow_schema);
+	auto &names = arrow_schema->GetNames();
+	auto &types = arrow_schema->GetTypes();
+	for (idx_t i = 0; i < names.size(); i++) {
+		info.columns.AddColumn(ColumnDefinition(names[i], types[i]));
+	}
+	return make_uniq<MoraineTableEntry>(*this, schema, info, true, std::move(arrow_schema));
 }
 
 optional_ptr<CatalogEntry> MoraineCatalog::CreateSchema(CatalogTransaction, CreateSchemaInfo &) {
@@ -250,17 +383,63 @@ PhysicalOperator &MoraineCatalog::PlanCreateTableAs(ClientContext &, PhysicalPla
                                                     PhysicalOperator &) {
 	RefuseWrite("CREATE TABLE AS");
 }
-PhysicalOperator &MoraineCatalog::PlanInsert(ClientContext &, PhysicalPlanGenerator &, LogicalInsert &,
-                                             optional_ptr<PhysicalOperator>) {
-	RefuseWrite("INSERT");
+static MoraineTableEntry &WritableTable(TableCatalogEntry &table, const string &statement) {
+	table.catalog.Cast<MoraineCatalog>().RequireWritable(statement);
+	auto &entry = table.Cast<MoraineTableEntry>();
+	if (!entry.served) {
+		throw InvalidInputException("moraine: %s on %s.%s: a moraine catalog's user tables are lake data, written through DuckLake "
+		                            "(ATTACH 'ducklake:moraine:<store>' AS lake)",
+		                            statement, table.schema.name, table.name);
+	}
+	return entry;
 }
-PhysicalOperator &MoraineCatalog::PlanDelete(ClientContext &, PhysicalPlanGenerator &, LogicalDelete &,
-                                             PhysicalOperator &) {
-	RefuseWrite("DELETE");
+
+PhysicalOperator &MoraineCatalog::PlanInsert(ClientContext &context, PhysicalPlanGenerator &planner, LogicalInsert &op,
+                                             optional_ptr<PhysicalOperator> plan) {
+	auto &table = WritableTable(op.table, "INSERT");
+	if (op.return_chunk) {
+		RefuseWrite("INSERT ... RETURNING");
+	}
+	if (op.on_conflict_info.action_type != OnConflictAction::THROW) {
+		RefuseWrite("INSERT ... ON CONFLICT");
+	}
+	if (!plan) {
+		RefuseWrite("INSERT without a source");
+	}
+	auto &insert = planner.Make<MoraineInsert>(op.types, table, op.column_index_map, std::move(op.bound_defaults));
+	insert.children.push_back(*plan);
+	return insert;
 }
-PhysicalOperator &MoraineCatalog::PlanUpdate(ClientContext &, PhysicalPlanGenerator &, LogicalUpdate &,
-                                             PhysicalOperator &) {
-	RefuseWrite("UPDATE");
+
+PhysicalOperator &MoraineCatalog::PlanDelete(ClientContext &context, PhysicalPlanGenerator &planner, LogicalDelete &op,
+                                             PhysicalOperator &plan) {
+	auto &table = WritableTable(op.table, "DELETE");
+	if (op.return_chunk) {
+		RefuseWrite("DELETE ... RETURNING");
+	}
+	auto &row_id = op.expressions[0]->Cast<BoundReferenceExpression>();
+	auto &remove = planner.Make<MoraineDelete>(op.types, table, row_id.index);
+	remove.children.push_back(plan);
+	return remove;
+}
+
+PhysicalOperator &MoraineCatalog::PlanUpdate(ClientContext &context, PhysicalPlanGenerator &planner, LogicalUpdate &op,
+                                             PhysicalOperator &plan) {
+	auto &table = WritableTable(op.table, "UPDATE");
+	if (op.return_chunk) {
+		RefuseWrite("UPDATE ... RETURNING");
+	}
+	if (op.update_is_del_and_insert) {
+		RefuseWrite("an UPDATE DuckDB plans as a delete and an insert");
+	}
+	for (auto &expression : op.expressions) {
+		if (expression->GetExpressionType() == ExpressionType::VALUE_DEFAULT) {
+			RefuseWrite("UPDATE ... SET column = DEFAULT");
+		}
+	}
+	auto &update = planner.Make<MoraineUpdate>(op.types, table, op.columns, std::move(op.expressions));
+	update.children.push_back(plan);
+	return update;
 }
 
 DatabaseSize MoraineCatalog::GetDatabaseSize(ClientContext &context) {
@@ -275,12 +454,16 @@ CatalogLookupBehavior MoraineCatalog::CatalogTypeLookupRule(CatalogType type) co
 // ---------------------------------------------------------------------------------------------------------------
 // Transactions: reads need none of their own yet (each scan reads the store's latest state).
 
-MoraineTransactionManager::MoraineTransactionManager(AttachedDatabase &db, MoraineCatalog &catalog)
-    : TransactionManager(db) {
+MoraineTransactionManager::MoraineTransactionManager(AttachedDatabase &db, MoraineCatalog &catalog_p)
+    : TransactionManager(db), catalog(catalog_p) {
 }
 
 Transaction &MoraineTransactionManager::StartTransaction(ClientContext &context) {
-	auto transaction = make_uniq<MoraineTransaction>(*this, context);
+	auto &jvm = Jvm::Existing();
+	auto env = jvm.Env();
+	auto java_transaction = env->CallStaticLongMethod(jvm.bridge, jvm.tx_begin, catalog.handle);
+	jvm.Check(env);
+	auto transaction = make_uniq<MoraineTransaction>(*this, context, java_transaction);
 	auto &result = *transaction;
 	lock_guard<mutex> guard(lock);
 	transactions[result] = std::move(transaction);
@@ -288,14 +471,34 @@ Transaction &MoraineTransactionManager::StartTransaction(ClientContext &context)
 }
 
 ErrorData MoraineTransactionManager::CommitTransaction(ClientContext &context, Transaction &transaction) {
-	lock_guard<mutex> guard(lock);
-	transactions.erase(transaction);
+	auto java_transaction = transaction.Cast<MoraineTransaction>().java_transaction;
+	{
+		lock_guard<mutex> guard(lock);
+		transactions.erase(transaction);
+	}
+	// DuckDB does not roll a transaction back whose commit failed: the Java side ends it either way.
+	try {
+		auto &jvm = Jvm::Existing();
+		auto env = jvm.Env();
+		// Not interruptible: interrupted while its batch becomes durable, a commit's outcome would be unknown.
+		env->CallStaticVoidMethod(jvm.bridge, jvm.tx_commit, java_transaction, static_cast<jlong>(0));
+		jvm.Check(env);
+	} catch (std::exception &ex) {
+		return ErrorData(ex);
+	}
 	return ErrorData();
 }
 
 void MoraineTransactionManager::RollbackTransaction(Transaction &transaction) {
-	lock_guard<mutex> guard(lock);
-	transactions.erase(transaction);
+	auto java_transaction = transaction.Cast<MoraineTransaction>().java_transaction;
+	{
+		lock_guard<mutex> guard(lock);
+		transactions.erase(transaction);
+	}
+	auto &jvm = Jvm::Existing();
+	auto env = jvm.Env();
+	env->CallStaticVoidMethod(jvm.bridge, jvm.tx_rollback, java_transaction);
+	jvm.Check(env);
 }
 
 void MoraineTransactionManager::Checkpoint(ClientContext &context, bool force) {

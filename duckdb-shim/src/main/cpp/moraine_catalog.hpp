@@ -48,6 +48,9 @@ public:
 	MoraineSchemaEntry(Catalog &catalog, CreateSchemaInfo &info);
 
 	void AddTable(unique_ptr<MoraineTableEntry> table);
+	optional_ptr<MoraineTableEntry> FindTable(const string &name);
+	//! Unlists a table; its entry lives on, as bound plans may still refer to it.
+	void RemoveTable(const string &name);
 
 	void Scan(ClientContext &context, CatalogType type, const std::function<void(CatalogEntry &)> &callback) override;
 	void Scan(CatalogType type, const std::function<void(CatalogEntry &)> &callback) override;
@@ -70,8 +73,10 @@ public:
 	void Alter(CatalogTransaction transaction, AlterInfo &info) override;
 
 private:
+	mutex tables_lock;
 	case_insensitive_map_t<unique_ptr<MoraineTableEntry>> tables;
 	vector<string> order;
+	vector<unique_ptr<MoraineTableEntry>> dropped;
 };
 
 class MoraineCatalog : public Catalog {
@@ -83,8 +88,12 @@ public:
 	//! The Java catalog this attach opened (a handle into the bridge's registry).
 	jlong handle;
 
+	//! Refuses a write on an attach that is not READ_WRITE.
+	void RequireWritable(const string &statement);
 	//! Reads the schemas and tables from the core (at ATTACH, on the attaching thread).
 	void LoadEntries(ClientContext &context);
+	//! The entry of a table the core serves, its columns from the core's Arrow schema for it.
+	unique_ptr<MoraineTableEntry> ServedEntry(ClientContext &context, MoraineSchemaEntry &schema, const string &name);
 
 	void Initialize(bool load_builtin) override;
 	string GetCatalogType() override {
@@ -121,10 +130,13 @@ private:
 	vector<string> schema_order;
 };
 
+//! A DuckDB transaction on a moraine attach, and the Java transaction its writes are staged in.
 class MoraineTransaction : public Transaction {
 public:
-	MoraineTransaction(TransactionManager &manager, ClientContext &context) : Transaction(manager, context) {
+	MoraineTransaction(TransactionManager &manager, ClientContext &context, jlong java_transaction_p)
+	    : Transaction(manager, context), java_transaction(java_transaction_p) {
 	}
+	jlong java_transaction;
 };
 
 class MoraineTransactionManager : public TransactionManager {
@@ -137,6 +149,7 @@ public:
 	void Checkpoint(ClientContext &context, bool force = false) override;
 
 private:
+	MoraineCatalog &catalog;
 	mutex lock;
 	reference_map_t<Transaction, unique_ptr<MoraineTransaction>> transactions;
 };

@@ -27,7 +27,8 @@ struct MoraineScanState : public GlobalTableFunctionState {
 	vector<column_t> output_columns;
 	DataChunk data;
 	unique_ptr<ArrowScanLocalState> arrow;
-	int64_t next_row_id = 0;
+	//! Whether each batch ends with a row-id child (after the data columns).
+	bool row_ids = false;
 
 	idx_t MaxThreads() const override {
 		return 1;
@@ -63,6 +64,7 @@ unique_ptr<GlobalTableFunctionState> MoraineScanInit(ClientContext &context, Tab
 		state->output_columns.push_back(column);
 		if (IsVirtualColumn(column)) {
 			state->data_index.push_back(DConstants::INVALID_INDEX);
+			state->row_ids = state->row_ids || column == COLUMN_IDENTIFIER_ROW_ID;
 			continue;
 		}
 		state->data_index.push_back(columns.size());
@@ -76,10 +78,13 @@ unique_ptr<GlobalTableFunctionState> MoraineScanInit(ClientContext &context, Tab
 	auto column_array = env->NewIntArray(static_cast<jsize>(columns.size()));
 	env->SetIntArrayRegion(column_array, 0, static_cast<jsize>(columns.size()), columns.data());
 	// A user table's scan is refused here, at execution, by the core (with the DuckLake attach to use instead).
+	// The scan reads the table as this DuckDB transaction sees it (its own staged writes included).
+	auto java_transaction = Transaction::Get(context, catalog).Cast<MoraineTransaction>().java_transaction;
 	{
 		InterruptibleCall call(context);
-		state->scan = env->CallStaticLongMethod(jvm.bridge, jvm.scan_open, catalog.handle, ToJava(env, table.schema.name),
-		                                        ToJava(env, table.name), column_array, call.id);
+		state->scan = env->CallStaticLongMethod(jvm.bridge, jvm.scan_open, catalog.handle, java_transaction,
+		                                        ToJava(env, table.schema.name), ToJava(env, table.name), column_array,
+		                                        static_cast<jboolean>(state->row_ids), call.id);
 	}
 	jvm.Check(env);
 	if (!table.served) {
@@ -146,14 +151,17 @@ void MoraineScan(ClientContext &context, TableFunctionInput &input, DataChunk &o
 		if (index != DConstants::INVALID_INDEX) {
 			output.data[i].Reference(state.data.data[index]);
 		} else if (state.output_columns[i] == COLUMN_IDENTIFIER_ROW_ID) {
-			// Row ids number the rows in the order the core serves them.
-			output.data[i].Sequence(state.next_row_id, 1, size);
+			// The row ids the Java side gave, in the batch's last child: what UPDATE and DELETE name rows by.
+			auto &row_id_array = *arrow.chunk->arrow_array.children[arrow.chunk->arrow_array.n_children - 1];
+			auto ids = static_cast<const int64_t *>(row_id_array.buffers[1]) + row_id_array.offset +
+			           arrow.chunk->arrow_array.offset + arrow.chunk_offset;
+			output.data[i].SetVectorType(VectorType::FLAT_VECTOR);
+			memcpy(FlatVector::GetData<int64_t>(output.data[i]), ids, size * sizeof(int64_t));
 		} else {
 			output.data[i].SetVectorType(VectorType::CONSTANT_VECTOR);
 			ConstantVector::SetNull(output.data[i], true);
 		}
 	}
-	state.next_row_id += static_cast<int64_t>(size);
 	arrow.chunk_offset += size;
 }
 

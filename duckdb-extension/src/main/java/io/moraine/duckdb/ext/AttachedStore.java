@@ -7,7 +7,12 @@ import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
+import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.catalog.StoreFacts;
 import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.SlateStore;
+import io.moraine.core.store.StoreUri;
+import org.apache.arrow.vector.types.pojo.Field;
 import io.moraine.duckdb.DuckDbTypes;
 import io.moraine.inline.InlinedTables;
 
@@ -27,26 +32,46 @@ final class AttachedStore
 {
     static final String METADATA_SCHEMA = "main";
     private static final char SEPARATOR = '\u001f';
+    private static final java.util.regex.Pattern INLINED_DATA = java.util.regex.Pattern.compile("ducklake_inlined_data_(\\d+)_(\\d+)");
+    private static final java.util.regex.Pattern INLINED_DELETE = java.util.regex.Pattern.compile("ducklake_inlined_delete_(\\d+)");
 
-    private final MoraineCatalog catalog;
-    private final Map<String, ServedTable> served = new LinkedHashMap<>();
+    private final AttachRequest request;
+    // Null while the store is new: DuckLake's bootstrap creates the catalog with its first commit.
+    private volatile MoraineCatalog catalog;
+    private final Map<String, ServedTable> served = new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final List<String> servedOrder = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    private AttachedStore(MoraineCatalog catalog)
+    private AttachedStore(AttachRequest request, MoraineCatalog catalog)
     {
+        this.request = request;
         this.catalog = catalog;
+        if (catalog == null) {
+            return;
+        }
         for (TableKind kind : TableKind.values()) {
-            served.put(kind.tableName(), new CatalogTable(catalog, kind));
+            serve(new CatalogTable(this, kind));
         }
         for (InlinedTables.DataTable table : InlinedTables.dataTables(catalog.store().latest())) {
-            served.put(table.tableName(), new InlinedDataTable(catalog, table));
+            serve(new InlinedDataTable(catalog, table));
         }
         for (InlinedTables.DeleteTable table : InlinedTables.deleteTables(catalog.store().latest())) {
-            served.put(table.tableName(), new InlinedDeleteTable(catalog, table));
+            serve(new InlinedDeleteTable(catalog, table));
+        }
+    }
+
+    private void serve(ServedTable table)
+    {
+        if (served.putIfAbsent(table.name(), table) == null) {
+            servedOrder.add(table.name());
         }
     }
 
     static AttachedStore open(AttachRequest request)
     {
+        if (request.mode() == OpenMode.READ_WRITE && !SlateStore.holdsData(request.store(), request.options())) {
+            // A new lake: nothing is written until a commit holds DuckLake's bootstrap (docs/duckdb.md, "A new lake").
+            return new AttachedStore(request, null);
+        }
         MoraineCatalog catalog;
         try {
             catalog = MoraineCatalog.open(request.store(), request.mode(), request.options());
@@ -60,7 +85,7 @@ final class AttachedStore
                     + "READ_ONLY unless READ_WRITE is given).", e);
         }
         try {
-            return new AttachedStore(catalog);
+            return new AttachedStore(request, catalog);
         }
         catch (RuntimeException e) {
             catalog.close();
@@ -68,9 +93,153 @@ final class AttachedStore
         }
     }
 
+    boolean exists()
+    {
+        return catalog != null;
+    }
+
+    StoreUri uri()
+    {
+        return request.store();
+    }
+
     MoraineCatalog catalog()
     {
-        return catalog;
+        MoraineCatalog open = catalog;
+        if (open == null) {
+            throw new NotFoundException("store " + request.store() + " holds no catalog yet: attach it through DuckLake to create the lake "
+                    + "(ATTACH 'ducklake:moraine:" + request.store() + "' AS lake (DATA_PATH '<data path>')), or import one into it");
+        }
+        return open;
+    }
+
+    /** The newest snapshot id; -1 for a store without one (a new lake). */
+    long headSnapshot()
+    {
+        MoraineCatalog open = catalog;
+        return open == null ? -1 : open.headSnapshotId().orElse(-1);
+    }
+
+    /**
+     * Every row of one catalog table (current and history, in the core's order), read through {@code reader} (null:
+     * the store's latest state); none for a new lake.
+     */
+    List<Row> committedRows(io.moraine.core.store.KeyValueReader reader, TableKind kind)
+    {
+        MoraineCatalog open = catalog;
+        if (open == null) {
+            return List.of();
+        }
+        List<Row> rows = new ArrayList<>();
+        try (io.moraine.core.catalog.RowCursor cursor = reader == null ? open.scan(kind, io.moraine.core.catalog.RowScope.ALL)
+                : open.scan(reader, kind, io.moraine.core.catalog.RowScope.ALL)) {
+            cursor.forEachRemaining(rows::add);
+        }
+        return rows;
+    }
+
+    /**
+     * CREATE TABLE in the metadata schema: one of the ducklake_* tables (DuckLake's bootstrap of a new lake) or an
+     * inlined data table, whose registration commits with {@code transaction}. Returns null when the table exists.
+     */
+    ServedTable createTable(AttachTransaction transaction, String schema, String name, org.apache.arrow.vector.types.pojo.Schema columns,
+            java.util.Set<String> uuidColumns)
+    {
+        String table = name.toLowerCase(Locale.ROOT);
+        if (!schema.equalsIgnoreCase(METADATA_SCHEMA)) {
+            throw new InvalidArgumentException("CREATE TABLE " + schema + "." + name + ": a moraine catalog holds DuckLake's metadata tables in "
+                    + "schema main only; user tables are created through DuckLake (ATTACH 'ducklake:moraine:" + uri() + "' AS lake)");
+        }
+        ServedTable existing = served.get(table);
+        if (existing instanceof InlinedDataTable inlined && !inlined.isStored()) {
+            // Created by a transaction that did not commit (a commit DuckLake retries re-creates it): this one registers it.
+            transaction.created(inlined);
+            return existing;
+        }
+        if (existing instanceof InlinedDeleteTable deletes && !deletes.isStored()) {
+            transaction.created(deletes);
+            return existing;
+        }
+        if (existing != null) {
+            return null;
+        }
+        java.util.regex.Matcher inlined = INLINED_DATA.matcher(table);
+        if (inlined.matches()) {
+            List<Field> fields = columns.getFields();
+            if (fields.size() < 3 || !fields.get(0).getName().equals("row_id") || !fields.get(1).getName().equals("begin_snapshot")
+                    || !fields.get(2).getName().equals("end_snapshot")) {
+                throw new InvalidArgumentException("CREATE TABLE " + name + " must start with row_id, begin_snapshot, end_snapshot, as DuckLake's "
+                        + "inlined data tables do");
+            }
+            InlinedDataTable created = InlinedDataTable.created(catalog(), new InlinedTables.DataTable(Long.parseLong(inlined.group(1)),
+                    Long.parseLong(inlined.group(2))), new org.apache.arrow.vector.types.pojo.Schema(fields.subList(3, fields.size())), uuidColumns);
+            transaction.created(created);
+            serve(created);
+            return created;
+        }
+        java.util.regex.Matcher deletes = INLINED_DELETE.matcher(table);
+        if (deletes.matches()) {
+            List<String> names = columns.getFields().stream().map(Field::getName).toList();
+            if (!names.equals(List.of("file_id", "row_id", "begin_snapshot"))) {
+                throw new InvalidArgumentException("CREATE TABLE " + name + " with columns " + names + ": DuckLake's inlined delete tables have "
+                        + "file_id, row_id, begin_snapshot");
+            }
+            InlinedDeleteTable created = InlinedDeleteTable.created(catalog(), new InlinedTables.DeleteTable(Long.parseLong(deletes.group(1))));
+            transaction.created(created);
+            serve(created);
+            return created;
+        }
+        TableKind kind;
+        try {
+            kind = TableKind.fromTableName(table);
+        }
+        catch (InvalidArgumentException e) {
+            throw new InvalidArgumentException("CREATE TABLE " + name + ": a moraine catalog holds DuckLake's ducklake_* tables and its "
+                    + "ducklake_inlined_data_<table>_<version> tables only (" + e.getMessage() + ")");
+        }
+        List<String> given = columns.getFields().stream().map(Field::getName).toList();
+        List<String> expected = kind.columns().stream().map(io.moraine.core.catalog.Column::name).toList();
+        if (!given.equals(expected)) {
+            throw new InvalidArgumentException("CREATE TABLE " + name + " with columns " + given + ": moraine serves " + kind.tableName()
+                    + " with DuckLake 1.0's columns " + expected + "; attach with a DuckLake that writes catalog format 1.0");
+        }
+        CatalogTable created = new CatalogTable(this, kind);
+        serve(created);
+        return created;
+    }
+
+    /** DROP TABLE [IF EXISTS] of a superseded inlined data table; false when there is no such table. */
+    boolean dropTable(AttachTransaction transaction, String schema, String name)
+    {
+        ServedTable table = schema.equalsIgnoreCase(METADATA_SCHEMA) ? served.get(name.toLowerCase(Locale.ROOT)) : null;
+        if (table == null) {
+            return false;
+        }
+        if (!(table instanceof InlinedDataTable inlined)) {
+            throw new InvalidArgumentException("DROP TABLE " + name + ": a moraine catalog drops only superseded ducklake_inlined_data_* tables; "
+                    + "its ducklake_* tables stay, and user tables are dropped through DuckLake");
+        }
+        transaction.dropped(inlined);
+        served.remove(inlined.name());
+        servedOrder.remove(inlined.name());
+        return true;
+    }
+
+    /** Creates the catalog of a new lake from the rows DuckLake's bootstrap staged; {@code facts} are its ducklake_metadata facts. */
+    void create(Map<String, String> facts, List<io.moraine.core.tx.StagedOperation> operations)
+    {
+        String version = facts.get(StoreFacts.VERSION);
+        if (version != null && !version.equals(StoreFacts.DUCKLAKE_FORMAT)) {
+            throw new InvalidArgumentException("DuckLake creates a lake in catalog format " + version + "; moraine " + MoraineCatalog.VERSION
+                    + " serves format " + StoreFacts.DUCKLAKE_FORMAT + " only");
+        }
+        String dataPath = facts.get(StoreFacts.DATA_PATH);
+        if (dataPath == null || dataPath.isEmpty()) {
+            throw new InvalidArgumentException("a new moraine lake needs a data path: ATTACH 'ducklake:moraine:" + uri() + "' AS lake (DATA_PATH '<path>')");
+        }
+        NewCatalog options = new NewCatalog(dataPath, "true".equals(facts.get(StoreFacts.ENCRYPTED)), false,
+                facts.getOrDefault(StoreFacts.CREATED_BY, NewCatalog.CREATED_BY));
+        catalog = MoraineCatalog.create(request.store(), options, request.options(), operations, io.moraine.core.tx.CommitListener.NONE);
     }
 
     /**
@@ -80,8 +249,11 @@ final class AttachedStore
     String[] listing()
     {
         List<String> lines = new ArrayList<>();
-        for (String name : served.keySet()) {
+        for (String name : servedOrder) {
             lines.add(METADATA_SCHEMA + SEPARATOR + name + SEPARATOR + "1");
+        }
+        if (catalog == null) {
+            return lines.toArray(String[]::new);
         }
         try (CatalogSnapshot snapshot = catalog.latest()) {
             Map<Long, String> schemas = new LinkedHashMap<>();
@@ -109,7 +281,7 @@ final class AttachedStore
         if (found == null) {
             throw new InvalidArgumentException("table " + schema + "." + table + " is lake data, not catalog metadata: the standalone "
                     + "moraine attach serves the ducklake_* tables and the inlined tables only. Read the table through DuckLake instead: "
-                    + "ATTACH 'ducklake:moraine:" + catalog.uri() + "' AS lake (DATA_PATH '" + dataPath() + "'), then "
+                    + "ATTACH 'ducklake:moraine:" + uri() + "' AS lake (DATA_PATH '" + dataPath() + "'), then "
                     + "SELECT ... FROM lake." + schema + "." + table);
         }
         return found;
@@ -117,13 +289,16 @@ final class AttachedStore
 
     private String dataPath()
     {
-        String path = catalog.facts().get("data_path");
+        String path = catalog == null ? null : catalog.facts().get("data_path");
         return path == null ? "<data path>" : path;
     }
 
     @Override
     public void close()
     {
-        catalog.close();
+        MoraineCatalog open = catalog;
+        if (open != null) {
+            open.close();
+        }
     }
 }

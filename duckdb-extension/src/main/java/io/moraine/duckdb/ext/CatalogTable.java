@@ -1,10 +1,6 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.Column;
-import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.RowCursor;
-import io.moraine.core.catalog.RowScope;
 import io.moraine.core.catalog.TableKind;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -34,13 +30,13 @@ final class CatalogTable
 {
     static final int BATCH_ROWS = 2048;
 
-    private final MoraineCatalog catalog;
+    private final AttachedStore store;
     private final TableKind kind;
     private final Schema schema;
 
-    CatalogTable(MoraineCatalog catalog, TableKind kind)
+    CatalogTable(AttachedStore store, TableKind kind)
     {
-        this.catalog = catalog;
+        this.store = store;
         this.kind = kind;
         this.schema = new Schema(kind.columns().stream().map(CatalogTable::field).toList());
     }
@@ -49,6 +45,11 @@ final class CatalogTable
     public String name()
     {
         return kind.tableName();
+    }
+
+    TableKind kind()
+    {
+        return kind;
     }
 
     @Override
@@ -73,42 +74,52 @@ final class CatalogTable
         return new Field(column.name(), new FieldType(true, type, null, metadata), null);
     }
 
+    /** The rows as {@code transaction} sees them (a row's DuckDB row id is its position there), or as committed. */
     @Override
-    public BatchSource open(int[] columns, BufferAllocator allocator)
+    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
     {
-        RowCursor cursor = catalog.scan(kind, RowScope.ALL);
+        StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
         List<Field> fields = new ArrayList<>();
         for (int column : columns) {
             fields.add(schema.getFields().get(column));
         }
+        if (rowIds) {
+            fields.add(ServedTable.ROW_ID);
+        }
         VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
         return new BatchSource()
         {
+            private int position;
+
             @Override
             public VectorSchemaRoot next()
             {
-                if (!cursor.hasNext()) {
+                if (position >= rows.size()) {
                     return null;
                 }
                 root.allocateNew();
-                int rows = 0;
-                while (rows < BATCH_ROWS && cursor.hasNext()) {
-                    Row row = cursor.next();
-                    for (int i = 0; i < columns.length; i++) {
-                        set(root.getVector(i), rows, row.get(columns[i]));
+                int count = 0;
+                while (count < BATCH_ROWS && position < rows.size()) {
+                    Object[] row = rows.at(position);
+                    if (row != null) {
+                        for (int i = 0; i < columns.length; i++) {
+                            set(root.getVector(i), count, row[columns[i]]);
+                        }
+                        if (rowIds) {
+                            ((BigIntVector) root.getVector(columns.length)).setSafe(count, position);
+                        }
+                        count++;
                     }
-                    rows++;
+                    position++;
                 }
-                root.setRowCount(rows);
+                root.setRowCount(count);
                 return root;
             }
 
             @Override
             public void close()
             {
-                try (cursor) {
-                    root.close();
-                }
+                root.close();
             }
         };
     }

@@ -11,7 +11,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,10 +27,36 @@ final class InlinedDeleteTable
     private final MoraineCatalog catalog;
     private final InlinedTables.DeleteTable table;
 
+    // False while the table is created by a transaction that has not committed.
+    private volatile boolean stored;
+
+    /** A table the store holds. */
     InlinedDeleteTable(MoraineCatalog catalog, InlinedTables.DeleteTable table)
+    {
+        this(catalog, table, true);
+    }
+
+    private InlinedDeleteTable(MoraineCatalog catalog, InlinedTables.DeleteTable table, boolean stored)
     {
         this.catalog = catalog;
         this.table = table;
+        this.stored = stored;
+    }
+
+    /** A table a transaction creates. */
+    static InlinedDeleteTable created(MoraineCatalog catalog, InlinedTables.DeleteTable table)
+    {
+        return new InlinedDeleteTable(catalog, table, false);
+    }
+
+    void markStored()
+    {
+        stored = true;
+    }
+
+    boolean isStored()
+    {
+        return stored;
     }
 
     @Override
@@ -46,34 +71,57 @@ final class InlinedDeleteTable
         return SCHEMA;
     }
 
-    @Override
-    public BatchSource open(int[] columns, BufferAllocator allocator)
+    long tableId()
     {
-        Map<Long, TreeMap<Long, Long>> entries = InlinedFileDeletes.entriesBetween(catalog.store().latest(), table.tableId(), Long.MIN_VALUE, Long.MAX_VALUE);
+        return table.tableId();
+    }
+
+    /** Every inlined file delete the store holds for the table: (file_id, row_id, begin_snapshot), by file and position. */
+    List<long[]> committedRows(io.moraine.core.store.KeyValueReader reader)
+    {
+        Map<Long, TreeMap<Long, Long>> entries = InlinedFileDeletes.entriesBetween(reader, table.tableId(), Long.MIN_VALUE, Long.MAX_VALUE);
         List<long[]> rows = new ArrayList<>();
         new TreeMap<>(entries).forEach((file, positions) -> positions.forEach((position, snapshot) -> rows.add(new long[] {file, position, snapshot})));
+        return rows;
+    }
+
+    /** The rows as {@code transaction} sees them (a row's DuckDB row id is its position there), or as committed. */
+    @Override
+    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
+    {
+        StagedFileDeletes rows = transaction != null ? transaction.fileDeletes(this) : new StagedFileDeletes(table.tableId(), committedRows(catalog.store().latest()));
         List<Field> fields = new ArrayList<>();
         for (int column : columns) {
             fields.add(SCHEMA.getFields().get(column));
         }
+        if (rowIds) {
+            fields.add(ROW_ID);
+        }
         VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
-        Iterator<long[]> remaining = rows.iterator();
         return new BatchSource()
         {
+            private int position;
+
             @Override
             public VectorSchemaRoot next()
             {
-                if (!remaining.hasNext()) {
+                if (position >= rows.size()) {
                     return null;
                 }
                 root.allocateNew();
                 int count = 0;
-                while (count < CatalogTable.BATCH_ROWS && remaining.hasNext()) {
-                    long[] row = remaining.next();
-                    for (int i = 0; i < columns.length; i++) {
-                        ((BigIntVector) root.getVector(i)).setSafe(count, row[columns[i]]);
+                while (count < CatalogTable.BATCH_ROWS && position < rows.size()) {
+                    long[] row = rows.at(position);
+                    if (row != null) {
+                        for (int i = 0; i < columns.length; i++) {
+                            ((BigIntVector) root.getVector(i)).setSafe(count, row[columns[i]]);
+                        }
+                        if (rowIds) {
+                            ((BigIntVector) root.getVector(columns.length)).setSafe(count, position);
+                        }
+                        count++;
                     }
-                    count++;
+                    position++;
                 }
                 root.setRowCount(count);
                 return root;

@@ -34,6 +34,7 @@ public final class NativeBridge
     private static final AtomicLong NEXT_HANDLE = new AtomicLong(1);
     private static final ConcurrentHashMap<Long, AttachedStore> CATALOGS = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<Long, BatchSource> SCANS = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Long, AttachTransaction> TRANSACTIONS = new ConcurrentHashMap<>();
     private static final InterruptibleCalls CALLS = new InterruptibleCalls();
     private static volatile StoreReadListener readListener = StoreReadListener.NONE;
 
@@ -67,13 +68,117 @@ public final class NativeBridge
         Data.exportSchema(ALLOCATOR, served.schema(), null, ArrowSchema.wrap(arrowSchemaAddress));
     }
 
-    /** Opens a scan; {@code call} identifies this call to {@link #interruptCall} while it runs. */
-    public static long scanOpen(long handle, String schema, String table, int[] columns, long call)
+    /**
+     * Opens a scan of the table as DuckDB transaction {@code tx} sees it, with a trailing row-id column when
+     * {@code rowIds}; {@code call} identifies this call to {@link #interruptCall} while it runs.
+     */
+    public static long scanOpen(long handle, long tx, String schema, String table, int[] columns, boolean rowIds, long call)
     {
-        BatchSource source = CALLS.run(call, () -> catalog(handle).served(schema, table).open(columns, ALLOCATOR));
+        AttachTransaction transaction = tx == 0 ? null : transaction(tx);
+        BatchSource source = CALLS.run(call, () -> {
+            ServedTable served = catalog(handle).served(schema, table);
+            if (transaction == null) {
+                return served.open(null, columns, rowIds, ALLOCATOR);
+            }
+            synchronized (transaction) {
+                return served.open(transaction, columns, rowIds, ALLOCATOR);
+            }
+        });
         long scan = NEXT_HANDLE.getAndIncrement();
         SCANS.put(scan, source);
         return scan;
+    }
+
+    /** Begins the Java side of a DuckDB transaction on an attach (cheap: nothing is read until it is used). */
+    public static long txBegin(long handle)
+    {
+        long tx = NEXT_HANDLE.getAndIncrement();
+        TRANSACTIONS.put(tx, new AttachTransaction(catalog(handle)));
+        return tx;
+    }
+
+    /**
+     * Commits and ends a transaction; it is ended (its staged changes dropped) whether or not the commit succeeds. A
+     * commit is not interruptible ({@code call} is unused): interrupted while its batch becomes durable, its outcome
+     * would be unknown to DuckDB.
+     */
+    public static void txCommit(long tx, long call)
+    {
+        try (AttachTransaction transaction = TRANSACTIONS.remove(tx)) {
+            if (transaction == null) {
+                throw new InvalidArgumentException("transaction " + tx + " is not open");
+            }
+            synchronized (transaction) {
+                transaction.commit();
+            }
+        }
+    }
+
+    public static void txRollback(long tx)
+    {
+        AttachTransaction transaction = TRANSACTIONS.remove(tx);
+        if (transaction != null) {
+            transaction.close();
+        }
+    }
+
+    /** INSERT of one DataChunk (every table column, in order) as Arrow C Data; Java takes ownership of both structs. */
+    public static long insert(long tx, String schema, String table, long arrowArrayAddress, long arrowSchemaAddress)
+    {
+        VectorSchemaRoot batch = Data.importVectorSchemaRoot(ALLOCATOR, ArrowArray.wrap(arrowArrayAddress), ArrowSchema.wrap(arrowSchemaAddress), null);
+        AttachTransaction transaction = transaction(tx);
+        synchronized (transaction) {
+            return transaction.insert(transaction.store().served(schema, table), batch);
+        }
+    }
+
+    /** UPDATE: the new values of {@code columns} as Arrow C Data (Java takes ownership), for the rows {@code rowIds}. */
+    public static long update(long tx, String schema, String table, int[] columns, long arrowArrayAddress, long arrowSchemaAddress, long[] rowIds)
+    {
+        VectorSchemaRoot values = Data.importVectorSchemaRoot(ALLOCATOR, ArrowArray.wrap(arrowArrayAddress), ArrowSchema.wrap(arrowSchemaAddress), null);
+        AttachTransaction transaction = transaction(tx);
+        synchronized (transaction) {
+            return transaction.update(transaction.store().served(schema, table), columns, values, rowIds);
+        }
+    }
+
+    public static long delete(long tx, String schema, String table, long[] rowIds)
+    {
+        AttachTransaction transaction = transaction(tx);
+        synchronized (transaction) {
+            return transaction.delete(transaction.store().served(schema, table), rowIds);
+        }
+    }
+
+    /**
+     * CREATE TABLE: {@code arrowSchemaAddress} holds the columns as DuckDB exports them (Java takes ownership);
+     * {@code uuidColumns} names the UUID ones. False when the table exists already.
+     */
+    public static boolean createTable(long tx, String schema, String table, long arrowSchemaAddress, String[] uuidColumns)
+    {
+        org.apache.arrow.vector.types.pojo.Schema columns = Data.importSchema(ALLOCATOR, ArrowSchema.wrap(arrowSchemaAddress), null);
+        AttachTransaction transaction = transaction(tx);
+        synchronized (transaction) {
+            return transaction.store().createTable(transaction, schema, table, columns, java.util.Set.of(uuidColumns)) != null;
+        }
+    }
+
+    /** DROP TABLE: false when the table does not exist. */
+    public static boolean dropTable(long tx, String schema, String table)
+    {
+        AttachTransaction transaction = transaction(tx);
+        synchronized (transaction) {
+            return transaction.store().dropTable(transaction, schema, table);
+        }
+    }
+
+    private static AttachTransaction transaction(long tx)
+    {
+        AttachTransaction transaction = TRANSACTIONS.get(tx);
+        if (transaction == null) {
+            throw new InvalidArgumentException("transaction " + tx + " is not open (it was committed or rolled back)");
+        }
+        return transaction;
     }
 
     /** Exports the scan's next batch (a struct array of the projected columns) into the shim's ArrowArray. */

@@ -1,6 +1,8 @@
 package io.moraine.duckdb.ext;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /** A table whose rows the attach serves from the core: a ducklake_* table or one of DuckLake's inlined tables. */
@@ -11,6 +13,12 @@ interface ServedTable
     /** Every column, in DuckLake's order, with the Arrow types DuckDB maps to DuckLake's column types. */
     Schema schema();
 
-    /** A scan of the columns at {@code columns} (indexes into {@link #schema()}), in that order. */
-    BatchSource open(int[] columns, BufferAllocator allocator);
+    /** The column a scan appends when DuckDB asks for row ids (DELETE and UPDATE address rows by them). */
+    Field ROW_ID = Field.nullable("rowid", new ArrowType.Int(64, true));
+
+    /**
+     * A scan of the columns at {@code columns} (indexes into {@link #schema()}), in that order, followed by
+     * {@link #ROW_ID} when {@code rowIds}; as {@code transaction} sees the table (null: as committed).
+     */
+    BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator);
 }

@@ -315,13 +315,22 @@ public final class MoraineCatalog
      */
     public RowCursor scan(TableKind kind, RowScope scope)
     {
+        return scan(store.latest(), kind, scope);
+    }
+
+    /**
+     * {@link #scan(TableKind, RowScope)} through {@code reader}, e.g. a {@link SlateStore#snapshot()} view that a
+     * front end's transaction reads every table through, so that its reads agree with each other.
+     */
+    public RowCursor scan(KeyValueReader reader, TableKind kind, RowScope scope)
+    {
         List<Subspace> subspaces = switch (scope) {
             case CURRENT -> List.of(Subspace.CURRENT);
             case HISTORY -> kind.isVersioned() ? List.of(Subspace.HISTORY) : List.of();
             case ALL -> kind.isVersioned() ? List.of(Subspace.CURRENT, Subspace.HISTORY) : List.of(Subspace.CURRENT);
         };
-        List<Row> leading = kind == TableKind.METADATA && scope != RowScope.HISTORY ? facts().asMetadataRows() : List.of();
-        return new RowCursor(store.latest(), kind, subspaces, new Object[0], RowCursor.DEFAULT_PAGE_SIZE, row -> true, leading);
+        List<Row> leading = kind == TableKind.METADATA && scope != RowScope.HISTORY ? StoreFacts.read(reader).asMetadataRows() : List.of();
+        return new RowCursor(reader, kind, subspaces, new Object[0], RowCursor.DEFAULT_PAGE_SIZE, row -> true, leading);
     }
 
     public CheckpointInfo createCheckpoint(Optional<Duration> lifetime, Optional<String> name)

@@ -1,0 +1,132 @@
+package io.moraine.duckdb.ext;
+
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.inline.InlineArrow;
+import io.moraine.core.tx.InlineOperation;
+import io.moraine.core.tx.StagedOperation;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What one DuckDB transaction did to a {@code ducklake_inlined_data_<t>_<v>} table: created it (its user columns as
+ * an Arrow schema), inserted rows (kept as DuckDB exported them: row_id, begin_snapshot, end_snapshot, user columns)
+ * and ended rows ({@code SET end_snapshot}, by DuckLake's row_id). At commit these become inline operations.
+ */
+final class StagedInlinedRows
+        implements AutoCloseable
+{
+    private static final int SYSTEM_COLUMNS = 3;
+
+    private final long tableId;
+    private final long schemaVersion;
+    private Optional<Schema> created = Optional.empty();
+    private final List<VectorSchemaRoot> inserted = new ArrayList<>();
+    private final Map<Long, Long> ended = new LinkedHashMap<>();
+    private final List<InlineOperation.RowVersion> deleted = new ArrayList<>();
+    private boolean dropped;
+
+    StagedInlinedRows(long tableId, long schemaVersion)
+    {
+        this.tableId = tableId;
+        this.schemaVersion = schemaVersion;
+    }
+
+    void create(Schema userSchema)
+    {
+        created = Optional.of(userSchema);
+    }
+
+    /** Takes ownership of {@code batch}. */
+    void insert(VectorSchemaRoot batch)
+    {
+        inserted.add(batch);
+    }
+
+    void end(long rowId, long endSnapshot)
+    {
+        ended.put(rowId, endSnapshot);
+    }
+
+    /** DELETE of one row version (flush clean-up, snapshot expiry). */
+    void delete(long rowId, long beginSnapshot)
+    {
+        deleted.add(new InlineOperation.RowVersion(rowId, beginSnapshot));
+    }
+
+    /** DROP TABLE of a superseded, emptied version. */
+    void drop()
+    {
+        dropped = true;
+    }
+
+    List<VectorSchemaRoot> inserted()
+    {
+        return inserted;
+    }
+
+    List<StagedOperation> operations()
+    {
+        List<StagedOperation> operations = new ArrayList<>();
+        created.ifPresent(schema -> operations.add(new InlineOperation.RegisterSchema(tableId, schemaVersion, schema)));
+        for (VectorSchemaRoot batch : inserted) {
+            chunkRuns(batch, operations);
+        }
+        Map<Long, List<Long>> byEnd = new LinkedHashMap<>();
+        ended.forEach((rowId, end) -> byEnd.computeIfAbsent(end, e -> new ArrayList<>()).add(rowId));
+        byEnd.forEach((end, rowIds) -> operations.add(new InlineOperation.EndRows(tableId, rowIds, end)));
+        if (!deleted.isEmpty()) {
+            operations.add(new InlineOperation.ExpireVersions(tableId, schemaVersion, deleted));
+        }
+        if (dropped) {
+            // DuckLake deletes the registry row itself (DELETE FROM ducklake_inlined_data_tables).
+            operations.add(new InlineOperation.Deregister(tableId, schemaVersion));
+        }
+        return operations;
+    }
+
+    /** One chunk per run of consecutive row ids sharing a begin_snapshot; an end_snapshot given at insert ends the row. */
+    private void chunkRuns(VectorSchemaRoot batch, List<StagedOperation> operations)
+    {
+        BigIntVector rowIds = (BigIntVector) batch.getVector(0);
+        BigIntVector begins = (BigIntVector) batch.getVector(1);
+        BigIntVector ends = (BigIntVector) batch.getVector(2);
+        int rows = batch.getRowCount();
+        List<FieldVector> users = batch.getFieldVectors().subList(SYSTEM_COLUMNS, batch.getFieldVectors().size());
+        VectorSchemaRoot userColumns = new VectorSchemaRoot(users.stream().map(FieldVector::getField).toList(), new ArrayList<>(users), rows);
+        int runStart = 0;
+        for (int row = 0; row <= rows; row++) {
+            if (row < rows && (rowIds.isNull(row) || begins.isNull(row))) {
+                throw new InvalidArgumentException("INSERT into ducklake_inlined_data_" + tableId + "_" + schemaVersion
+                        + " needs row_id and begin_snapshot on every row");
+            }
+            boolean runEnds = row == rows || begins.get(row) != begins.get(runStart) || rowIds.get(row) != rowIds.get(runStart) + (row - runStart);
+            if (runEnds && row > runStart) {
+                try (VectorSchemaRoot run = userColumns.slice(runStart, row - runStart)) {
+                    byte[] body = InlineArrow.encodeChunk(rowIds.get(runStart), run);
+                    operations.add(new InlineOperation.InsertChunk(tableId, schemaVersion, begins.get(runStart), rowIds.get(runStart), row - runStart, body));
+                }
+                runStart = row;
+            }
+        }
+        for (int row = 0; row < rows; row++) {
+            if (!ends.isNull(row)) {
+                ended.putIfAbsent(rowIds.get(row), ends.get(row));
+            }
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        inserted.forEach(VectorSchemaRoot::close);
+        inserted.clear();
+    }
+}
