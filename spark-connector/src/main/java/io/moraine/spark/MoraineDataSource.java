@@ -17,7 +17,8 @@ import java.util.Optional;
 /**
  * {@code spark.read.format("moraine").option("store", <store>).load("<schema>.<table>")}: the table resolved through a
  * {@link MoraineCatalog} on that store (registered in the session under a name derived from the settings), so that
- * {@code versionAsOf} / {@code timestampAsOf} reach the catalog's time travel.
+ * {@code versionAsOf} / {@code timestampAsOf} reach the catalog's time travel, and Delta's {@code readChangeFeed} options
+ * the table's change feed ({@link ChangeFeedRequest}, carried to the catalog in the identifier).
  */
 public class MoraineDataSource
         implements SupportsCatalogOptions, DataSourceRegister
