@@ -6,12 +6,13 @@ import io.moraine.core.scan.VisibleRows;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
+import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.paths.SparkPath;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
-import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
 import org.apache.spark.sql.execution.vectorized.ColumnVectorUtils;
 import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
@@ -24,6 +25,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -67,15 +69,18 @@ final class DataFileBatchReader
     }
 
     static DataFileBatchReader open(DataFilePartition partition, List<ReadColumn> columns, List<MetadataColumns.Kind> metadata,
-            ParquetPartitionReaderFactory dataOnly, ParquetPartitionReaderFactory withPositions, Configuration hadoop)
+            SparkParquetReaders.Template dataOnly, SparkParquetReaders.Template withPositions, Configuration hadoop, Map<Long, Filter> rowGroupFilters)
     {
         DataFileTask task = (DataFileTask) ScanTaskCodec.decode(partition.task());
         VisibleRows visible = VisibleRows.of(task, new HadoopLakeFileSystem(hadoop));
         boolean hidden = !visible.keepsEveryRow() || !metadata.stream().allMatch(kind -> kind == MetadataColumns.Kind.FILE);
-        boolean[] defaulted = defaulted(task, columns, hadoop);
+        boolean needsDefaults = columns.stream().anyMatch(column -> column.defaultValue().isPresent());
+        MessageType footer = needsDefaults || !rowGroupFilters.isEmpty() ? footerSchema(task, hadoop) : null;
+        boolean[] defaulted = needsDefaults ? defaulted(footer, columns) : new boolean[columns.size()];
+        Filter[] filters = rowGroupFilters.isEmpty() ? new Filter[0] : RowGroupFilters.forFile(rowGroupFilters, footer);
         PartitionedFile file = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(HadoopLakeFileSystem.hadoopPath(task.path())), 0,
                 task.sizeBytes(), new String[0], 0L, task.sizeBytes(), scala.collection.immutable.Map$.MODULE$.empty());
-        PartitionReader<ColumnarBatch> inner = (hidden ? withPositions : dataOnly).buildColumnarReader(file);
+        PartitionReader<ColumnarBatch> inner = (hidden ? withPositions : dataOnly).factory(filters).buildColumnarReader(file);
         return new DataFileBatchReader(task, columns, metadata, inner, visible, defaulted);
     }
 
@@ -85,20 +90,30 @@ final class DataFileBatchReader
      */
     static boolean[] defaulted(DataFileTask task, List<ReadColumn> columns, Configuration hadoop)
     {
-        boolean[] defaulted = new boolean[columns.size()];
         if (columns.stream().noneMatch(column -> column.defaultValue().isPresent())) {
-            return defaulted;
+            return new boolean[columns.size()];
         }
-        Set<Long> ids = new HashSet<>();
+        return defaulted(footerSchema(task, hadoop), columns);
+    }
+
+    private static MessageType footerSchema(DataFileTask task, Configuration hadoop)
+    {
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(HadoopLakeFileSystem.hadoopPath(task.path()), hadoop))) {
-            for (Type field : reader.getFooter().getFileMetaData().getSchema().getFields()) {
-                if (field.getId() != null) {
-                    ids.add((long) field.getId().intValue());
-                }
-            }
+            return reader.getFooter().getFileMetaData().getSchema();
         }
         catch (IOException e) {
             throw new UncheckedIOException("reading the footer of " + task.path() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean[] defaulted(MessageType footer, List<ReadColumn> columns)
+    {
+        boolean[] defaulted = new boolean[columns.size()];
+        Set<Long> ids = new HashSet<>();
+        for (Type field : footer.getFields()) {
+            if (field.getId() != null) {
+                ids.add((long) field.getId().intValue());
+            }
         }
         for (int i = 0; i < defaulted.length; i++) {
             defaulted[i] = columns.get(i).defaultValue().isPresent() && !ids.contains(columns.get(i).columnId());

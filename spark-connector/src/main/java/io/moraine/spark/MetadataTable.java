@@ -1,11 +1,9 @@
 package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.ColumnType;
 import io.moraine.core.metadata.MetadataTableType;
 import io.moraine.core.metadata.MetadataTables;
-import io.moraine.core.scan.DataFileTask;
-import io.moraine.core.scan.ScanTask;
-import io.moraine.core.scan.TaskStream;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.DateTimeUtils;
@@ -44,15 +42,10 @@ record MetadataTable(String name, StructType schema, List<InternalRow> rows)
             field("author", DataTypes.StringType, true),
             field("commit_message", DataTypes.StringType, true));
 
-    private static final StructType FILES_SCHEMA = schema(
-            field("data_file_id", DataTypes.LongType, false),
-            field("path", DataTypes.StringType, false),
-            field("record_count", DataTypes.LongType, false),
-            field("file_size_bytes", DataTypes.LongType, false),
-            field("begin_snapshot", DataTypes.LongType, false),
-            field("partial_max", DataTypes.LongType, true),
-            field("delete_files", DataTypes.createArrayType(DataTypes.StringType, false), false),
-            field("inlined_deletes", DataTypes.LongType, false));
+    /** The core's columns of {@link MetadataTableType#FILES}, as Trino's {@code $files} has them. */
+    private static final StructType FILES_SCHEMA = schema(MetadataTableType.FILES.columns().stream()
+            .map(column -> field(column.name(), sparkType(column.type()), true))
+            .toArray(StructField[]::new));
 
     /** The metadata table {@code kind} of {@code table}, read through {@code snapshot} (open at the table's snapshot). */
     static Optional<MetadataTable> of(String kind, MoraineTable table, CatalogSnapshot snapshot)
@@ -75,27 +68,35 @@ record MetadataTable(String name, StructType schema, List<InternalRow> rows)
         return rows;
     }
 
-    /** The table's data files at the snapshot, as the core's scan plans them, with their deletes. */
+    /** The table's data files at the snapshot with the delete file that applies to each: the core's rows of the files table. */
     private static List<InternalRow> files(MoraineTable table, CatalogSnapshot snapshot)
     {
         List<InternalRow> rows = new ArrayList<>();
-        try (TaskStream tasks = io.moraine.core.scan.ScanBuilder.forTable(snapshot, table.tableId(), table::tableSchema)
-                .withProjection(List.of())
-                .withDataPath(table.settings().dataPath())
-                .withMaxSplitSize(Long.MAX_VALUE)
-                .build()
-                .planTasks()) {
-            while (tasks.hasNext()) {
-                ScanTask task = tasks.next();
-                if (task instanceof DataFileTask file) {
-                    Object[] deleteFiles = file.deleteFiles().stream().map(delete -> UTF8String.fromString(delete.path())).toArray();
-                    rows.add(new GenericInternalRow(new Object[] {file.dataFileId(), UTF8String.fromString(file.path()), file.recordCount(), file.sizeBytes(),
-                            file.beginSnapshot(), file.partialMax().isPresent() ? file.partialMax().getAsLong() : null,
-                            new org.apache.spark.sql.catalyst.util.GenericArrayData(deleteFiles), (long) file.inlinedDeletes().length}));
-                }
-            }
+        for (List<Object> row : MetadataTables.rows(MetadataTableType.FILES, snapshot, table.tableId(), table.settings().dataPath())) {
+            rows.add(new GenericInternalRow(row.stream().map(MetadataTable::catalyst).toArray()));
         }
         return rows;
+    }
+
+    private static org.apache.spark.sql.types.DataType sparkType(ColumnType type)
+    {
+        return switch (type) {
+            case BIGINT -> DataTypes.LongType;
+            case VARCHAR, UUID -> DataTypes.StringType;
+            case BOOLEAN -> DataTypes.BooleanType;
+            case TIMESTAMPTZ -> DataTypes.TimestampType;
+        };
+    }
+
+    private static Object catalyst(Object value)
+    {
+        return switch (value) {
+            case null -> null;
+            case Instant instant -> DateTimeUtils.instantToMicros(instant);
+            case String text -> UTF8String.fromString(text);
+            case java.util.UUID uuid -> UTF8String.fromString(uuid.toString());
+            default -> value;
+        };
     }
 
     private static UTF8String text(Object value)

@@ -106,6 +106,9 @@ public class MoraineCatalog
     public Table loadTable(Identifier ident)
             throws NoSuchTableException
     {
+        if (ident.namespace().length == 2 && ChangeFeedRequest.isIdentifierName(ident.name())) {
+            return changeFeedTable(ident, ChangeFeedRequest.parse(ident.name()));
+        }
         Table table = onDefaultSnapshot(snapshot -> table(snapshot, ident).orElse(null));
         if (table == null) {
             throw new NoSuchTableException(ident);
@@ -180,6 +183,43 @@ public class MoraineCatalog
             case ChangelogRange.TimestampRange times -> times.endingTimestamp().isPresent();
             case ChangelogRange.UnboundedRange unbounded -> false;
         };
+        return new MoraineChangelog(feedTable(ident, start, end, endNamed, where), start);
+    }
+
+    /**
+     * The readChangeFeed options of {@code format("moraine")} ({@link ChangeFeedRequest}): the table's changes with
+     * updates paired by the core, as {@link #loadChangelog} resolves the bounds (a version bound is inclusive).
+     */
+    private Table changeFeedTable(Identifier ident, ChangeFeedRequest request)
+    {
+        Identifier table = Identifier.of(new String[] {ident.namespace()[0]}, ident.namespace()[1]);
+        io.moraine.core.catalog.MoraineCatalog catalog = catalog();
+        String where = "the change feed (readChangeFeed) of " + name + "." + table;
+        long start;
+        long end;
+        try {
+            start = request.start().version() ? request.start().value() : ChangeFeed.startAtOrAfter(catalog, instant(request.start().value()));
+            if (request.end().isEmpty()) {
+                end = newest(catalog);
+            }
+            else if (request.end().get().version()) {
+                end = request.end().get().value();
+            }
+            else {
+                try (CatalogSnapshot snapshot = catalog.asOf(instant(request.end().get().value()))) {
+                    end = snapshot.id();
+                }
+            }
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.invalidTimeTravel(where + ": " + e.getMessage());
+        }
+        return new MoraineChangeFeedTable(feedTable(table, start, end, request.end().isPresent(), where), start);
+    }
+
+    /** The table at the feed's end, once the range is known to be readable: not reversed, its start retained. */
+    private MoraineTable feedTable(Identifier ident, long start, long end, boolean endNamed, String where)
+    {
         // Without an end bound, a start after the newest snapshot is one that does not exist (refused below).
         if (start > end && endNamed) {
             throw SparkErrors.invalidTimeTravel(where + " is reversed: it starts at snapshot " + start + " and ends at snapshot " + end
@@ -189,14 +229,14 @@ public class MoraineCatalog
         if (!(table instanceof MoraineTable data)) {
             throw SparkErrors.unsupported(name + "." + ident + " is a metadata table and has no change feed");
         }
-        try (CatalogSnapshot endSnapshot = catalog.at(end)) {
+        try (CatalogSnapshot endSnapshot = catalog().at(end)) {
             // Refuses an expired or unknown start, naming the snapshots there are.
             ChangeFeed.forTable(endSnapshot, data.tableId(), start);
         }
         catch (MoraineException e) {
             throw SparkErrors.invalidTimeTravel(where + ": " + e.getMessage());
         }
-        return new MoraineChangelog(data, start);
+        return data;
     }
 
     private static long snapshotId(String version, String where)

@@ -17,7 +17,8 @@ import java.util.Optional;
 /**
  * {@code spark.read.format("moraine").option("store", <store>).load("<schema>.<table>")}: the table resolved through a
  * {@link MoraineCatalog} on that store (registered in the session under a name derived from the settings), so that
- * {@code versionAsOf} / {@code timestampAsOf} reach the catalog's time travel.
+ * {@code versionAsOf} / {@code timestampAsOf} reach the catalog's time travel, and Delta's {@code readChangeFeed} options
+ * the table's change feed ({@link ChangeFeedRequest}, carried to the catalog in the identifier).
  */
 public class MoraineDataSource
         implements SupportsCatalogOptions, DataSourceRegister
@@ -40,13 +41,16 @@ public class MoraineDataSource
             throw SparkErrors.invalidSetting("format(\"moraine\") needs the table: .load(\"<schema>.<table>\") or .option(\"table\", \"<schema>.<table>\")");
         }
         String[] parts = table.strip().split("\\.");
-        if (parts.length == 1) {
-            return Identifier.of(new String[] {"main"}, parts[0]);
-        }
-        if (parts.length != 2) {
+        if (parts.length > 2) {
             throw SparkErrors.invalidSetting("format(\"moraine\") reads '<schema>.<table>' or '<table>' (schema main), not '" + table + "'");
         }
-        return Identifier.of(new String[] {parts[0]}, parts[1]);
+        String schema = parts.length == 1 ? "main" : parts[0];
+        String name = parts[parts.length - 1];
+        if (ChangeFeedRequest.requested(options)) {
+            ChangeFeedRequest request = ChangeFeedRequest.of(options, java.time.ZoneId.of(SparkSession.active().sessionState().conf().sessionLocalTimeZone()));
+            return Identifier.of(new String[] {schema, name}, request.identifierName());
+        }
+        return Identifier.of(new String[] {schema}, name);
     }
 
     /**
@@ -71,6 +75,9 @@ public class MoraineDataSource
     @Override
     public Optional<String> extractTimeTravelVersion(CaseInsensitiveStringMap options)
     {
+        if (ChangeFeedRequest.requested(options) && (options.containsKey("versionAsOf") || options.containsKey("timestampAsOf"))) {
+            throw SparkErrors.invalidTimeTravel("readChangeFeed reads a range of snapshots (startingVersion / endingVersion); drop versionAsOf / timestampAsOf");
+        }
         return Optional.ofNullable(options.get("versionAsOf"));
     }
 

@@ -119,8 +119,8 @@ final class MoraineScan
                 .add(SparkTypes.withFieldId("_ducklake_internal_snapshot_id", DataTypes.LongType, DataFileTask.SNAPSHOT_ID_FIELD_ID))
                 .add(new StructField("_tmp_metadata_row_index", DataTypes.LongType, true, Metadata.empty()));
         return new MoraineReaderFactory(readColumns, metadata.stream().map(MetadataColumns.Column::kind).toList(),
-                SparkParquetReaders.factory(session, data), SparkParquetReaders.factory(session, withPositions),
-                SparkParquetReaders.hadoopConfiguration(session));
+                SparkParquetReaders.template(session, data), SparkParquetReaders.template(session, withPositions),
+                SparkParquetReaders.hadoopConfiguration(session), filter.isNone() ? new HashMap<>() : RowGroupFilters.byColumnId(filter.domains()));
     }
 
     @Override

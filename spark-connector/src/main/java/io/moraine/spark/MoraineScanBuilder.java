@@ -6,6 +6,10 @@ import io.moraine.core.types.TableColumn;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
+import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
 import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
@@ -18,14 +22,17 @@ import org.apache.spark.sql.types.StructType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Builds a scan of a {@link MoraineTable}: the columns Spark needs (pruned to nested fields, mapped back to the
  * catalog's columns by name so that field ids come from the catalog), metadata columns, the predicates the core prunes
- * files and partitions with (all of them are still evaluated by Spark), and a limit.
+ * files and partitions with (all of them are still evaluated by Spark), a limit, and {@code count(*)} without a filter
+ * when the catalog knows the row count exactly (the core's {@link io.moraine.core.stats.TableStatistics} rule): then no
+ * file is read ({@link MetadataCountScan}).
  */
 final class MoraineScanBuilder
-        implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters, SupportsPushDownLimit
+        implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters, SupportsPushDownLimit, SupportsPushDownAggregates
 {
     private final MoraineTable table;
     private List<TableColumn> columns;
@@ -33,6 +40,8 @@ final class MoraineScanBuilder
     private Predicate[] pushed = new Predicate[0];
     private ScanFilter filter = ScanFilter.all();
     private long limit = -1;
+    private OptionalLong pushedCount = OptionalLong.empty();
+    private int pushedCounts;
 
     MoraineScanBuilder(MoraineTable table)
     {
@@ -110,8 +119,35 @@ final class MoraineScanBuilder
     }
 
     @Override
+    public boolean supportCompletePushDown(Aggregation aggregation)
+    {
+        return countsRows(aggregation);
+    }
+
+    @Override
+    public boolean pushAggregation(Aggregation aggregation)
+    {
+        if (!countsRows(aggregation) || pushed.length > 0 || !filter.isAll() || limit >= 0) {
+            return false;
+        }
+        this.pushedCount = MetadataCountScan.exactRowCount(table);
+        this.pushedCounts = aggregation.aggregateExpressions().length;
+        return pushedCount.isPresent();
+    }
+
+    /** {@code count(*)} (any number of times) and no grouping. */
+    private static boolean countsRows(Aggregation aggregation)
+    {
+        AggregateFunc[] functions = aggregation.aggregateExpressions();
+        return aggregation.groupByExpressions().length == 0 && functions.length > 0 && java.util.Arrays.stream(functions).allMatch(CountStar.class::isInstance);
+    }
+
+    @Override
     public Scan build()
     {
+        if (pushedCount.isPresent()) {
+            return new MetadataCountScan(table, pushedCount.getAsLong(), pushedCounts);
+        }
         return new MoraineScan(table, columns, metadata, filter, limit);
     }
 }

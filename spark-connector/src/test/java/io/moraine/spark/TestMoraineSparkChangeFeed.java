@@ -42,9 +42,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * rewrite, expiry) read through Spark 4.2's native change-data-capture API equals DuckDB + DuckLake's
  * change functions: the raw feed of SQL {@code CHANGES FROM VERSION a TO VERSION b} equals
  * {@code ducklake_table_insertions} and {@code ducklake_table_deletions} for every table and every range of surviving
- * snapshots, and the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
- * {@code computeUpdates} equals {@code ducklake_table_changes} (updates paired by Spark) for every range ending at the
- * newest snapshot. (Pairing every range would run one shuffle per range: too slow for a test on two cores.)
+ * snapshots; the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
+ * {@code computeUpdates} (updates paired by Spark) and Delta's reader options on {@code format("moraine")}
+ * ({@code readChangeFeed}, updates paired by the core) equal {@code ducklake_table_changes} for every such range.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestMoraineSparkChangeFeed
@@ -57,6 +57,7 @@ class TestMoraineSparkChangeFeed
     private SparkSession spark;
     private Path directory;
     private StoreUri uri;
+    private String storeUri;
 
     @BeforeAll
     void setUp()
@@ -69,7 +70,8 @@ class TestMoraineSparkChangeFeed
         CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"))), uri, Optional.empty(),
                 CatalogImporter.Progress.SILENT);
         history = DuckLakeHistory.of(oracle, directory.resolve("history-copy.ducklake"));
-        spark = SparkSessions.start(uri.toString(), Map.of());
+        storeUri = uri.toString();
+        spark = SparkSessions.start(storeUri, Map.of());
     }
 
     @AfterAll
@@ -81,6 +83,46 @@ class TestMoraineSparkChangeFeed
                 spark.stop();
             }
         }
+    }
+
+    @Test
+    void dataPathOverrideReadsTheChangeFeedFromWhereTheLakeWasMoved()
+            throws Exception
+    {
+        Path moved = directory.resolve("moved");
+        try (var paths = Files.walk(oracle.dataPath())) {
+            for (Path source : paths.toList()) {
+                Path target = moved.resolve(oracle.dataPath().relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                }
+                else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+        for (String catalog : List.of("movedchanges", "nowherechanges")) {
+            spark.conf().set("spark.sql.catalog." + catalog, MoraineCatalog.class.getName());
+            spark.conf().set("spark.sql.catalog." + catalog + ".store", uri.toString());
+        }
+        spark.conf().set("spark.sql.catalog.movedchanges.data-path", moved.toString());
+        spark.conf().set("spark.sql.catalog.nowherechanges.data-path", moved.resolve("absent").toString());
+        List<Long> snapshots = history.survivingSnapshots();
+        long start = snapshots.getFirst();
+        long end = snapshots.getLast();
+        long compared = 0;
+        for (LakeTable table : history.tablesAt(end)) {
+            List<LakeColumn> columns = history.columnsAt(table, end);
+            String sql = "SELECT " + SPARK_COLUMNS + ", " + names(columns) + " FROM %s." + table.schema() + "." + table.name() + " CHANGES FROM VERSION " + start
+                    + " TO VERSION " + end;
+            List<List<String>> duckdb = duckLakeRawChanges(table, columns, start, end);
+            assertThat(duckdb).as("DuckDB's changes of %s", table).isNotEmpty();
+            CanonicalRowsAssert.assertSameRows(table + " changes of the moved lake [" + start + ", " + end + "]", withChangeColumns(columns), duckdb, "Spark",
+                    canonical(spark.sql(sql.formatted("movedchanges")).collectAsList(), 0, columns));
+            compared++;
+            assertThatThrownBy(() -> spark.sql(sql.formatted("nowherechanges")).collectAsList()).hasStackTraceContaining(moved.resolve("absent").toString());
+        }
+        assertThat(compared).isEqualTo(history.tablesAt(end).size()).isGreaterThan(0);
     }
 
     @Test
@@ -126,73 +168,154 @@ class TestMoraineSparkChangeFeed
         System.out.printf("change feed: %d ranges compared with ducklake_table_insertions and _deletions%n", compared);
     }
 
+    /**
+     * Both ways of reading a feed with updates, compared with one {@code ducklake_table_changes} call per range: the
+     * DataFrame API with {@code computeUpdates} (updates paired by Spark) and {@code readChangeFeed} (paired by the core).
+     */
     @Test
-    void dataPathOverrideReadsTheChangeFeedFromWhereTheLakeWasMoved()
+    void computeUpdatesAndReadChangeFeedMatchDuckLakeTableChangesForEveryRange()
             throws Exception
     {
-        Path moved = directory.resolve("moved");
-        try (var paths = Files.walk(oracle.dataPath())) {
-            for (Path source : paths.toList()) {
-                Path target = moved.resolve(oracle.dataPath().relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                }
-                else {
-                    Files.copy(source, target);
-                }
-            }
-        }
-        for (String catalog : List.of("movedchanges", "nowherechanges")) {
-            spark.conf().set("spark.sql.catalog." + catalog, MoraineCatalog.class.getName());
-            spark.conf().set("spark.sql.catalog." + catalog + ".store", uri.toString());
-        }
-        spark.conf().set("spark.sql.catalog.movedchanges.data-path", moved.toString());
-        spark.conf().set("spark.sql.catalog.nowherechanges.data-path", moved.resolve("absent").toString());
-        List<Long> snapshots = history.survivingSnapshots();
-        long start = snapshots.getFirst();
-        long end = snapshots.getLast();
-        long compared = 0;
-        for (LakeTable table : history.tablesAt(end)) {
-            List<LakeColumn> columns = history.columnsAt(table, end);
-            String sql = "SELECT " + SPARK_COLUMNS + ", " + names(columns) + " FROM %s." + table.schema() + "." + table.name() + " CHANGES FROM VERSION " + start
-                    + " TO VERSION " + end;
-            List<List<String>> duckdb = duckLakeRawChanges(table, columns, start, end);
-            assertThat(duckdb).as("DuckDB's changes of %s", table).isNotEmpty();
-            CanonicalRowsAssert.assertSameRows(table + " changes of the moved lake [" + start + ", " + end + "]", withChangeColumns(columns), duckdb, "Spark",
-                    canonical(spark.sql(sql.formatted("movedchanges")).collectAsList(), 0, columns));
-            compared++;
-            assertThatThrownBy(() -> spark.sql(sql.formatted("nowherechanges")).collectAsList()).hasStackTraceContaining(moved.resolve("absent").toString());
-        }
-        assertThat(compared).isEqualTo(history.tablesAt(end).size()).isGreaterThan(0);
+        Map<String, ChangeRead> reads = new LinkedHashMap<>();
+        reads.put("computeUpdates", (table, start, end) -> spark.read()
+                .option("startingVersion", Long.toString(start))
+                .option("endingVersion", Long.toString(end))
+                .option("computeUpdates", "true")
+                .changes("lake." + table.schema() + "." + table.name()));
+        reads.put("readChangeFeed", (table, start, end) -> readChangeFeed()
+                .option("startingVersion", Long.toString(start))
+                .option("endingVersion", Long.toString(end))
+                .load(table.schema() + "." + table.name()));
+        compareWithTableChanges(reads);
     }
 
     @Test
-    void theDataFrameApiMatchesDuckLakeForEveryRangeToTheNewestSnapshot()
+    void readChangeFeedHasDeltasColumnsAndTimestampBounds()
+            throws Exception
+    {
+        LakeTable orders = new LakeTable("sales", "orders");
+        List<Long> snapshots = history.survivingSnapshots();
+        long start = snapshots.get(2);
+        long end = snapshots.get(snapshots.size() - 2);
+        List<LakeColumn> columns = history.columnsAt(orders, end);
+        Dataset<Row> changes = readChangeFeed().option("startingTimestamp", time(start)).option("endingTimestamp", time(end)).load("sales.orders");
+        List<String> names = new ArrayList<>(columns.stream().map(LakeColumn::name).toList());
+        names.addAll(List.of("_change_type", "_commit_version", "_commit_timestamp", "_row_id"));
+        assertThat(changes.columns()).containsExactlyElementsOf(names);
+        List<Row> rows = changes.selectExpr(("_commit_version, _row_id, _change_type, " + names(columns)).split(", ")).collectAsList();
+        CanonicalRowsAssert.assertSameRows("orders readChangeFeed by timestamp", withChangeColumns(columns), duckLakeChanges(orders, columns, start, end), "Spark",
+                canonical(rows, 0, columns));
+        assertThat(rows).isNotEmpty();
+        // Without an end, the feed runs to the newest snapshot; each row's commit time is its snapshot's.
+        List<Row> toNewest = readChangeFeed().option("startingVersion", Long.toString(start)).load("sales.orders")
+                .selectExpr("_commit_version", "CAST(_commit_timestamp AS STRING)").distinct().collectAsList();
+        assertThat(toNewest).isNotEmpty();
+        Map<Long, String> times = new HashMap<>();
+        for (List<String> row : oracle.query("SELECT snapshot_id, strftime(snapshot_time AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S') FROM ducklake_snapshots('lake')")) {
+            times.put(Long.parseLong(row.get(0)), row.get(1));
+        }
+        long newest = snapshots.getLast();
+        assertThat(readChangeFeed().option("startingVersion", Long.toString(start)).load("sales.orders").count()).isEqualTo(Long.parseLong(oracle.query(
+                "SELECT count(*) FROM ducklake_table_changes('lake', 'sales', 'orders', " + start + ", " + newest + ")").getFirst().getFirst()));
+        for (Row row : toNewest) {
+            // NULL for a snapshot since expired, whose time is gone.
+            String expected = times.get(row.getLong(0));
+            if (expected == null) {
+                assertThat(row.isNullAt(1)).as("commit time of expired snapshot " + row.getLong(0)).isTrue();
+            }
+            else {
+                assertThat(row.getString(1)).as("commit time of snapshot " + row.getLong(0)).startsWith(expected);
+            }
+        }
+    }
+
+    @Test
+    void badReadChangeFeedOptionsAreRefusedNamingTheProblem()
+    {
+        LakeTable orders = new LakeTable("sales", "orders");
+        assertFeedRefused(readChangeFeed().option("startingVersion", "2").option("startingTimestamp", "2020-01-01 00:00:00"),
+                "startingVersion", "startingTimestamp", "not both");
+        assertFeedRefused(readChangeFeed().option("startingVersion", "10").option("endingVersion", "5"), "reversed", "10", "5");
+        // The workload expires snapshot 3.
+        assertFeedRefused(readChangeFeed().option("startingVersion", "3").option("endingVersion", "10"), "snapshot 3 was expired");
+        assertFeedRefused(readChangeFeed().option("endingVersion", "10"), "needs a start", "startingVersion");
+        assertFeedRefused(readChangeFeed().option("startingVersion", "x"), "'x'");
+        assertFeedRefused(readChangeFeed().option("startingTimestamp", "yesterday"), "startingTimestamp", "'yesterday'");
+    }
+
+    private org.apache.spark.sql.DataFrameReader readChangeFeed()
+    {
+        return spark.read().format("moraine").option("store", storeUri).option("readChangeFeed", "true");
+    }
+
+    private static void assertFeedRefused(org.apache.spark.sql.DataFrameReader reader, String... fragments)
+    {
+        var assertion = assertThatThrownBy(() -> reader.load("sales.orders").collectAsList()).isInstanceOf(AnalysisException.class);
+        for (String fragment : fragments) {
+            assertion.hasMessageContaining(fragment);
+        }
+    }
+
+    @FunctionalInterface
+    private interface ChangeRead
+    {
+        Dataset<Row> changes(LakeTable table, long start, long end);
+    }
+
+    /**
+     * Compares each of {@code reads} with {@code ducklake_table_changes} for every table and every range of surviving
+     * snapshots, one Spark query per read, table and end (the ranges from every start, each tagged with its start).
+     */
+    private void compareWithTableChanges(Map<String, ChangeRead> reads)
             throws Exception
     {
         List<Long> snapshots = history.survivingSnapshots();
-        long newest = snapshots.getLast();
-        long compared = 0;
+        List<String> failures = new ArrayList<>();
+        Map<String, Long> compared = new LinkedHashMap<>();
         long updates = 0;
-        for (LakeTable table : history.tablesAt(newest)) {
-            List<LakeColumn> columns = history.columnsAt(table, newest);
-            for (long start : snapshots) {
-                Dataset<Row> changes = spark.read()
-                        .option("startingVersion", Long.toString(start))
-                        .option("endingVersion", Long.toString(newest))
-                        .option("computeUpdates", "true")
-                        .changes("lake." + table.schema() + "." + table.name());
-                List<Row> rows = changes.selectExpr(("_commit_version, _row_id, _change_type, " + names(columns)).split(", ")).collectAsList();
-                List<List<String>> duckdb = duckLakeChanges(table, columns, start, newest);
-                updates += duckdb.stream().filter(row -> row.get(2).equals("'update_preimage'")).count();
-                CanonicalRowsAssert.assertSameRows(table + " changes [" + start + ", " + newest + "]", withChangeColumns(columns), duckdb, "Spark",
-                        canonical(rows, 0, columns));
-                compared++;
+        for (int endIndex = 0; endIndex < snapshots.size(); endIndex++) {
+            long end = snapshots.get(endIndex);
+            for (LakeTable table : history.tablesAt(end)) {
+                List<LakeColumn> columns = history.columnsAt(table, end);
+                List<Long> starts = snapshots.subList(0, endIndex + 1);
+                String[] selected = ("range_start, " + SPARK_COLUMNS + ", " + names(columns)).split(", ");
+                Map<String, Map<Long, List<Row>>> byRead = new LinkedHashMap<>();
+                reads.forEach((what, read) -> {
+                    Dataset<Row> union = null;
+                    for (long start : starts) {
+                        Dataset<Row> range = read.changes(table, start, end).withColumn("range_start", org.apache.spark.sql.functions.lit(start)).selectExpr(selected);
+                        union = union == null ? range : union.unionAll(range);
+                    }
+                    Map<Long, List<Row>> byStart = new HashMap<>();
+                    for (Row row : union.collectAsList()) {
+                        byStart.computeIfAbsent(row.getLong(0), key -> new ArrayList<>()).add(row);
+                    }
+                    byRead.put(what, byStart);
+                });
+                for (long start : starts) {
+                    List<List<String>> duckdb = duckLakeChanges(table, columns, start, end);
+                    updates += duckdb.stream().filter(row -> row.get(2).equals("'update_preimage'")).count();
+                    for (Map.Entry<String, Map<Long, List<Row>>> read : byRead.entrySet()) {
+                        try {
+                            CanonicalRowsAssert.assertSameRows(table + " " + read.getKey() + " [" + start + ", " + end + "]", withChangeColumns(columns), duckdb,
+                                    "Spark", canonical(read.getValue().getOrDefault(start, List.of()), 1, columns));
+                        }
+                        catch (AssertionError e) {
+                            failures.add(e.getMessage());
+                        }
+                        compared.merge(read.getKey(), 1L, Long::sum);
+                    }
+                }
             }
         }
-        assertThat(compared).isEqualTo(history.tablesAt(newest).size() * (long) snapshots.size());
+        if (!failures.isEmpty()) {
+            throw new AssertionError(failures.size() + " comparisons of " + compared + " differ:\n" + String.join("\n", failures));
+        }
+        long ranges = expectedRanges(snapshots);
+        assertThat(ranges).isGreaterThan(300);
+        assertThat(compared).hasSize(reads.size()).allSatisfy((what, count) -> assertThat(count).as(what).isEqualTo(ranges));
         assertThat(updates).as("update pairs in the compared feeds").isGreaterThan(0);
-        System.out.printf("change feed with computeUpdates: %d ranges compared with ducklake_table_changes%n", compared);
+        System.out.printf("change feed with updates: ranges compared with ducklake_table_changes %s, %d update rows%n", compared, updates);
     }
 
     @Test

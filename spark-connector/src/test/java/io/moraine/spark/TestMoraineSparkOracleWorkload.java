@@ -7,6 +7,7 @@ import io.moraine.testing.DuckLakeHistory;
 import io.moraine.testing.DuckLakeOracle;
 import io.moraine.testing.LakeColumn;
 import io.moraine.testing.LakeTable;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -103,6 +104,40 @@ class TestMoraineSparkOracleWorkload
         assertThat(comparison.everyTableAtEverySnapshot(reader))
                 .isEqualTo(comparison.history().tableSnapshotPairs())
                 .isGreaterThanOrEqualTo(36);
+    }
+
+    @Test
+    void countStarIsAnsweredFromTheCatalogWhereExactAndEqualsDuckLakeAtEverySnapshot()
+            throws Exception
+    {
+        DuckLakeHistory history = comparison.history();
+        long compared = 0;
+        long fromCatalog = 0;
+        for (long snapshot : history.survivingSnapshots()) {
+            for (LakeTable table : history.tablesAt(snapshot)) {
+                Dataset<Row> count = spark.sql("SELECT count(*) FROM lake." + table.schema() + "." + table.name() + " VERSION AS OF " + snapshot);
+                boolean pushed = scala.jdk.javaapi.CollectionConverters.asJava(count.queryExecution().optimizedPlan().collectLeaves()).stream()
+                        .anyMatch(leaf -> leaf instanceof org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation relation
+                                && relation.scan() instanceof MetadataCountScan);
+                long expected = Long.parseLong(oracle.query("SELECT count(*) FROM " + table.sqlName("lake") + " AT (VERSION => " + snapshot + ")").getFirst().getFirst());
+                assertThat(count.first().getLong(0)).as("count(*) of %s at %s (from the catalog: %s)", table, snapshot, pushed).isEqualTo(expected);
+                try (io.moraine.core.catalog.CatalogSnapshot at = OpenStores.catalog(MoraineSettings.from(
+                        new org.apache.spark.sql.util.CaseInsensitiveStringMap(Map.of("store", store)), "test")).at(snapshot)) {
+                    long tableId = at.table(table.schema(), table.name()).orElseThrow().getLong("table_id");
+                    boolean exact = io.moraine.core.stats.TableStatistics.of(at, tableId, io.moraine.core.types.TableSchema.of(at.columnTree(tableId)),
+                            io.moraine.core.scan.ScanFilter.all()).rowCount().isPresent();
+                    assertThat(pushed).as("count(*) of %s at %s pushed exactly when the core's row count is exact", table, snapshot).isEqualTo(exact);
+                }
+                compared++;
+                fromCatalog += pushed ? 1 : 0;
+            }
+        }
+        assertThat(compared).isEqualTo(history.tableSnapshotPairs());
+        // Both kinds occur in the workload: exact counts, and counts the catalog cannot make exact (files read before their newest rows, several delete files).
+        assertThat(fromCatalog).isGreaterThan(0).isLessThan(compared);
+        // A filter keeps the count on the files.
+        assertThat(spark.sql("SELECT count(*) FROM lake.sales.orders WHERE id > 5").queryExecution().optimizedPlan().toString()).doesNotContain("count(*) from the catalog");
+        System.out.printf("count(*): %d table snapshots compared with DuckDB, %d answered from the catalog%n", compared, fromCatalog);
     }
 
     @Test

@@ -20,14 +20,15 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * {@code bin/moraine bench spark}: writes a lake with DuckDB + DuckLake (a table of Parquet files, one per insert, and
+ * {@code bin/moraine bench spark}: writes a lake with DuckDB + DuckLake (a table of Parquet files, one per insert, ids
+ * ascending as a lake loaded in commits sorted by the key would be, so that file statistics prune a selective id range, and
  * a table whose rows are all inlined in the catalog), imports it into a moraine store, and runs the Spark side
  * ({@code io.moraine.spark.bench.SparkScanBench}, from spark-connector's test jar) with spark-submit and the bundle:
  * the connector against Spark's built-in Parquet source over the same files in one session, then inlined rows/s.
  */
 public final class SparkScanBenchmark
 {
-    public static final String USAGE = "bench spark [--rows 8000000] [--files 8] [--inlined-rows 20000] [--runs 5] [--warmups 3] [--dir <directory>]";
+    public static final String USAGE = "bench spark [--rows 8000000] [--files 32] [--inlined-rows 20000] [--runs 5] [--warmups 3] [--dir <directory>]";
 
     private SparkScanBenchmark() {}
 
@@ -36,7 +37,7 @@ public final class SparkScanBenchmark
     {
         CommandLine line = CommandLine.parse(args, Set.of("rows", "files", "inlined-rows", "runs", "warmups", "dir"));
         int rows = line.intOption("rows", 8_000_000);
-        int files = line.intOption("files", 8);
+        int files = line.intOption("files", 32);
         int inlinedRows = line.intOption("inlined-rows", 20_000);
         SparkSubmit spark = SparkSubmit.of(SparkSubmit.checkoutRoot());
         Path testJar = testJar(spark.root());
