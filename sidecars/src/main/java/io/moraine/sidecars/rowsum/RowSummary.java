@@ -29,15 +29,8 @@ public record RowSummary(long rowCount, RowIdSet set, RowOrder order)
         if (isStrictlyAscending(idsInFileOrder)) {
             return new RowSummary(n, setOf(idsInFileOrder), new RowOrder.Ascending());
         }
-        long[] distinct = idsInFileOrder.clone();
-        Arrays.sort(distinct);
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            if (i == 0 || distinct[i] != distinct[k - 1]) {
-                distinct[k++] = distinct[i];
-            }
-        }
-        distinct = Arrays.copyOf(distinct, k);
+        long[] distinct = sortedDistinct(idsInFileOrder);
+        int k = distinct.length;
         RowIdSet set = setOf(distinct);
         if (k == n) {
             int[] positions = new int[n];
@@ -61,6 +54,25 @@ public record RowSummary(long rowCount, RowIdSet set, RowOrder order)
             positions[next[ranks[p]]++] = p;
         }
         return new RowSummary(n, set, new RowOrder.Repeated(offsets, positions));
+    }
+
+    /** The set alone, from a row-id column in file order: all a membership lookup needs. */
+    public static RowIdSet setOfFileOrder(long[] idsInFileOrder)
+    {
+        return setOf(sortedDistinct(idsInFileOrder));
+    }
+
+    private static long[] sortedDistinct(long[] ids)
+    {
+        long[] sorted = ids.clone();
+        Arrays.sort(sorted);
+        int k = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (i == 0 || sorted[i] != sorted[k - 1]) {
+                sorted[k++] = sorted[i];
+            }
+        }
+        return k == sorted.length ? sorted : Arrays.copyOf(sorted, k);
     }
 
     /** The set encoding a writer picks for strictly ascending ids: a dense range when there are no gaps, else the smaller. */
