@@ -4,6 +4,7 @@ import io.moraine.core.io.LakeFileSystem;
 import org.apache.parquet.io.SeekableInputStream;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.OptionalLong;
 
@@ -31,17 +32,15 @@ final class RangeReader
             throws IOException
     {
         byte[] buffer = new byte[length];
-        int filled = 0;
+        // read(ByteBuffer), not read(byte[], ...): parquet-java's local stream reads the latter a byte at a time
+        ByteBuffer target = ByteBuffer.wrap(buffer);
         try (SeekableInputStream stream = files.newInputFile(path, OptionalLong.empty()).newStream()) {
             stream.seek(offset);
-            while (filled < length) {
-                int read = stream.read(buffer, filled, length - filled);
-                if (read < 0) {
-                    break;
-                }
-                filled += read;
+            while (target.hasRemaining() && stream.read(target) >= 0) {
+                // until full or the end of the file
             }
         }
+        int filled = target.position();
         metrics.bytesRead(filled);
         return filled == length ? buffer : Arrays.copyOf(buffer, filled);
     }

@@ -86,7 +86,7 @@ public record RowSummary(long rowCount, RowIdSet set, RowOrder order)
             return new DenseRowIds(sortedDistinctIds[0], k);
         }
         RoaringRowIds roaring = RoaringRowIds.of(sortedDistinctIds);
-        long roaringBytes = roaring.bitmap().serializedSizeInBytes();
+        long roaringBytes = roaring.serializedSize();
         return roaringBytes <= 8L * k ? roaring : new SortedRowIds(sortedDistinctIds);
     }
 

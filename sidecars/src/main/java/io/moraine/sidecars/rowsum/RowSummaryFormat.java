@@ -1,14 +1,8 @@
 package io.moraine.sidecars.rowsum;
 
 import io.moraine.sidecars.rowsum.RowSummaryFormatException.Kind;
-import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
@@ -79,15 +73,9 @@ public final class RowSummaryFormat
                 yield out.array();
             }
             case RoaringRowIds roaring -> {
-                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-                bytes.write(SET_ROARING64);
-                try (DataOutputStream data = new DataOutputStream(bytes)) {
-                    roaring.bitmap().serializePortable(data);
-                }
-                catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                yield bytes.toByteArray();
+                ByteBuffer out = ByteBuffer.allocate(1 + roaring.serializedSize()).order(ByteOrder.LITTLE_ENDIAN).put(SET_ROARING64);
+                roaring.serialize(out);
+                yield out.array();
             }
         };
     }
@@ -239,11 +227,10 @@ public final class RowSummaryFormat
                     yield new SortedRowIds(ids);
                 }
                 case SET_ROARING64 -> {
-                    ByteArrayInputStream stream = new ByteArrayInputStream(bytes, offset + 1, length - 1);
-                    Roaring64NavigableMap bitmap = new Roaring64NavigableMap();
-                    bitmap.deserializePortable(new DataInputStream(stream));
-                    requireCorrupt(stream.available() == 0, stream.available() + " bytes follow the Roaring payload");
-                    yield new RoaringRowIds(bitmap);
+                    ByteBuffer in = ByteBuffer.wrap(bytes, offset + 1, length - 1).order(ByteOrder.LITTLE_ENDIAN);
+                    RoaringRowIds roaring = RoaringRowIds.deserialize(in);
+                    requireCorrupt(!in.hasRemaining(), in.remaining() + " bytes follow the Roaring payload");
+                    yield roaring;
                 }
                 default -> throw new RowSummaryFormatException(Kind.CORRUPT, "unknown set tag " + bytes[offset]);
             };

@@ -3,6 +3,10 @@ package io.moraine.sidecars.rowsum;
 import org.junit.jupiter.api.Test;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -52,18 +56,38 @@ class RowSummaryFormatTest
     }
 
     @Test
-    void roaringSetIsThePortable64BitSerialization()
+    void roaringSetIsThePortable64BitSerializationByteForByte()
             throws Exception
     {
-        Roaring64NavigableMap bitmap = Roaring64NavigableMap.bitmapOf(1, (1L << 32) + 5);
-        RowSummary summary = new RowSummary(2, new RoaringRowIds(bitmap), new RowOrder.Ascending());
-        byte[] set = RowSummaryFormat.encodeSet(summary.set());
-        ByteBuffer in = ByteBuffer.wrap(set).order(ByteOrder.LITTLE_ENDIAN);
-        assertThat(set[0]).isEqualTo(RowSummaryFormat.SET_ROARING64);
-        assertThat(in.getLong(1)).isEqualTo(2);            // number of 32-bit bitmaps
-        assertThat(in.getInt(9)).isZero();                 // the first one's high word
-        assertThat(in.getShort(13) & 0xFFFF).isIn(12346, 12347); // a 32-bit portable Roaring cookie
-        assertThat(RowSummaryFormat.encode(FILE, summary)).hasSize(68 + FILE.path().length() + 4 + set.length);
+        int compared = 0;
+        for (long[] ids : new long[][] {{1, (1L << 32) + 5}, RowIdShapes.sparse(200_000, 10, 1), RowIdShapes.sparse(3_000, 3_000_000, 2),
+                RowIdShapes.dense(7, 70_000), {0, 65_535, 65_536, (5L << 32) | 0xFFFF_FFFFL}}) {
+            RoaringRowIds ours = RoaringRowIds.of(ids);
+            Roaring64NavigableMap theirs = new Roaring64NavigableMap();
+            theirs.add(ids);
+            theirs.runOptimize();
+            ByteArrayOutputStream portable = new ByteArrayOutputStream();
+            try (DataOutputStream out = new DataOutputStream(portable)) {
+                theirs.serializePortable(out);
+            }
+            byte[] set = RowSummaryFormat.encodeSet(ours);
+            assertThat(set[0]).isEqualTo(RowSummaryFormat.SET_ROARING64);
+            assertThat(Arrays.copyOfRange(set, 1, set.length)).isEqualTo(portable.toByteArray());
+            ByteBuffer in = ByteBuffer.wrap(set).order(ByteOrder.LITTLE_ENDIAN);
+            assertThat(in.getLong(1)).isEqualTo(Arrays.stream(ids).map(id -> id >>> 32).distinct().count());   // number of 32-bit bitmaps
+            assertThat(in.getShort(13) & 0xFFFF).isIn(12346, 12347);                // a 32-bit portable Roaring cookie
+            // and what RoaringBitmap's reader makes of our bytes is the same set
+            Roaring64NavigableMap decoded = new Roaring64NavigableMap();
+            decoded.deserializePortable(new DataInputStream(new ByteArrayInputStream(set, 1, set.length - 1)));
+            assertThat(decoded).isEqualTo(theirs);
+            assertThat(ours.toArray()).isEqualTo(ids);
+            for (long id : new long[] {ids[0], ids[ids.length - 1], ids[ids.length / 2], ids[ids.length / 2] + 1, 1L << 40}) {
+                assertThat(ours.rank(id)).isEqualTo(id <= 0 ? 0 : theirs.rankLong(id - 1));
+                assertThat(ours.contains(id)).isEqualTo(theirs.contains(id));
+            }
+            compared++;
+        }
+        assertThat(compared).isEqualTo(5);
     }
 
     @Test
