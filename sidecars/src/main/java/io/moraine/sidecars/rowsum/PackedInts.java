@@ -62,6 +62,34 @@ public final class PackedInts
         return getAtBit(buffer, (long) base * 8 + index * width, width);
     }
 
+    /**
+     * Entries {@code 0 .. values.length - 1} of the region at {@code base}: whole-order decoding, eight bytes per entry
+     * read at once where the buffer allows.
+     */
+    public static void unpack(byte[] buffer, int base, int width, int[] values)
+    {
+        if (width > 32) {
+            throw new IllegalArgumentException("int entries are at most 32 bits wide, got " + width);
+        }
+        if (width == 0) {
+            java.util.Arrays.fill(values, 0);
+            return;
+        }
+        long mask = (1L << width) - 1;
+        long bit = (long) base * 8;
+        int i = 0;
+        // a 64-bit window holds any entry of up to 57 bits at any bit offset
+        for (; i < values.length && (bit >>> 3) + 8 <= buffer.length; i++, bit += width) {
+            values[i] = (int) (((long) LONG_LE.get(buffer, (int) (bit >>> 3)) >>> (bit & 7)) & mask);
+        }
+        for (; i < values.length; i++, bit += width) {
+            values[i] = (int) getAtBit(buffer, bit, width);
+        }
+    }
+
+    private static final java.lang.invoke.VarHandle LONG_LE =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
     /** The {@code width}-bit value starting at stream bit {@code bit} of {@code buffer}. */
     public static long getAtBit(byte[] buffer, long bit, int width)
     {

@@ -310,9 +310,7 @@ public final class RowSummaryFormat
     private static int[] unpack(byte[] bytes, int base, int count, int width)
     {
         int[] values = new int[count];
-        for (int i = 0; i < count; i++) {
-            values[i] = (int) PackedInts.get(bytes, base, i, width);
-        }
+        PackedInts.unpack(bytes, base, width, values);
         return values;
     }
 

@@ -66,6 +66,29 @@ class PackedIntsTest
     }
 
     @Test
+    void bulkUnpackingAgreesWithSingleEntries()
+    {
+        Random random = new Random(8);
+        int checked = 0;
+        for (int width = 0; width <= 32; width++) {
+            for (int base : new int[] {0, 5}) {
+                int count = 1 + random.nextInt(300);
+                byte[] bytes = new byte[Math.toIntExact(base + PackedInts.bytesFor(count, width))];
+                for (int i = 0; i < count; i++) {
+                    PackedInts.put(bytes, base, i, width, width == 0 ? 0 : random.nextLong() >>> (64 - width));
+                }
+                int[] values = new int[count];
+                PackedInts.unpack(bytes, base, width, values);
+                for (int i = 0; i < count; i++) {
+                    assertThat(Integer.toUnsignedLong(values[i])).isEqualTo(PackedInts.get(bytes, base, i, width));
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isPositive();
+    }
+
+    @Test
     void refusesAValueItsWidthCannotHold()
     {
         byte[] bytes = new byte[8];

@@ -89,6 +89,42 @@ class RowSummaryReaderTest
     }
 
     @Test
+    void aSetThatDoesNotDecodeBehindAValidChecksumIsAbsentNeverAnException()
+            throws Exception
+    {
+        // a writer's bug rather than a storage fault: the checksums match the damaged bytes
+        int cases = 0;
+        int refused = 0;
+        for (int shape = 0; shape < SHAPES.size(); shape++) {
+            DataFileIdentity file = file(shape);
+            byte[] good = RowSummaryFormat.encode(file, RowSummary.fromFileOrder(SHAPES.get(shape)));
+            RowSummaryHeader header = RowSummaryFormat.decodeHeader(good, good.length);
+            int setStart = header.headerLength();
+            for (int offset = setStart; offset < setStart + header.setLength(); offset++) {
+                byte[] bad = good.clone();
+                bad[offset] ^= (byte) 0x41;
+                ByteBuffer out = ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN);
+                out.putInt(56, RowSummaryFormat.crc32c(bad, setStart, Math.toIntExact(header.setLength())));
+                out.putInt(header.headerLength() - 4, RowSummaryFormat.crc32c(bad, 0, header.headerLength() - 4));
+                Files.write(Path.of(file.sidecarPath()), bad);
+                long rejectedBefore = metrics.snapshot().rejectedCorrupt();
+                Optional<RowSummarySidecar> opened = reader.open(file);
+                if (opened.isEmpty()) {
+                    assertThat(metrics.snapshot().rejectedCorrupt()).isEqualTo(rejectedBefore + 1);
+                    refused++;
+                }
+                else {
+                    // a different set that still decodes: the order's consistency checks are the remaining guard
+                    opened.get().loadSummary();
+                }
+                cases++;
+            }
+        }
+        assertThat(cases).isGreaterThan(500);
+        assertThat(refused).isPositive();
+    }
+
+    @Test
     void everyTruncationReadsAsAbsentAndIsCounted()
             throws IOException
     {
