@@ -134,10 +134,13 @@ public record RowSummary(long rowCount, RowIdSet set, RowOrder order)
                 require(offsets[0] == 0 && offsets[offsets.length - 1] == rowCount,
                         "repeated offsets must run from 0 to the row count " + rowCount);
                 for (int r = 0; r < cardinality; r++) {
-                    require(offsets[r + 1] > offsets[r], "every id of a repeated summary has a position; rank " + r + " has none");
+                    if (offsets[r + 1] <= offsets[r]) {
+                        throw new IllegalArgumentException("every id of a repeated summary has a position; rank " + r + " has none");
+                    }
                     for (int i = offsets[r] + 1; i < offsets[r + 1]; i++) {
-                        require(repeated.positions()[i] > repeated.positions()[i - 1],
-                                "the positions of one id ascend; rank " + r + " does not");
+                        if (repeated.positions()[i] <= repeated.positions()[i - 1]) {
+                            throw new IllegalArgumentException("the positions of one id ascend; rank " + r + " does not");
+                        }
                     }
                 }
                 requireEachPositionOnce(rowCount, repeated.positions());
@@ -148,9 +151,14 @@ public record RowSummary(long rowCount, RowIdSet set, RowOrder order)
     private static void requireEachPositionOnce(long rowCount, int[] positions)
     {
         BitSet seen = new BitSet(Math.toIntExact(rowCount));
+        // checked before any message is built: this runs per row
         for (int position : positions) {
-            require(position >= 0 && position < rowCount, "position " + position + " is outside 0.." + (rowCount - 1));
-            require(!seen.get(position), "position " + position + " appears twice");
+            if (position < 0 || position >= rowCount) {
+                throw new IllegalArgumentException("position " + position + " is outside 0.." + (rowCount - 1));
+            }
+            if (seen.get(position)) {
+                throw new IllegalArgumentException("position " + position + " appears twice");
+            }
             seen.set(position);
         }
     }
