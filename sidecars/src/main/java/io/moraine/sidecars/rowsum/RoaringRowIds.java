@@ -155,6 +155,7 @@ public final class RoaringRowIds
         RoaringBitmap[] lows = new RoaringBitmap[(int) count];
         for (int i = 0; i < count; i++) {
             highs[i] = little.getInt();
+            requirePlausibleContainerCount(little);
             lows[i] = new RoaringBitmap();
             lows[i].deserialize(little.slice().order(ByteOrder.LITTLE_ENDIAN));
             little.position(little.position() + lows[i].serializedSizeInBytes());
@@ -164,6 +165,30 @@ public final class RoaringRowIds
         }
         catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** A damaged container count must not make RoaringBitmap allocate for billions of containers. */
+    private static void requirePlausibleContainerCount(ByteBuffer in)
+            throws IOException
+    {
+        if (in.remaining() < 4) {
+            throw new IOException("a 32-bit Roaring bitmap needs a cookie, " + in.remaining() + " bytes left");
+        }
+        int cookie = in.getInt(in.position());
+        long containers;
+        if ((cookie & 0xFFFF) == 12347) {
+            containers = (cookie >>> 16) + 1L;
+        }
+        else if (cookie == 12346 && in.remaining() >= 8) {
+            containers = Integer.toUnsignedLong(in.getInt(in.position() + 4));
+        }
+        else {
+            throw new IOException("not a portable 32-bit Roaring bitmap (cookie " + cookie + ")");
+        }
+        // each container takes at least a 4-byte key/cardinality entry
+        if (containers > 65_536 || containers * 4 > in.remaining()) {
+            throw new IOException("a 32-bit Roaring bitmap of " + containers + " containers in " + in.remaining() + " bytes");
         }
     }
 

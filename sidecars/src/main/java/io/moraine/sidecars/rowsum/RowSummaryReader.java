@@ -114,6 +114,25 @@ public final class RowSummaryReader
         return all;
     }
 
+    /**
+     * The header of {@code file}'s sidecar when there is one describing it: one read of exactly the header's length
+     * (known from the path), which is what a publish pass pays for a file already published. Not counted in
+     * {@link #metrics()}, and not a check of the halves: a sidecar cut after its header still passes here and still reads
+     * as absent on {@link #open}.
+     */
+    public Optional<RowSummaryHeader> publishedHeader(DataFileIdentity file)
+    {
+        int headerLength = RowSummaryFormat.FIXED_HEADER_LENGTH + file.path().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 4;
+        try {
+            byte[] bytes = new RangeReader(files, file.sidecarPath(), new RowSummaryMetrics()).read(0, headerLength);
+            RowSummaryHeader header = RowSummaryFormat.decodeHeader(bytes, bytes.length);
+            return header.describes(file) ? Optional.of(header) : Optional.empty();
+        }
+        catch (IOException | RowSummaryFormatException e) {
+            return Optional.empty();
+        }
+    }
+
     void rejected(DataFileIdentity file, RowSummaryFormatException e)
     {
         metrics.rejected(e.kind());

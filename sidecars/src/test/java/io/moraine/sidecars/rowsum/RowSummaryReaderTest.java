@@ -174,6 +174,24 @@ class RowSummaryReaderTest
     }
 
     @Test
+    void aPublishedHeaderIsFoundForItsOwnFileOnly()
+            throws IOException
+    {
+        DataFileIdentity file = file(4);
+        RowSummary summary = RowSummary.fromFileOrder(SHAPES.get(4));
+        assertThat(reader.publishedHeader(file)).isEmpty();
+        RowSummaryWriter.write(LocalFileSystem.INSTANCE, file, summary);
+        RowSummaryHeader header = reader.publishedHeader(file).orElseThrow();
+        assertThat(header.identity()).isEqualTo(file);
+        assertThat(header.rowCount()).isEqualTo(summary.rowCount());
+        assertThat(reader.publishedHeader(new DataFileIdentity(7, 999, file.path(), file.fileSize()))).isEmpty();
+        byte[] bytes = Files.readAllBytes(Path.of(file.sidecarPath()));
+        Files.write(Path.of(file.sidecarPath()), Arrays.copyOf(bytes, header.headerLength() - 1));
+        assertThat(reader.publishedHeader(file)).isEmpty();
+        assertThat(metrics.snapshot()).isEqualTo(new RowSummaryMetrics().snapshot());
+    }
+
+    @Test
     void aMissingSidecarIsAMissNotARejection()
     {
         DataFileIdentity file = new DataFileIdentity(1, 2, directory.resolve("nothing.parquet").toString(), 10);
