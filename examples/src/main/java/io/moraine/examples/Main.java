@@ -45,6 +45,7 @@ public final class Main
         COMMANDS.put("bench", new Entry("run a benchmark: bench catalog [--snapshots N] [--files-per-snapshot N] [--commits N] | bench inline [--rows N] [--chunk-rows N] [--commits N] [--writers N] [--repetitions N] [--warmup-seconds N] [--s3proxy] | "
                 + io.moraine.examples.bench.TrinoScanBenchmark.USAGE + " (moraine vs Trino's Hive connector on the same Parquet files) | "
                 + io.moraine.examples.bench.RowIdLookupBenchmark.USAGE + " | "
+                + io.moraine.examples.bench.RowSummaryBenchmark.USAGE + " (a .rowsum sidecar vs deriving from the row-id column) | "
                 + io.moraine.examples.bench.ChangeFeedBenchmark.USAGE + " (a fixed change feed on a table at 1x and 10x its files) | "
                 + io.moraine.examples.bench.DuckDbAttachBenchmark.USAGE + " (the standalone DuckDB attach vs a DuckDB-file catalog) | "
                 + io.moraine.examples.spark.SparkScanBenchmark.USAGE + " (the Spark connector vs Spark's Parquet source on the same files)",
@@ -111,10 +112,11 @@ public final class Main
             case "inline" -> io.moraine.examples.bench.InlineBenchmark.main(rest);
             case "trino" -> io.moraine.examples.bench.TrinoScanBenchmark.main(rest);
             case "row-id" -> io.moraine.examples.bench.RowIdLookupBenchmark.main(rest);
+            case "rowsum" -> io.moraine.examples.bench.RowSummaryBenchmark.main(rest);
             case "changes" -> io.moraine.examples.bench.ChangeFeedBenchmark.main(rest);
             case "duckdb" -> io.moraine.examples.bench.DuckDbAttachBenchmark.main(rest);
             case "spark" -> io.moraine.examples.spark.SparkScanBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, changes, duckdb or spark [...]");
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, rowsum, changes, duckdb or spark [...]");
         }
     }
 }

@@ -2,7 +2,6 @@ package io.moraine.core.io;
 
 import io.moraine.core.error.UnsupportedFeatureException;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -37,7 +36,7 @@ public final class LocalFileSystem
     @Override
     public InputFile newInputFile(String path, OptionalLong length)
     {
-        return new LocalInputFile(localPath(path));
+        return new ChannelInputFile(localPath(path));
     }
 
     @Override
