@@ -1,10 +1,8 @@
 package io.moraine.spark;
 
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
-import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.SerializableConfiguration;
@@ -14,7 +12,7 @@ import java.util.List;
 
 /** Makes the columnar readers of a change feed's partitions on executors. */
 final class ChangeReaderFactory
-        implements PartitionReaderFactory
+        extends ColumnarReaderFactory
 {
     private final List<ReadColumn> columns;
     private final ParquetPartitionReaderFactory withPositions;
@@ -29,18 +27,6 @@ final class ChangeReaderFactory
         this.withPositions = withPositions;
         this.hadoop = hadoop;
         this.commitTimes = commitTimes;
-    }
-
-    @Override
-    public PartitionReader<InternalRow> createReader(InputPartition partition)
-    {
-        throw new UnsupportedOperationException("moraine change feeds are columnar");
-    }
-
-    @Override
-    public boolean supportColumnarReads(InputPartition partition)
-    {
-        return true;
     }
 
     @Override
