@@ -27,14 +27,14 @@ public final class Main
         COMMANDS.put("help", new Entry("list the commands", args -> help()));
         COMMANDS.put("import", new Entry("copy a DuckLake catalog into a new moraine store: " + ImportCommand.USAGE, ImportCommand::run));
         COMMANDS.put("dump", new Entry("print a catalog table's rows as CSV: " + DumpCommand.USAGE, DumpCommand::run));
-        COMMANDS.put("duckdb", new Entry("run SQL in DuckDB 1.5.5 with the moraine extension, the store attached as m, print CSV: "
+        COMMANDS.put("duckdb", new Entry("run SQL in DuckDB 1.5.5 with ducklake:moraine:<store> attached as lake (a new store becomes a new lake), print the last result as CSV: "
                 + DuckDbCommand.USAGE, DuckDbCommand::run));
         COMMANDS.put("cat", new Entry("print a table's rows at a snapshot as CSV, read without an engine: " + CatCommand.USAGE, CatCommand::run));
         COMMANDS.put("verify", new Entry("check a store's invariants without changing it, print each problem and a summary (exit 1 on problems): "
                 + VerifyCommand.USAGE, VerifyCommand::run));
         COMMANDS.put("flush", new Entry("write inlined rows to Parquet and drain them, like ducklake_flush_inlined_data: " + FlushCommand.USAGE,
                 FlushCommand::run));
-        COMMANDS.put("demo", new Entry("the demo: a DuckLake-written lake on a local moraine store, served by a local Trino: "
+        COMMANDS.put("demo", new Entry("the demo: DuckDB writes a lake through ducklake:moraine: into a local store, a local Trino serves it (and Spark reads it): "
                 + io.moraine.examples.trino.DemoCommand.USAGE, io.moraine.examples.trino.DemoCommand::run));
         COMMANDS.put("trino", new Entry("start a local Trino with catalog 'lake' on a store: " + io.moraine.examples.trino.TrinoCommands.SERVE_USAGE,
                 io.moraine.examples.trino.TrinoCommands::serve));
@@ -86,6 +86,10 @@ public final class Main
         catch (IllegalArgumentException e) {
             System.err.println(Secrets.redact("moraine " + name + ": " + e.getMessage()));
             return 2;
+        }
+        catch (CommandFailure e) {
+            System.err.println(Secrets.redact("moraine " + name + ": " + e.getMessage()));
+            return 1;
         }
         catch (Exception e) {
             StringWriter trace = new StringWriter();

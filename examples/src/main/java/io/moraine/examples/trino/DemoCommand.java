@@ -1,26 +1,24 @@
 package io.moraine.examples.trino;
 
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckDbConnections;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.CommandLine;
+import io.moraine.examples.MoraineDuckDb;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * {@code make demo}: writes a small lake with real DuckLake (Parquet files, a delete file, inlined rows, several
- * snapshots), imports its catalog into a moraine store on the local file system, starts a local Trino over it, runs a
- * few queries, reads the lake once more with a real Spark ({@code SparkDemo}), prints how to connect, and keeps serving
- * (unless {@code --once}).
+ * {@code make demo}: DuckDB writes a small lake through {@code ATTACH 'ducklake:moraine:<store>'} (real DuckLake: Parquet
+ * files, a delete file, inlined rows, several snapshots; the catalog lives in a moraine store on the local file system),
+ * then a local Trino serves that store and runs a few queries, a real Spark reads the lake once more
+ * ({@code SparkDemo}), and the command prints how to connect and keeps serving (unless {@code --once}).
  */
 public final class DemoCommand
 {
@@ -52,20 +50,23 @@ public final class DemoCommand
         Path directory = Path.of(line.option("dir").orElse(Path.of(System.getProperty("java.io.tmpdir"), "moraine-demo").toString()));
         deleteRecursively(directory);
         Files.createDirectories(directory);
-        Path catalogFile = directory.resolve("duckdb-catalog.ducklake");
+        StoreUri store = StoreUri.parse("file://" + directory.resolve("moraine-store"));
         Path dataPath = directory.resolve("data");
-        System.out.println("1. Writing a demo lake with DuckDB + DuckLake into " + dataPath);
-        try (Connection connection = DuckDbConnections.open("", "ducklake"); Statement statement = connection.createStatement()) {
-            statement.execute("ATTACH 'ducklake:" + catalogFile + "' AS lake (DATA_PATH '" + dataPath + "/')");
+        System.out.println("1. Writing a demo lake with DuckDB + DuckLake, its catalog in the moraine store " + store + ", its files in " + dataPath);
+        String attach = "ATTACH " + MoraineDuckDb.quote("ducklake:moraine:" + store) + " AS lake (DATA_PATH " + MoraineDuckDb.quote(dataPath + "/") + ")";
+        System.out.println("   " + attach);
+        long headSnapshot;
+        try (Connection connection = MoraineDuckDb.openWithDuckLake(); Statement statement = connection.createStatement()) {
+            statement.execute(attach);
             for (String step : LAKE) {
                 statement.execute(step);
             }
+            try (ResultSet result = statement.executeQuery("SELECT max(snapshot_id) FROM ducklake_snapshots('lake')")) {
+                result.next();
+                headSnapshot = result.getLong(1);
+            }
         }
-        StoreUri store = StoreUri.parse("file://" + directory.resolve("moraine-store"));
-        System.out.println("2. Importing its catalog into the moraine store " + store);
-        CatalogImporter.Result imported = CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + catalogFile), store, Optional.empty(),
-                CatalogImporter.Progress.SILENT);
-        System.out.printf("   %,d catalog rows, head snapshot %d%n", imported.totalRows(), imported.headSnapshotId());
+        System.out.printf("2. DuckDB committed %d snapshots through moraine (head snapshot %d); DuckDB has closed the lake%n", LAKE.size(), headSnapshot);
         System.out.println("3. Starting a local Trino with catalog 'lake' (connector.name=moraine)");
         LocalTrino trino = LocalTrino.start(store, line.intOption("port", line.flag("once") ? 0 : 8080));
         try {
