@@ -104,12 +104,12 @@ final class ChangeFeedFunction
             long start = startSnapshot.orElseGet(() -> ChangeFeed.startAtOrAfter(catalog, startTimestamp.orElseThrow()));
             // Refuses a start that is not a snapshot (expired, or after the newest); a start after the end is an empty feed.
             ChangeFeed.forTable(end, tableRow.getLong("table_id"), start);
-            ChangeFeedFunctionHandle handle = new ChangeFeedFunctionHandle(output, name, tableRow.getLong("table_id"), start, end.id(), List.of());
-            List<MoraineColumnHandle> columns = tableColumns.of(handle.tableAtEnd(), end).handles();
+            long tableId = tableRow.getLong("table_id");
+            List<MoraineColumnHandle> columns = tableColumns.of(new MoraineTableHandle(name, tableId, end.id()), end).handles();
             accessControl.checkCanSelectFromColumns(null, name, new LinkedHashSet<>(columns.stream().map(MoraineColumnHandle::name).toList()));
             return TableFunctionAnalysis.builder()
                     .returnedType(new Descriptor(fields(columns)))
-                    .handle(new ChangeFeedFunctionHandle(output, name, handle.tableId(), start, end.id(), columns))
+                    .handle(new ChangeFeedFunctionHandle(ChangeFeedTableHandle.of(output, name, tableId, start, end.id(), columns)))
                     .build();
         }
         catch (MoraineException e) {

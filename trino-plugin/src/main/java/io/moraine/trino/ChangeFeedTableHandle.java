@@ -40,10 +40,10 @@ public record ChangeFeedTableHandle(ChangeFeedOutput output, SchemaTableName tab
     }
 
     /** The scan of a resolved call: every column, no predicate. */
-    static ChangeFeedTableHandle of(ChangeFeedFunctionHandle call)
+    static ChangeFeedTableHandle of(ChangeFeedOutput output, SchemaTableName table, long tableId, long startSnapshot, long endSnapshot,
+            List<MoraineColumnHandle> columns)
     {
-        return new ChangeFeedTableHandle(call.output(), call.table(), call.tableId(), call.startSnapshot(), call.endSnapshot(), call.columns(), Optional.empty(),
-                TupleDomain.all());
+        return new ChangeFeedTableHandle(output, table, tableId, startSnapshot, endSnapshot, columns, Optional.empty(), TupleDomain.all());
     }
 
     /** Every column of the call's rows, in the function's order: snapshot_id, rowid, (change_type,) then the table's. */

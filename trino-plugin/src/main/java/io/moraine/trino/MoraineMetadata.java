@@ -310,7 +310,7 @@ public class MoraineMetadata
         if (!(handle instanceof ChangeFeedFunctionHandle call)) {
             return Optional.empty();
         }
-        ChangeFeedTableHandle table = ChangeFeedTableHandle.of(call);
+        ChangeFeedTableHandle table = call.scan();
         return Optional.of(new io.trino.spi.connector.TableFunctionApplicationResult<>(table, List.copyOf(table.allColumns())));
     }
 
