@@ -1,10 +1,8 @@
 package io.moraine.spark;
 
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
-import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.SerializableConfiguration;
 
@@ -19,7 +17,7 @@ import java.util.List;
  * newer rows and when metadata columns are asked for), and Arrow batches for inlined rows.
  */
 final class MoraineReaderFactory
-        implements PartitionReaderFactory
+        extends ColumnarReaderFactory
 {
     private final List<ReadColumn> columns;
     private final List<MetadataColumns.Kind> metadata;
@@ -38,18 +36,6 @@ final class MoraineReaderFactory
         this.withPositions = withPositions;
         this.hadoop = hadoop;
         this.rowGroupFilters = rowGroupFilters;
-    }
-
-    @Override
-    public PartitionReader<InternalRow> createReader(InputPartition partition)
-    {
-        throw new UnsupportedOperationException("moraine scans are columnar");
-    }
-
-    @Override
-    public boolean supportColumnarReads(InputPartition partition)
-    {
-        return true;
     }
 
     @Override
