@@ -47,8 +47,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CatCommandTest
 {
-    private static final String FLUSH_STEP = "CALL ducklake_flush_inlined_data('lake')";
-
     @TempDir
     static Path directory;
 
@@ -63,16 +61,10 @@ class CatCommandTest
             throws Exception
     {
         oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
-        int flush = DuckLakeOracle.WORKLOAD.indexOf(FLUSH_STEP);
-        assertThat(flush).as("the workload flushes its inlined rows").isPositive();
-        for (String step : DuckLakeOracle.WORKLOAD.subList(0, flush)) {
-            oracle.execute(step);
-        }
+        oracle.run(DuckLakeOracle.WORKLOAD_BEFORE_FLUSH);
         beforeFlush = importInto("before-flush");
         answersBeforeFlush = DuckLakeAnswers.everyTableAtEverySnapshot(oracle);
-        for (String step : DuckLakeOracle.WORKLOAD.subList(flush, DuckLakeOracle.WORKLOAD.size())) {
-            oracle.execute(step);
-        }
+        oracle.run(DuckLakeOracle.WORKLOAD_FROM_FLUSH);
         afterWorkload = importInto("after-workload");
         answersAfterWorkload = DuckLakeAnswers.everyTableAtEverySnapshot(oracle);
     }

@@ -34,8 +34,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresImportTest
 {
-    private static final String FLUSH_STEP = "CALL ducklake_flush_inlined_data('lake')";
-
     @RegisterExtension
     static final PostgresServer POSTGRES = new PostgresServer();
 
@@ -55,15 +53,9 @@ class PostgresImportTest
     {
         oracle = DuckLakeOracle.createOnPostgres(directory.resolve("lake"), POSTGRES.conninfo());
         assertThat(oracle.catalogSpec()).startsWith("ducklake:postgres:");
-        int flush = DuckLakeOracle.WORKLOAD.indexOf(FLUSH_STEP);
-        assertThat(flush).as("the workload flushes its inlined rows").isPositive();
-        for (String step : DuckLakeOracle.WORKLOAD.subList(0, flush)) {
-            oracle.execute(step);
-        }
+        oracle.run(DuckLakeOracle.WORKLOAD_BEFORE_FLUSH);
         beforeFlush = importNow("before-flush");
-        for (String step : DuckLakeOracle.WORKLOAD.subList(flush, DuckLakeOracle.WORKLOAD.size())) {
-            oracle.execute(step);
-        }
+        oracle.run(DuckLakeOracle.WORKLOAD_FROM_FLUSH);
         afterWorkload = importNow("after-workload");
     }
 

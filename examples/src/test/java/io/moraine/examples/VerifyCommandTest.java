@@ -53,8 +53,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class VerifyCommandTest
 {
-    private static final String FLUSH_STEP = "CALL ducklake_flush_inlined_data('lake')";
-
     @TempDir
     static Path directory;
 
@@ -67,14 +65,9 @@ class VerifyCommandTest
             throws Exception
     {
         oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
-        int flush = DuckLakeOracle.WORKLOAD.indexOf(FLUSH_STEP);
-        for (String step : DuckLakeOracle.WORKLOAD.subList(0, flush)) {
-            oracle.execute(step);
-        }
+        oracle.run(DuckLakeOracle.WORKLOAD_BEFORE_FLUSH);
         beforeFlush = importInto("before-flush");
-        for (String step : DuckLakeOracle.WORKLOAD.subList(flush, DuckLakeOracle.WORKLOAD.size())) {
-            oracle.execute(step);
-        }
+        oracle.run(DuckLakeOracle.WORKLOAD_FROM_FLUSH);
         afterWorkload = importInto("after-workload");
     }
 

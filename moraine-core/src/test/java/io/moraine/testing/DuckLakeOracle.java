@@ -66,6 +66,12 @@ public final class DuckLakeOracle
             "INSERT INTO lake.main.dropped SELECT range FROM range(3000)",
             "DROP TABLE lake.main.dropped");
 
+    /** The workload's steps before its flush of inlined rows: after them, inlined rows and inlined deletes are live. */
+    public static final List<String> WORKLOAD_BEFORE_FLUSH = WORKLOAD.subList(0, WORKLOAD.indexOf("CALL ducklake_flush_inlined_data('lake')"));
+
+    /** The rest of the workload, from its flush on. */
+    public static final List<String> WORKLOAD_FROM_FLUSH = WORKLOAD.subList(WORKLOAD_BEFORE_FLUSH.size(), WORKLOAD.size());
+
     private final Path directory;
     private final String catalogSpec;
     private final Connection connection;
@@ -154,7 +160,14 @@ public final class DuckLakeOracle
     public void runWorkload()
             throws SQLException
     {
-        for (String step : WORKLOAD) {
+        run(WORKLOAD);
+    }
+
+    /** Runs {@code steps} in order, each with {@link #execute}. */
+    public void run(List<String> steps)
+            throws SQLException
+    {
+        for (String step : steps) {
             execute(step);
         }
     }

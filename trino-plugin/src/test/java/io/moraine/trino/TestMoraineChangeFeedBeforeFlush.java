@@ -11,6 +11,6 @@ class TestMoraineChangeFeedBeforeFlush
     @Override
     List<String> steps()
     {
-        return DuckLakeOracle.WORKLOAD.subList(0, DuckLakeOracle.WORKLOAD.indexOf("CALL ducklake_flush_inlined_data('lake')"));
+        return DuckLakeOracle.WORKLOAD_BEFORE_FLUSH;
     }
 }

@@ -18,8 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** What the tests of hosts without a JVM (Python, DuckDB's shell) share: the lake they read and how they run. */
 final class NonJvmHosts
 {
-    private static final int FLUSH_STEP = DuckLakeOracle.WORKLOAD.indexOf("CALL ducklake_flush_inlined_data('lake')");
-
     private NonJvmHosts() {}
 
     /** The oracle workload up to its flush (inlined rows and deletes live) in a DuckDB-file catalog, and its import. */
@@ -30,9 +28,7 @@ final class NonJvmHosts
     {
         Path lake = temp.resolve("lake");
         try (DuckLakeOracle oracle = DuckLakeOracle.create(lake, CatalogDatabase.DUCKDB)) {
-            for (String step : DuckLakeOracle.WORKLOAD.subList(0, FLUSH_STEP)) {
-                oracle.execute(step);
-            }
+            oracle.run(DuckLakeOracle.WORKLOAD_BEFORE_FLUSH);
             oracle.detach();
         }
         Path catalogFile = lake.resolve("catalog.ducklake");

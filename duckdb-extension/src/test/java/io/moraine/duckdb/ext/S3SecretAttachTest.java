@@ -55,11 +55,8 @@ class S3SecretAttachTest
         server = S3ProxyServer.startPrivate(KEY_ID, SECRET);
         server.createBucket(BUCKET);
         Path lake = temp.resolve("lake");
-        int flushStep = DuckLakeOracle.WORKLOAD.indexOf("CALL ducklake_flush_inlined_data('lake')");
         try (DuckLakeOracle oracle = DuckLakeOracle.create(lake, CatalogDatabase.DUCKDB)) {
-            for (String step : DuckLakeOracle.WORKLOAD.subList(0, flushStep)) {
-                oracle.execute(step);
-            }
+            oracle.run(DuckLakeOracle.WORKLOAD_BEFORE_FLUSH);
             oracle.detach();
         }
         sourceCatalog = lake.resolve("catalog.ducklake");

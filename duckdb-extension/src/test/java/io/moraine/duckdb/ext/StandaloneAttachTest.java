@@ -27,8 +27,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class StandaloneAttachTest
 {
-    private static final int FLUSH_STEP = DuckLakeOracle.WORKLOAD.indexOf("CALL ducklake_flush_inlined_data('lake')");
-
     @TempDir
     Path temp;
 
@@ -36,7 +34,7 @@ class StandaloneAttachTest
     void everyCatalogTableAndInlinedTableEqualsTheSourceBeforeTheFlush()
             throws Exception
     {
-        Path catalogFile = writeLake(DuckLakeOracle.WORKLOAD.subList(0, FLUSH_STEP));
+        Path catalogFile = writeLake(DuckLakeOracle.WORKLOAD_BEFORE_FLUSH);
         StoreUri store = StoreUri.parse(temp.resolve("store").toString());
         CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + catalogFile), store, Optional.empty(), CatalogImporter.Progress.SILENT);
         try (Connection connection = ExtensionConnections.open()) {

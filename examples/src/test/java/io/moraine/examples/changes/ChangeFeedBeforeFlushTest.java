@@ -14,7 +14,7 @@ class ChangeFeedBeforeFlushTest
     @Override
     List<String> steps()
     {
-        return DuckLakeOracle.WORKLOAD.subList(0, DuckLakeOracle.WORKLOAD.indexOf("CALL ducklake_flush_inlined_data('lake')"));
+        return DuckLakeOracle.WORKLOAD_BEFORE_FLUSH;
     }
 
     @Override
