@@ -57,6 +57,7 @@ class DuckLakeCrashTest
         Set<Long> acknowledged = new HashSet<>();
         Set<Long> inFlight = new HashSet<>();
         long comparisons = 0;
+        long landedUnacknowledged;
         for (int trial = 0; trial < TRIALS; trial++) {
             Path log = temp.resolve("acks-" + trial);
             Process child = DuckLakeChildProcess.start("commit-batches", store.toString(), data.toString(), log.toString());
@@ -91,6 +92,9 @@ class DuckLakeCrashTest
             // Both kinds of commit were exercised: inlined rows and Parquet files.
             assertThat(count(connection, "SELECT count(*) FROM __ducklake_metadata_lake.ducklake_data_file")).isPositive();
             assertThat(count(connection, "SELECT count(*) FROM __ducklake_metadata_lake.ducklake_inlined_data_tables")).isPositive();
+            Set<Long> unacknowledged = new HashSet<>(batchCounts(connection, "lake.batches").keySet());
+            unacknowledged.removeAll(acknowledged);
+            landedUnacknowledged = unacknowledged.size();
             List<List<String>> snapshots = query(connection, "SELECT snapshot_id FROM ducklake_snapshots('lake') WHERE snapshot_id > 0 ORDER BY snapshot_id");
             // Snapshot 0 is the new lake, before CREATE TABLE.
             for (List<String> snapshot : snapshots) {
@@ -108,8 +112,8 @@ class DuckLakeCrashTest
         assertThat(report.checked("catalog rows")).isPositive();
         assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(TRIALS);
         assertThat(comparisons).isPositive();
-        System.out.printf("DuckLakeCrashTest: %d trials, %d acknowledged commits, %d comparisons; %s (seed %d)%n",
-                TRIALS, acknowledged.size(), comparisons, report.summary(), seed);
+        System.out.printf("DuckLakeCrashTest: %d trials, %d acknowledged commits, %d landed unacknowledged (killed before logging), %d comparisons; %s (seed %d)%n",
+                TRIALS, acknowledged.size(), landedUnacknowledged, comparisons, report.summary(), seed);
     }
 
     private static Map<Long, Long> batchCounts(Connection connection, String relation)
