@@ -46,6 +46,8 @@ public final class DuckDbLakeWriter
                 System.out.println("COMMIT " + single(statement, "SELECT max(snapshot_id) FROM ducklake_snapshots('lake')") + " "
                         + single(statement, "SELECT count(*) || ' ' || sum(batch) || ' ' || sum(length(label)) FROM lake.items"));
                 System.out.flush();
+                // Paced so that Trino's queries interleave with many commits (no assertion depends on the timing).
+                Thread.sleep(100);
                 if (batch == 0) {
                     // The reader is set up against the first commit; it says when to go on.
                     new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8)).readLine();
