@@ -123,7 +123,6 @@ final class DataOnlyRebase
     {
         Set<Long> written = new HashSet<>();
         Set<Long> deletedFrom = new HashSet<>();
-        Set<Long> statsTables = new HashSet<>();
         for (StagedOperation operation : operations) {
             Long tableId = tableIdOf(operation);
             if (tableId == null) {
@@ -135,9 +134,6 @@ final class DataOnlyRebase
             if (insertsDeleteFile || operation instanceof StagedOperation.EndRow || operation instanceof StagedOperation.Delete
                     || operation instanceof InlineOperation.EndRows || operation instanceof InlineOperation.DeleteFileRows) {
                 deletedFrom.add(tableId);
-            }
-            if (operation instanceof StagedOperation.RowOperation row && row.kind() == TableKind.TABLE_COLUMN_STATS) {
-                statsTables.add(tableId);
             }
         }
         for (long snapshotId = baseId + 1; snapshotId <= headId; snapshotId++) {
@@ -158,9 +154,6 @@ final class DataOnlyRebase
                 if (DELETING_CHANGES.contains(change.type()) && deletedFrom.contains(id)) {
                     return Optional.of(since + " deleted rows of table " + id + ", which it deletes from too (concurrent deletes conflict, as in DuckLake)");
                 }
-                if (statsTables.contains(id)) {
-                    return Optional.of(since + " changed table " + id + ", whose column statistics it updates (min/max values are not merged)");
-                }
             }
         }
         return Optional.empty();
@@ -178,13 +171,29 @@ final class DataOnlyRebase
                 }
                 rebased.add(stats.get());
             }
+            if (operation instanceof StagedOperation.Update update && update.kind() == TableKind.TABLE_COLUMN_STATS) {
+                ColumnStatsMerge.Merged merged = ColumnStatsMerge.onto(reader, update);
+                if (merged.refusal() != null) {
+                    return Outcome.refused(merged.refusal());
+                }
+                rebased.add(merged.update());
+            }
+            if (operation instanceof StagedOperation.Insert insert && isTableStats(insert.row().kind())) {
+                Row row = insert.row();
+                Object[] key = row.kind() == TableKind.TABLE_STATS ? new Object[] {row.getLong("table_id")}
+                        : new Object[] {row.getLong("table_id"), row.getLong("column_id")};
+                if (currentRow(reader, row.kind(), key).isPresent()) {
+                    return Outcome.refused("it creates table " + row.getLong("table_id") + "'s " + row.kind().tableName()
+                            + " row, which a commit since its read snapshot created too");
+                }
+            }
         }
         for (StagedOperation operation : operations) {
             StagedOperation next = switch (operation) {
                 case StagedOperation.Insert insert -> new StagedOperation.Insert(rebaseRow(insert.row()));
                 case StagedOperation.Delete delete -> new StagedOperation.Delete(delete.kind(), rebaseKey(delete.kind(), delete.key()));
                 case StagedOperation.EndRow end -> new StagedOperation.EndRow(end.kind(), rebaseKey(end.kind(), end.key()), snapshot(end.endSnapshot()));
-                case StagedOperation.Update update when update.kind() == TableKind.TABLE_STATS -> null;
+                case StagedOperation.Update update when isTableStats(update.kind()) -> null;
                 case StagedOperation.Update update -> new StagedOperation.Update(update.kind(), rebaseKey(update.kind(), update.key()),
                         update.changes(), update.readImage());
                 case InlineOperation.InsertChunk chunk -> {
@@ -210,6 +219,11 @@ final class DataOnlyRebase
             }
         }
         return new Outcome(Optional.of(rebased), null);
+    }
+
+    private static boolean isTableStats(TableKind kind)
+    {
+        return kind == TableKind.TABLE_STATS || kind == TableKind.TABLE_COLUMN_STATS;
     }
 
     private Optional<StagedOperation> rebaseTableStats(StagedOperation.Update update)
@@ -335,7 +349,7 @@ final class DataOnlyRebase
         return currentRow(reader, TableKind.SNAPSHOT, snapshotId);
     }
 
-    private static Optional<Row> currentRow(KeyValueReader reader, TableKind kind, Object... key)
+    static Optional<Row> currentRow(KeyValueReader reader, TableKind kind, Object... key)
     {
         byte[] rowKey = RowKeys.key(Subspace.CURRENT, kind, key);
         byte[] value = reader.get(rowKey);

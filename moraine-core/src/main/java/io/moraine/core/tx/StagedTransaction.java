@@ -167,9 +167,15 @@ public final class StagedTransaction
      */
     public long commit()
     {
+        return commit(CommitPolicy.REBASE);
+    }
+
+    /** As {@link #commit()}, with {@code policy} deciding what happens when the head has moved past the read snapshot. */
+    public long commit(CommitPolicy policy)
+    {
         requireOpen("commit");
         try {
-            long landed = committer.commit(readSnapshotId, operations);
+            long landed = committer.commit(readSnapshotId, operations, policy);
             state = State.COMMITTED;
             return landed;
         }

@@ -58,12 +58,12 @@ public final class TransactionCommitter
         }
     }
 
-    long commit(long readSnapshotId, List<StagedOperation> operations)
+    long commit(long readSnapshotId, List<StagedOperation> operations, CommitPolicy policy)
     {
         Applied applied;
         // Announced before queueing on the commit lock, so that a flush starting meanwhile waits to cover this batch too.
         try (SlateStore.CommitterArrival arrival = store.committerArriving()) {
-            applied = translateAndApply(readSnapshotId, operations);
+            applied = translateAndApply(readSnapshotId, operations, policy);
         }
         if (applied.pending() == null) {
             // Nothing written, but the head reported may be a pending commit's: acknowledge it only once durable.
@@ -79,7 +79,7 @@ public final class TransactionCommitter
     /** The batch a commit applied (null if it wrote nothing), and the head it lands at. */
     private record Applied(SlateStore.PendingWrite pending, long landed) {}
 
-    private Applied translateAndApply(long readSnapshotId, List<StagedOperation> operations)
+    private Applied translateAndApply(long readSnapshotId, List<StagedOperation> operations, CommitPolicy policy)
     {
         synchronized (commitLock) {
             KeyValueReader reader = cache.over(store.latestIncludingPending());
@@ -87,6 +87,10 @@ public final class TransactionCommitter
             List<StagedOperation> landing = operations;
             boolean addsSnapshot = operations.stream().anyMatch(TransactionCommitter::insertsSnapshot);
             if (addsSnapshot && head.isPresent() && head.getAsLong() != readSnapshotId) {
+                if (policy == CommitPolicy.RETRY) {
+                    throw new CommitConflictException("commit conflict: this transaction read snapshot " + readSnapshotId
+                            + " but the catalog head is now " + head.getAsLong() + " (commit policy RETRY: it is not rebased); re-read the catalog and retry");
+                }
                 DataOnlyRebase.Outcome rebased = DataOnlyRebase.rebase(reader, readSnapshotId, head.getAsLong(), operations);
                 landing = rebased.operations().orElseThrow(() -> new CommitConflictException("commit conflict: this transaction read snapshot "
                         + readSnapshotId + " but the catalog head is now " + head.getAsLong() + ", and it cannot be rebased onto it: "

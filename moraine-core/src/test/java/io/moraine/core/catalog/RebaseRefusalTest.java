@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The two refusals of data-only rebasing besides structural changes: a commit that deletes from a table is refused
  * when a commit since its read snapshot deleted from (or compacted, flushed, rewrote) the same table, as DuckLake
- * refuses concurrent deletes; a commit that updates a table's column statistics is refused when any commit since
- * changed that table (min/max values are not merged). Each refusal names the snapshot and the table, writes nothing,
- * and the same commit against another table's change lands rebased.
+ * refuses concurrent deletes; a commit whose column statistics both it and a commit since changed is merged (typed
+ * min/max, OR-ed flags) and refused only where a stat cannot be compared as the column's type. Each refusal names
+ * the snapshot and the table, writes nothing, and the same commit against another table's change lands rebased.
+ * The RETRY commit policy refuses every commit the head has moved past.
  */
 class RebaseRefusalTest
 {
@@ -103,24 +104,70 @@ class RebaseRefusalTest
         }
     }
 
-    @Test
-    void aColumnStatsUpdateIsRefusedAfterAnyConcurrentChangeToItsTable()
+    /** A commit at snapshot 2 that appends to table 1 and updates its stats and column stats to {@code columnChanges}. */
+    private static void concurrentAppend(MoraineCatalog catalog, Row s1, Map<String, Object> columnChanges)
     {
-        for (String changesMade : List.of("inserted_into_table:1", "deleted_from_table:1")) {
-            try (MoraineCatalog catalog = newCatalog(memoryStore("rebase-column-stats"))) {
-                Row s1 = setUp(catalog);
-                StagedTransaction append = appenderWithColumnStats(catalog, s1, 1);
-                concurrent(catalog, s1, changesMade);
-                List<Row> statsBefore = scan(catalog, TableKind.TABLE_COLUMN_STATS, RowScope.ALL);
+        catalog.begin(1).insert(nextSnapshot(s1, 0, 0, 1)).insert(changes(2, "inserted_into_table:1"))
+                .insert(dataFile(1, s1.getLong("next_file_id"), 2, 10, 5))
+                .update(tableStats(1, 10, 10, 1000), Map.of("record_count", 15L, "next_row_id", 15L, "file_size_bytes", 1500L))
+                .update(columnStats(1, "0", "9"), columnChanges)
+                .commit();
+    }
 
-                assertThatThrownBy(append::commit)
-                        .isInstanceOf(CommitConflictException.class)
-                        .hasMessageContaining("snapshot 2 (" + changesMade + ") changed table 1, whose column statistics it updates");
-                assertThat(catalog.headSnapshotId()).hasValue(2);
-                assertThat(scan(catalog, TableKind.TABLE_COLUMN_STATS, RowScope.ALL)).isEqualTo(statsBefore);
-                assertThat(scan(catalog, TableKind.DATA_FILE, RowScope.CURRENT)).hasSize(2);
-                assertThat(verify(catalog).problems()).isEmpty();
+    @Test
+    void aColumnStatsUpdateMergesWithAConcurrentAppendsStatsAsTypedValues()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("rebase-column-stats-merge"))) {
+            Row s1 = setUp(catalog);
+            StagedTransaction append = appenderWithColumnStats(catalog, s1, 1);
+            // max 100 > 19 as int32, though '19' > '100' as text; only the head changed min and contains_null.
+            concurrentAppend(catalog, s1, Map.of("min_value", "-5", "max_value", "100", "contains_null", true));
+            assertThat(append.commit()).isEqualTo(3);
+            assertThat(scan(catalog, TableKind.TABLE_COLUMN_STATS, RowScope.CURRENT)).filteredOn(row -> row.getLong("table_id") == 1)
+                    .containsExactly(Row.of(TableKind.TABLE_COLUMN_STATS, 1L, 1L, true, false, "-5", "100", null));
+            try (CatalogSnapshot head = catalog.latest()) {
+                // Each commit's deltas add up: 10 + 5 + 10 rows, next_row_id 25, 1000 + 500 + 0 bytes.
+                assertThat(head.tableStats(1)).hasValue(Row.of(TableKind.TABLE_STATS, 1L, 25L, 25L, 1500L));
             }
+            // The loser's file took row ids 10..19 as it read them; rebased it starts after the winner's 10..14.
+            assertThat(scan(catalog, TableKind.DATA_FILE, RowScope.CURRENT)).filteredOn(row -> row.getLong("table_id") == 1)
+                    .extracting(row -> List.of(row.getLong("data_file_id"), row.getLong("begin_snapshot"), row.getLong("row_id_start")))
+                    .containsExactlyInAnyOrder(List.of(0L, 1L, 0L), List.of(2L, 2L, 10L), List.of(3L, 3L, 15L));
+            assertThat(verify(catalog).problems()).isEmpty();
+        }
+    }
+
+    @Test
+    void aColumnStatsUpdateIsRefusedWhenBothSidesChangedAStatThatDoesNotParseAsTheColumnsType()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("rebase-column-stats-refused"))) {
+            Row s1 = setUp(catalog);
+            StagedTransaction append = appenderWithColumnStats(catalog, s1, 1);
+            concurrentAppend(catalog, s1, Map.of("max_value", "not-a-number"));
+            List<Row> statsBefore = scan(catalog, TableKind.TABLE_COLUMN_STATS, RowScope.ALL);
+
+            assertThatThrownBy(append::commit)
+                    .isInstanceOf(CommitConflictException.class)
+                    .hasMessageContaining("read snapshot 1 but the catalog head is now 2")
+                    .hasMessageContaining("table 1 column 1's ducklake_table_column_stats max_value changed on both sides ('not-a-number' at the head, '19' in this commit)");
+            assertThat(catalog.headSnapshotId()).hasValue(2);
+            assertThat(scan(catalog, TableKind.TABLE_COLUMN_STATS, RowScope.ALL)).isEqualTo(statsBefore);
+            assertThat(verify(catalog).problems()).isEmpty();
+        }
+    }
+
+    @Test
+    void theRetryPolicyRefusesACommitThatWouldRebase()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("rebase-retry-policy"))) {
+            Row s1 = setUp(catalog);
+            StagedTransaction append = appenderWithColumnStats(catalog, s1, 1);
+            concurrent(catalog, s1, "inserted_into_table:2");
+
+            assertThatThrownBy(() -> append.commit(io.moraine.core.tx.CommitPolicy.RETRY))
+                    .isInstanceOf(CommitConflictException.class)
+                    .hasMessageContaining("commit conflict: this transaction read snapshot 1 but the catalog head is now 2 (commit policy RETRY");
+            assertThat(catalog.headSnapshotId()).hasValue(2);
         }
     }
 
