@@ -62,9 +62,12 @@ static unique_ptr<Catalog> MoraineAttach(optional_ptr<StorageExtensionInfo> stor
 			java_options.insert(java_options.end(), {key, settings.wal_path});
 		} else if (key == "store_timeout") {
 			java_options.insert(java_options.end(), {key, TimeoutText(option.second)});
+		} else if (key == "commit_policy") {
+			java_options.insert(java_options.end(), {key, option.second.ToString()});
 		} else {
 			throw BinderException("moraine: unknown ATTACH option %s; a moraine attach takes READ_ONLY, READ_WRITE, "
-			                      "CHECKPOINT '<id>', WAL_PATH '<uri>' and STORE_TIMEOUT '<duration>'",
+			                      "CHECKPOINT '<id>', WAL_PATH '<uri>', STORE_TIMEOUT '<duration>' and "
+			                      "COMMIT_POLICY 'rebase'|'retry'",
 			                      option.first);
 		}
 	}

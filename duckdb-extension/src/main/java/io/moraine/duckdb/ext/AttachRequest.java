@@ -4,6 +4,7 @@ import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
+import io.moraine.core.tx.CommitPolicy;
 
 import java.util.Optional;
 
@@ -12,8 +13,11 @@ import java.util.Optional;
  * optional checkpoint to pin to, an optional separate WAL store, the store timeout and the S3 settings of matching
  * DuckDB secrets.
  */
-record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options)
+record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, CommitPolicy commitPolicy)
 {
+    /** What a commit that lost the race does unless COMMIT_POLICY says otherwise (docs/duckdb.md, "Commit policy"). */
+    static final CommitPolicy DEFAULT_COMMIT_POLICY = CommitPolicy.REBASE;
+
     /** {@code accessMode} is DuckDB's: READ_WRITE, READ_ONLY or AUTOMATIC (no mode given). */
     static AttachRequest parse(String uri, String accessMode, AttachOptions attachOptions)
     {
@@ -42,7 +46,7 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options)
         else {
             mode = accessMode.equals("READ_ONLY") ? OpenMode.READ_ONLY : OpenMode.READ_WRITE;
         }
-        return new AttachRequest(store, mode, options);
+        return new AttachRequest(store, mode, options, attachOptions.get("commit_policy").map(CommitPolicy::parse).orElse(DEFAULT_COMMIT_POLICY));
     }
 
     Optional<String> checkpointId()

@@ -283,7 +283,13 @@ final class AttachTransaction
         }
         StagedTransaction transaction = store.catalog().begin(readSnapshot.orElse(store.headSnapshot()));
         operations.forEach(transaction::stage);
-        transaction.commit();
+        try {
+            transaction.commit(store.commitPolicy());
+        }
+        catch (io.moraine.core.error.CommitConflictException e) {
+            CommitConflicts.counted();
+            throw e;
+        }
         onCommit.forEach(Runnable::run);
     }
 

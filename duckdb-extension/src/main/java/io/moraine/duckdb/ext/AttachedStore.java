@@ -103,6 +103,11 @@ final class AttachedStore
         return request.store();
     }
 
+    io.moraine.core.tx.CommitPolicy commitPolicy()
+    {
+        return request.commitPolicy();
+    }
+
     MoraineCatalog catalog()
     {
         MoraineCatalog open = catalog;

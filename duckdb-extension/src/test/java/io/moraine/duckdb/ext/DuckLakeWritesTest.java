@@ -159,6 +159,163 @@ class DuckLakeWritesTest
         }
     }
 
+    /**
+     * The two commit policies side by side, in one run: 8 connections each commit small inlined INSERTs into one table.
+     * Under REBASE a lost race lands inside the commit (its stats merged onto the head's); under RETRY DuckLake re-runs
+     * it. Either way every row lands with unique row ids, and the table and column stats equal those of a DuckDB-file
+     * catalog that received the same rows one INSERT at a time. Prints commits/s and conflicts (DuckLake retries) per policy.
+     */
+    @Test
+    void eightConnectionsLandEveryRowWithTheOraclesStatsUnderBothCommitPolicies()
+            throws Exception
+    {
+        int connections = 8;
+        int inserts = 10;
+        long total = (long) connections * inserts + 1;
+        java.util.Map<String, double[]> figures = new java.util.LinkedHashMap<>();
+        for (String policy : List.of("retry", "rebase")) {
+            Path data = temp.resolve(policy + "-data");
+            Files.createDirectories(data);
+            Files.createDirectories(temp.resolve(policy + "-data-oracle"));
+            try (Connection first = open()) {
+                execute(first, "SET ducklake_max_retry_count = 1000");
+                execute(first, "ATTACH 'ducklake:moraine:" + temp.resolve(policy + "-store") + "' AS lake (DATA_PATH '" + data
+                        + "/', META_COMMIT_POLICY '" + policy + "')");
+                execute(first, "CREATE TABLE lake.items (writer INTEGER, n INTEGER, label VARCHAR, price DOUBLE)");
+                // A table's first insert creates its inlined table and stats rows, which is never rebased: made before the race.
+                execute(first, "INSERT INTO lake.items VALUES (" + row(connections, 0) + ")");
+                long conflictsBefore = CommitConflicts.count();
+                long started = System.nanoTime();
+                List<long[]> lastCommits = runWriters(first, connections, inserts);
+                double seconds = (System.nanoTime() - started) / 1e9;
+                long restamped = lastCommits.stream().filter(commit -> commit[0] != commit[1]).count();
+                figures.put(policy, new double[] {total / seconds, CommitConflicts.count() - conflictsBefore, restamped});
+                // ducklake_last_committed_snapshot(): the landed id under RETRY; under REBASE the stamped one, never above the landed.
+                for (long[] commit : lastCommits) {
+                    if (policy.equals("retry")) {
+                        assertThat(commit[0]).as("retry: last committed snapshot").isEqualTo(commit[1]);
+                    }
+                    else {
+                        assertThat(commit[0]).as("rebase: last committed snapshot").isBetween(3L, commit[1]);
+                    }
+                }
+
+                assertThat(count(first, "SELECT count(*) FROM lake.items")).isEqualTo(total);
+                assertThat(count(first, "SELECT count(DISTINCT (writer, n)) FROM lake.items")).isEqualTo(total);
+                assertThat(count(first, "SELECT count(DISTINCT rowid) FROM lake.items")).isEqualTo(total);
+                assertThat(count(first, "SELECT max(rowid) FROM lake.items")).isEqualTo(total - 1);
+                assertThat(count(first, "SELECT count(*) FROM ducklake_snapshots('lake')")).isEqualTo(2L + total);
+                assertThat(count(first, "SELECT count(DISTINCT snapshot_id) FROM ducklake_table_insertions('lake', 'main', 'items', 0, " + (1 + total) + ")"))
+                        .isEqualTo(total);
+
+                // The oracle: the same final rows, one inlined INSERT each, on a DuckDB-file catalog.
+                execute(first, "ATTACH 'ducklake:" + temp.resolve(policy + "-oracle.ducklake") + "' AS oracle (DATA_PATH '" + data + "-oracle/')");
+                execute(first, "CREATE TABLE oracle.items (writer INTEGER, n INTEGER, label VARCHAR, price DOUBLE)");
+                for (List<String> row : query(first, "SELECT writer, n FROM lake.items ORDER BY writer, n")) {
+                    execute(first, "INSERT INTO oracle.items VALUES (" + row(Integer.parseInt(row.get(0)), Integer.parseInt(row.get(1))) + ")");
+                }
+                assertThat(query(first, "SELECT * FROM lake.items ORDER BY ALL")).isEqualTo(query(first, "SELECT * FROM oracle.items ORDER BY ALL"));
+                long comparisons = 0;
+                for (String stats : List.of("SELECT table_id, record_count, next_row_id, file_size_bytes FROM __ducklake_metadata_%s.main.ducklake_table_stats ORDER BY ALL",
+                        "SELECT table_id, column_id, contains_null, contains_nan, min_value, max_value, extra_stats FROM __ducklake_metadata_%s.main.ducklake_table_column_stats ORDER BY ALL")) {
+                    List<List<String>> expected = query(first, stats.formatted("oracle"));
+                    assertThat(query(first, stats.formatted("lake"))).as(policy + ": " + stats).isEqualTo(expected);
+                    comparisons += expected.size();
+                }
+                // One table_stats row and one column_stats row per column.
+                assertThat(comparisons).isEqualTo(5);
+            }
+        }
+        assertThat(figures.get("rebase")[1]).as("conflicts under REBASE").isZero();
+        assertThat(figures.get("retry")[1]).as("conflicts under RETRY").isPositive();
+        figures.forEach((policy, figure) -> System.out.printf("[commit policy] %s: %d connections x %d inserts, %.1f commits/s, %d conflicts (DuckLake retries), "
+                + "%d of %d writers' last commits report a stamped id below the landed one%n", policy, connections, inserts, figure[0], (long) figure[1], (long) figure[2], connections));
+        System.out.printf("[commit policy] rebase / retry commits/s: %.2fx%n", figures.get("rebase")[0] / figures.get("retry")[0]);
+    }
+
+    /** A row of writer {@code writer}'s {@code n}th insert: some labels null, one writer's prices NaN, so every stat varies. */
+    private static String row(int writer, int n)
+    {
+        String label = n % 3 == 0 ? "NULL" : "'w" + writer + "-" + n + "'";
+        String price = writer == 3 ? "'nan'::DOUBLE" : String.valueOf(writer * 10.0 - n * 1.5);
+        return writer + ", " + n + ", " + label + ", " + price;
+    }
+
+    /** Runs the writers; returns, per writer, its last commit's {stamped id (ducklake_last_committed_snapshot), landed id}. */
+    private static List<long[]> runWriters(Connection first, int connections, int inserts)
+            throws Exception
+    {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(connections);
+        try {
+            List<java.util.concurrent.Future<long[]>> writers = new java.util.ArrayList<>();
+            for (int writer = 0; writer < connections; writer++) {
+                int id = writer;
+                Connection connection = ((org.duckdb.DuckDBConnection) first).duplicate();
+                writers.add(pool.submit(() -> {
+                    try (connection) {
+                        for (int n = 0; n < inserts; n++) {
+                            execute(connection, "INSERT INTO lake.items VALUES (" + row(id, n) + ")");
+                        }
+                        long stamped = count(connection, "SELECT id FROM ducklake_last_committed_snapshot('lake')");
+                        long head = count(connection, "SELECT max(snapshot_id) FROM ducklake_snapshots('lake')");
+                        long landed = count(connection, "SELECT snapshot_id FROM ducklake_table_insertions('lake', 'main', 'items', 0, " + head
+                                + ") WHERE writer = " + id + " AND n = " + (inserts - 1));
+                        return new long[] {stamped, landed};
+                    }
+                }));
+            }
+            List<long[]> commits = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<long[]> writer : writers) {
+                commits.add(writer.get());
+            }
+            return commits;
+        }
+        finally {
+            pool.shutdown();
+        }
+    }
+
+    /**
+     * A transaction that stayed open across another commit loses the race: DuckLake stamped snapshot 3, 3 exists. Under
+     * REBASE it lands as 4 without a retry and ducklake_last_committed_snapshot() reports the stamped 3 (the documented
+     * cost); under RETRY DuckLake re-runs it once, stamps 4 and reports 4.
+     */
+    @Test
+    void lastCommittedSnapshotReportsTheStampedIdUnderRebaseAndTheLandedOneUnderRetry()
+            throws Exception
+    {
+        for (String policy : List.of("rebase", "retry")) {
+            Path data = temp.resolve(policy + "-data");
+            Files.createDirectories(data);
+            try (Connection first = open()) {
+                execute(first, "ATTACH 'ducklake:moraine:" + temp.resolve(policy + "-store") + "' AS lake (DATA_PATH '" + data
+                        + "/', META_COMMIT_POLICY '" + policy + "')");
+                execute(first, "CREATE TABLE lake.items (id INTEGER)");
+                execute(first, "INSERT INTO lake.items VALUES (0)");
+                long conflictsBefore = CommitConflicts.count();
+                try (Connection second = ((org.duckdb.DuckDBConnection) first).duplicate()) {
+                    execute(first, "BEGIN");
+                    execute(first, "INSERT INTO lake.items VALUES (1)");
+                    execute(second, "INSERT INTO lake.items VALUES (2)"); // snapshot 3
+                    execute(first, "COMMIT");
+                }
+                boolean rebase = policy.equals("rebase");
+                assertThat(CommitConflicts.count() - conflictsBefore).as(policy + " conflicts").isEqualTo(rebase ? 0 : 1);
+                assertThat(query(first, "SELECT id FROM lake.items ORDER BY id")).containsExactly(List.of("0"), List.of("1"), List.of("2"));
+                assertThat(query(first, "SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1"))
+                        .containsExactly(List.of("0"), List.of("1"), List.of("2"), List.of("3"), List.of("4"));
+                assertThat(count(first, "SELECT snapshot_id FROM ducklake_table_insertions('lake', 'main', 'items', 4, 4)")).isEqualTo(4);
+                assertThat(count(first, "SELECT id FROM ducklake_last_committed_snapshot('lake')")).as(policy).isEqualTo(rebase ? 3 : 4);
+            }
+        }
+        try (Connection connection = open()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> execute(connection, "ATTACH 'ducklake:moraine:" + temp.resolve("rebase-store")
+                            + "' AS lake (DATA_PATH '" + temp.resolve("rebase-data") + "/', META_COMMIT_POLICY 'sometimes')"))
+                    .hasMessageContaining("COMMIT_POLICY is 'rebase'")
+                    .hasMessageContaining("not 'sometimes'");
+        }
+    }
+
     @Test
     void aSecondWriterFencesTheFirstWhoseNextCommitSaysSo()
             throws Exception

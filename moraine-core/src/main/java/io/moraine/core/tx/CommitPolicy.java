@@ -21,7 +21,7 @@ public enum CommitPolicy
             case "rebase" -> REBASE;
             case "retry" -> RETRY;
             default -> throw new InvalidArgumentException("COMMIT_POLICY is 'rebase' (a data-only commit that lost the race lands on the new head) "
-                    + "or 'retry' (it fails as a conflict and DuckLake retries it), not '" + text + "'");
+                    + "or 'retry' (it fails and DuckLake re-runs it), not '" + text + "'");
         };
     }
 }
