@@ -81,6 +81,7 @@ public final class DuckLakeCommitBenchmark
             if (!line.flag("skip-s3")) {
                 io.moraine.testing.S3ProxyServer.sharedUnchecked().close();
             }
+            deleteTree(work);
         }
         printRatios(results);
     }
@@ -233,6 +234,16 @@ public final class DuckLakeCommitBenchmark
             Files.createLink(directory.resolve(String.format("f%06d.parquet", i)), original);
         }
         return directory;
+    }
+
+    private static void deleteTree(Path root)
+            throws IOException
+    {
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     /** A throwaway PostgreSQL cluster on loopback, started and stopped by build-support/postgres.sh. */
