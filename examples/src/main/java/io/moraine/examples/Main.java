@@ -48,6 +48,7 @@ public final class Main
                 + io.moraine.examples.bench.RowSummaryBenchmark.USAGE + " (a .rowsum sidecar vs deriving from the row-id column) | "
                 + io.moraine.examples.bench.ChangeFeedBenchmark.USAGE + " (a fixed change feed on a table at 1x and 10x its files) | "
                 + io.moraine.examples.bench.DuckDbAttachBenchmark.USAGE + " (the standalone DuckDB attach vs a DuckDB-file catalog) | "
+                + io.moraine.examples.bench.DuckLakeCommitBenchmark.USAGE + " (DuckLake commits and planning on moraine vs DuckDB-file and PostgreSQL catalogs) | "
                 + io.moraine.examples.spark.SparkScanBenchmark.USAGE + " (the Spark connector vs Spark's Parquet source on the same files)",
                 args -> bench(args)));
     }
@@ -119,8 +120,9 @@ public final class Main
             case "rowsum" -> io.moraine.examples.bench.RowSummaryBenchmark.main(rest);
             case "changes" -> io.moraine.examples.bench.ChangeFeedBenchmark.main(rest);
             case "duckdb" -> io.moraine.examples.bench.DuckDbAttachBenchmark.main(rest);
+            case "ducklake" -> io.moraine.examples.bench.DuckLakeCommitBenchmark.main(rest);
             case "spark" -> io.moraine.examples.spark.SparkScanBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, rowsum, changes, duckdb or spark [...]");
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, rowsum, changes, duckdb, ducklake or spark [...]");
         }
     }
 }
