@@ -1,5 +1,6 @@
 package io.moraine.duckdb.ext;
 
+import io.moraine.testing.S3ProxyServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,6 +75,48 @@ class DuckLakeWritesTest
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> execute(connection, "INSERT INTO lake.items VALUES (9, 'nine', 9.0, NULL)"))
                     .isInstanceOf(java.sql.SQLException.class);
             assertThat(count(connection, "SELECT count(*) FROM lake.items WHERE id = 9")).isZero();
+        }
+    }
+
+    @Test
+    void aLakeWhoseStoreIsOnS3TakesItsCredentialsFromADuckDbSecret()
+            throws Exception
+    {
+        String keyId = "ducklake-on-s3-key";
+        String secret = "ducklake-on-s3-secret-not-in-the-environment";
+        String bucket = "ducklake-on-s3";
+        Path data = temp.resolve("data");
+        Path oracleData = temp.resolve("oracle-data");
+        Files.createDirectories(data);
+        Files.createDirectories(oracleData);
+        try (S3ProxyServer server = S3ProxyServer.startPrivate(keyId, secret)) {
+            server.createBucket(bucket);
+            String createSecret = "CREATE SECRET lake_store (TYPE s3, KEY_ID '" + keyId + "', SECRET '" + secret + "', REGION 'us-east-1', ENDPOINT '"
+                    + server.endpoint().getAuthority() + "', URL_STYLE 'path', USE_SSL false, SCOPE 's3://" + bucket + "')";
+            // The store on S3 (only the secret reaches it), the data files local.
+            String lake = "ducklake:moraine:s3://" + bucket + "/catalog";
+            long comparisons;
+            try (Connection connection = open()) {
+                execute(connection, "LOAD httpfs");
+                execute(connection, createSecret);
+                execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS oracle (DATA_PATH '" + oracleData
+                        + "/', DATA_INLINING_ROW_LIMIT 10)");
+                execute(connection, "ATTACH '" + lake + "' AS lake (DATA_PATH '" + data + "/', DATA_INLINING_ROW_LIMIT 10, READ_WRITE)");
+                for (String step : WORKLOAD) {
+                    execute(connection, step.formatted("oracle"));
+                    execute(connection, step.formatted("lake"));
+                }
+                comparisons = compareEverySnapshot(connection);
+                compareCatalogRows(connection);
+            }
+            assertThat(server.objects(bucket, "catalog/")).as("the store's objects are on S3").isNotEmpty();
+            try (Connection connection = open()) {
+                execute(connection, "LOAD httpfs");
+                execute(connection, createSecret);
+                execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS oracle (DATA_PATH '" + oracleData + "/', READ_ONLY)");
+                execute(connection, "ATTACH '" + lake + "' AS lake (DATA_PATH '" + data + "/', READ_ONLY)");
+                assertThat(compareEverySnapshot(connection)).as("comparisons after re-attaching READ_ONLY").isEqualTo(comparisons);
+            }
         }
     }
 
