@@ -1,6 +1,7 @@
 package io.moraine.examples;
 
 import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreTimeouts;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,13 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** {@code --name value} options and positional arguments of one command, checked against the names it accepts. */
 public final class CommandLine
 {
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
 
     private final Map<String, String> options = new LinkedHashMap<>();
     private final List<String> positional = new ArrayList<>();
@@ -92,21 +90,7 @@ public final class CommandLine
 
     static Duration duration(String name, String text)
     {
-        Matcher matcher = DURATION.matcher(text.strip());
-        if (!matcher.matches()) {
-            throw new IllegalArgumentException("--" + name + " takes a duration such as 30s, 500ms or 2m, not '" + text + "'");
-        }
-        long amount = Long.parseLong(matcher.group(1));
-        Duration duration = switch (matcher.group(2) == null ? "s" : matcher.group(2)) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            default -> Duration.ofHours(amount);
-        };
-        if (duration.isZero()) {
-            throw new IllegalArgumentException("--" + name + " must be positive, not '" + text + "'");
-        }
-        return duration;
+        return StoreTimeouts.parse("--" + name, text);
     }
 
     public boolean flag(String name)

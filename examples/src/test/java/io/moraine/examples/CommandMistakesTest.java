@@ -118,7 +118,7 @@ class CommandMistakesTest
     {
         Outcome outcome = runInProcess(List.of("dump", "--store", temp.resolve("x").toString(), "--store-timeout", "soon", "--table", "ducklake_snapshot"));
         assertThat(outcome.status()).isEqualTo(2);
-        assertThat(outcome.err()).contains("--store-timeout takes a duration such as 30s, 500ms or 2m, not 'soon'");
+        assertThat(outcome.err()).contains("--store-timeout takes a duration such as '30s', '500ms' or '2m', not 'soon'");
         assertThat(temp.resolve("x")).doesNotExist();
     }
 }

@@ -1,8 +1,10 @@
 package io.moraine.spark;
 
+import io.moraine.core.store.StoreTimeouts;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 import java.io.Serializable;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
@@ -18,9 +20,10 @@ import java.util.TreeMap;
  * @param checkpointId pin every read to this checkpoint of the store
  * @param defaultSnapshotId the snapshot read when a query names none
  * @param defaultSnapshotTimestamp read the snapshot current at this instant when a query names none
+ * @param storeTimeout how long one open or read of the store may take (the store's default, 30 s, when absent)
  */
 public record MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
-        Optional<Instant> defaultSnapshotTimestamp)
+        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout)
         implements Serializable
 {
     public static final String STORE = "store";
@@ -28,9 +31,11 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
     public static final String CHECKPOINT_ID = "checkpoint-id";
     public static final String DEFAULT_SNAPSHOT_ID = "default-snapshot-id";
     public static final String DEFAULT_SNAPSHOT_TIMESTAMP = "default-snapshot-timestamp";
+    public static final String STORE_TIMEOUT = "store-timeout";
 
     /** Every setting name, for copying settings into a session catalog's configuration. */
-    public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP);
+    public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP,
+            STORE_TIMEOUT);
 
     public static MoraineSettings from(CaseInsensitiveStringMap options, String where)
     {
@@ -59,7 +64,16 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         if (snapshotId.isPresent() && snapshotTimestamp.isPresent()) {
             throw SparkErrors.invalidSetting(where + " sets both '" + DEFAULT_SNAPSHOT_ID + "' and '" + DEFAULT_SNAPSHOT_TIMESTAMP + "'; set one");
         }
-        return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp);
+        Optional<Duration> storeTimeout = nonBlank(options.get(STORE_TIMEOUT)).map(text -> {
+            try {
+                return StoreTimeouts.parse(where + " setting '" + STORE_TIMEOUT + "'", text);
+            }
+            catch (IllegalArgumentException e) {
+                throw SparkErrors.invalidSetting(e.getMessage());
+            }
+        });
+        return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp,
+                storeTimeout);
     }
 
     /** The settings as options again (for a catalog registered on behalf of {@code format("moraine")}). */
@@ -71,6 +85,7 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         checkpointId.ifPresent(value -> options.put(CHECKPOINT_ID, value));
         defaultSnapshotId.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_ID, value.toString()));
         defaultSnapshotTimestamp.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_TIMESTAMP, value.toString()));
+        storeTimeout.ifPresent(value -> options.put(STORE_TIMEOUT, value.toMillis() + "ms"));
         return options;
     }
 

@@ -5,6 +5,7 @@ import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,12 +13,13 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The moraine catalogs this JVM (a Spark driver) has open, one per store and checkpoint, shared by every Spark catalog
  * and {@code format("moraine")} read on them: opening SlateDB is not free, and a read-only reader follows the writer on
- * its own. Opened read-only (or pinned to a checkpoint), so Spark never fences the process that writes the lake.
+ * its own. Opened read-only (or pinned to a checkpoint), so Spark never fences the process that writes the lake; each
+ * open and read waits at most the settings' store timeout.
  * They stay open until the JVM exits.
  */
 final class OpenStores
 {
-    private record Key(String store, Optional<String> checkpointId) {}
+    private record Key(String store, Optional<String> checkpointId, Optional<Duration> storeTimeout) {}
 
     private static final Map<Key, MoraineCatalog> OPEN = new ConcurrentHashMap<>();
 
@@ -29,11 +31,12 @@ final class OpenStores
 
     static MoraineCatalog catalog(MoraineSettings settings)
     {
-        return OPEN.computeIfAbsent(new Key(settings.store(), settings.checkpointId()), key -> {
+        return OPEN.computeIfAbsent(new Key(settings.store(), settings.checkpointId(), settings.storeTimeout()), key -> {
             StoreUri uri = StoreUri.parse(key.store());
+            StoreOptions options = key.storeTimeout().map(StoreOptions.DEFAULTS::withTimeout).orElse(StoreOptions.DEFAULTS);
             return key.checkpointId()
-                    .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, StoreOptions.DEFAULTS.withCheckpoint(id)))
-                    .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS));
+                    .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
+                    .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, options));
         });
     }
 

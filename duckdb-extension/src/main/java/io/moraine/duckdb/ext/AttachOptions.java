@@ -2,6 +2,7 @@ package io.moraine.duckdb.ext;
 
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreTimeouts;
 import io.moraine.core.store.StoreUri;
 
 import java.time.Duration;
@@ -9,8 +10,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The options the shim passes with a store: ATTACH's own (checkpoint, wal_path, store_timeout) and, for a store on
@@ -19,7 +18,6 @@ import java.util.regex.Pattern;
  */
 record AttachOptions(Map<String, String> values)
 {
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
 
     static AttachOptions of(String[] keysAndValues)
     {
@@ -74,23 +72,14 @@ record AttachOptions(Map<String, String> values)
         return "AttachOptions" + new TreeSet<>(values.keySet());
     }
 
-    /** {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}, or whole seconds. */
+    /** {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}, or whole seconds (the shim passes an INTERVAL as such text). */
     static Duration duration(String text)
     {
-        Matcher matcher = DURATION.matcher(text.strip());
-        if (!matcher.matches()) {
-            throw new InvalidArgumentException("STORE_TIMEOUT takes a duration such as '30s', '500ms' or '2m' (or an INTERVAL), not '" + text + "'");
+        try {
+            return StoreTimeouts.parse("STORE_TIMEOUT", text);
         }
-        long amount = Long.parseLong(matcher.group(1));
-        Duration duration = switch (matcher.group(2) == null ? "s" : matcher.group(2)) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            default -> Duration.ofHours(amount);
-        };
-        if (duration.isZero()) {
-            throw new InvalidArgumentException("STORE_TIMEOUT must be positive, not '" + text + "'");
+        catch (IllegalArgumentException e) {
+            throw new InvalidArgumentException(e.getMessage() + " (or an INTERVAL)");
         }
-        return duration;
     }
 }

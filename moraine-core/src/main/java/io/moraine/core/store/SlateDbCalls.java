@@ -114,7 +114,7 @@ final class SlateDbCalls
         return new StoreUnavailableException("store " + store + " did not answer within " + timeout.toMillis() / 1000.0 + " s while " + what
                 + " (" + StoreLocation.describe(store) + "). Check that the endpoint is reachable, the bucket exists and "
                 + StoreLocation.credentials(store) + " are accepted; a slow store needs a longer store timeout "
-                + "(--store-timeout, the catalog property moraine.store-timeout, or DuckDB's ATTACH option STORE_TIMEOUT).");
+                + "(--store-timeout, the catalog property moraine.store-timeout, DuckDB's ATTACH option STORE_TIMEOUT, or Spark's catalog setting store-timeout).");
     }
 
     /** Runs a synchronous binding call that may throw SlateDB's {@link Error}. */

@@ -1,0 +1,33 @@
+package io.moraine.spark;
+
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MoraineSettingsTest
+{
+    @Test
+    void theStoreTimeoutIsOptionalAndRoundTripsThroughOptions()
+    {
+        MoraineSettings plain = MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake")), "catalog lake");
+        assertThat(plain.storeTimeout()).isEmpty();
+        MoraineSettings bounded = MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake", "store-timeout", "2s")), "catalog lake");
+        assertThat(bounded.storeTimeout()).contains(Duration.ofSeconds(2));
+        assertThat(MoraineSettings.from(new CaseInsensitiveStringMap(bounded.asOptions()), "catalog lake")).isEqualTo(bounded);
+    }
+
+    @Test
+    void aStoreTimeoutThatIsNotADurationIsRefusedNamingTheSetting()
+    {
+        assertThatThrownBy(() -> MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake", "store-timeout", "soon")), "catalog lake"))
+                .isInstanceOf(AnalysisException.class)
+                .hasMessageContaining("catalog lake setting 'store-timeout' takes a duration such as '30s'")
+                .hasMessageContaining("'soon'");
+    }
+}
