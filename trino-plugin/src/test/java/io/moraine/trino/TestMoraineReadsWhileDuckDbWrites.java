@@ -142,15 +142,17 @@ class TestMoraineReadsWhileDuckDbWrites
             throws Exception
     {
         List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
-        String extensionClasses = ours.stream().filter(entry -> entry.replace('\\', '/').endsWith("duckdb-extension/target/classes")).findFirst()
-                .orElseThrow(() -> new IllegalStateException("duckdb-extension/target/classes is not on the test class path; run the tests in the reactor (mvn -pl trino-plugin -am test)"));
-        Path classpathFile = Path.of(extensionClasses).resolveSibling("classpath.txt");
-        Path extension = Path.of(extensionClasses).resolve("../../../duckdb-shim/target/extension/moraine.duckdb_extension").normalize();
+        // The sibling module's own build output (the reactor puts its classes or its jar on this class path, depending on the phase).
+        Path extensionModule = Path.of("../duckdb-extension").toAbsolutePath().normalize();
+        Path extensionClasses = extensionModule.resolve("target/classes");
+        Path classpathFile = extensionModule.resolve("target/classpath.txt");
+        Path extension = extensionModule.resolve("../duckdb-shim/target/extension/moraine.duckdb_extension").normalize();
+        assertThat(extensionClasses).as("duckdb-extension's classes (build it first: mvn -pl trino-plugin -am test)").isDirectory();
         assertThat(classpathFile).as("duckdb-extension's class path (written by its build)").isRegularFile();
         assertThat(extension).as("moraine's DuckDB extension (built by duckdb-shim)").isRegularFile();
         List<String> classpath = new ArrayList<>();
         classpath.add(Path.of(DuckDbLakeWriter.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        classpath.add(extensionClasses);
+        classpath.add(extensionClasses.toString());
         classpath.add(Files.readString(classpathFile).trim());
         ours.stream().filter(entry -> entry.contains("duckdb_jdbc")).forEach(classpath::add);
         String java = ProcessHandle.current().info().command().orElse("java");
