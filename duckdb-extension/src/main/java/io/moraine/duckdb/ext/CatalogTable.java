@@ -9,7 +9,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -19,8 +18,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -79,49 +76,8 @@ final class CatalogTable
     public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
     {
         StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
-        List<Field> fields = new ArrayList<>();
-        for (int column : columns) {
-            fields.add(schema.getFields().get(column));
-        }
-        if (rowIds) {
-            fields.add(ServedTable.ROW_ID);
-        }
-        VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
-        return new BatchSource()
-        {
-            private int position;
-
-            @Override
-            public VectorSchemaRoot next()
-            {
-                if (position >= rows.size()) {
-                    return null;
-                }
-                root.allocateNew();
-                int count = 0;
-                while (count < BATCH_ROWS && position < rows.size()) {
-                    Object[] row = rows.at(position);
-                    if (row != null) {
-                        for (int i = 0; i < columns.length; i++) {
-                            set(root.getVector(i), count, row[columns[i]]);
-                        }
-                        if (rowIds) {
-                            ((BigIntVector) root.getVector(columns.length)).setSafe(count, position);
-                        }
-                        count++;
-                    }
-                    position++;
-                }
-                root.setRowCount(count);
-                return root;
-            }
-
-            @Override
-            public void close()
-            {
-                root.close();
-            }
-        };
+        return new PositionalBatchSource<Object[]>(schema, columns, rowIds, allocator, rows::size, rows::at,
+                (vector, index, row, column) -> set(vector, index, row[column]));
     }
 
     private static void set(FieldVector vector, int index, Object value)

@@ -5,7 +5,6 @@ import io.moraine.core.scan.InlinedFileDeletes;
 import io.moraine.inline.InlinedTables;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -90,48 +89,7 @@ final class InlinedDeleteTable
     public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
     {
         StagedFileDeletes rows = transaction != null ? transaction.fileDeletes(this) : new StagedFileDeletes(table.tableId(), committedRows(catalog.store().latest()));
-        List<Field> fields = new ArrayList<>();
-        for (int column : columns) {
-            fields.add(SCHEMA.getFields().get(column));
-        }
-        if (rowIds) {
-            fields.add(ROW_ID);
-        }
-        VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
-        return new BatchSource()
-        {
-            private int position;
-
-            @Override
-            public VectorSchemaRoot next()
-            {
-                if (position >= rows.size()) {
-                    return null;
-                }
-                root.allocateNew();
-                int count = 0;
-                while (count < CatalogTable.BATCH_ROWS && position < rows.size()) {
-                    long[] row = rows.at(position);
-                    if (row != null) {
-                        for (int i = 0; i < columns.length; i++) {
-                            ((BigIntVector) root.getVector(i)).setSafe(count, row[columns[i]]);
-                        }
-                        if (rowIds) {
-                            ((BigIntVector) root.getVector(columns.length)).setSafe(count, position);
-                        }
-                        count++;
-                    }
-                    position++;
-                }
-                root.setRowCount(count);
-                return root;
-            }
-
-            @Override
-            public void close()
-            {
-                root.close();
-            }
-        };
+        return new PositionalBatchSource<long[]>(SCHEMA, columns, rowIds, allocator, rows::size, rows::at,
+                (vector, index, row, column) -> ((BigIntVector) vector).setSafe(index, row[column]));
     }
 }
