@@ -135,12 +135,7 @@ final class AttachedStore
         if (open == null) {
             return List.of();
         }
-        List<Row> rows = new ArrayList<>();
-        try (io.moraine.core.catalog.RowCursor cursor = reader == null ? open.scan(kind, io.moraine.core.catalog.RowScope.ALL)
-                : open.scan(reader, kind, io.moraine.core.catalog.RowScope.ALL)) {
-            cursor.forEachRemaining(rows::add);
-        }
-        return rows;
+        return open.everyRow(reader == null ? open.store().latest() : reader, kind);
     }
 
     /**

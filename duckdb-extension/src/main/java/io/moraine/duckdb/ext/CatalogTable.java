@@ -76,8 +76,8 @@ final class CatalogTable
     public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
     {
         StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
-        return new PositionalBatchSource<Object[]>(schema, columns, rowIds, allocator, rows::size, rows::at,
-                (vector, index, row, column) -> set(vector, index, row[column]));
+        return new PositionalBatchSource<io.moraine.core.catalog.Row>(schema, columns, rowIds, allocator, rows::size, rows::at,
+                (vector, index, row, column) -> set(vector, index, row.get(column)));
     }
 
     private static void set(FieldVector vector, int index, Object value)

@@ -7,33 +7,31 @@ import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.tx.StagedOperation;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * One ducklake_* table as a DuckDB transaction sees it: the rows the store held when the transaction first read the
  * table, then the rows it inserted. DuckDB's row id of a row is its position here, stable for the transaction; a
- * deleted row keeps its position (and is no longer served). At commit the differences become the core's staged-row
- * operations.
+ * deleted row keeps its position (and is no longer served). The rows read are shared, unmodified (the catalog may
+ * serve the same list to the next transaction): what the transaction changes is held beside them, and at commit
+ * those differences become the core's staged-row operations.
  */
 final class StagedCatalogRows
 {
     private final TableKind kind;
     private final List<Row> read;
-    // Per position: the row as the transaction has it now (null once deleted).
-    private final List<Object[]> rows = new ArrayList<>();
-    private boolean changed;
+    // Read positions the transaction updated (the row as it is now) or deleted (null).
+    private final Map<Integer, Row> changedReads = new TreeMap<>();
+    private final List<Row> inserted = new ArrayList<>();
 
     StagedCatalogRows(TableKind kind, List<Row> read)
     {
         this.kind = kind;
-        this.read = List.copyOf(read);
-        for (Row row : read) {
-            rows.add(row.values().toArray());
-        }
+        this.read = read;
     }
 
     TableKind kind()
@@ -43,61 +41,74 @@ final class StagedCatalogRows
 
     int size()
     {
-        return rows.size();
+        return read.size() + inserted.size();
     }
 
-    /** The cells at {@code position}, or null if the transaction deleted that row. */
-    Object[] at(int position)
+    /** The row at {@code position}, or null if the transaction deleted it. */
+    Row at(int position)
     {
-        return rows.get(position);
+        if (position >= read.size()) {
+            return inserted.get(position - read.size());
+        }
+        Integer boxed = position;
+        return changedReads.containsKey(boxed) ? changedReads.get(boxed) : read.get(position);
     }
 
     void insert(Object[] cells)
     {
-        rows.add(cells.clone());
-        changed = true;
+        inserted.add(Row.of(kind, cells));
     }
 
     void update(long rowId, int[] columns, Object[] values)
     {
-        Object[] cells = live(rowId, "UPDATE");
-        Object[] updated = cells.clone();
-        for (int i = 0; i < columns.length; i++) {
-            updated[columns[i]] = values[i];
+        Row row = live(rowId, "UPDATE");
+        Object[] cells = new Object[kind.columns().size()];
+        for (int i = 0; i < cells.length; i++) {
+            cells[i] = row.get(i);
         }
-        rows.set((int) rowId, updated);
-        changed = true;
+        for (int i = 0; i < columns.length; i++) {
+            cells[columns[i]] = values[i];
+        }
+        set((int) rowId, Row.of(kind, cells));
     }
 
     void delete(long rowId)
     {
         live(rowId, "DELETE");
-        rows.set((int) rowId, null);
-        changed = true;
+        set((int) rowId, null);
+    }
+
+    private void set(int position, Row row)
+    {
+        if (position >= read.size()) {
+            inserted.set(position - read.size(), row);
+        }
+        else {
+            changedReads.put(position, row);
+        }
     }
 
     boolean changed()
     {
-        return changed;
+        return !changedReads.isEmpty() || !inserted.isEmpty();
     }
 
-    private Object[] live(long rowId, String statement)
+    private Row live(long rowId, String statement)
     {
-        if (rowId < 0 || rowId >= rows.size() || rows.get((int) rowId) == null) {
+        if (rowId < 0 || rowId >= size() || at((int) rowId) == null) {
             throw new InvalidArgumentException(statement + " on " + kind.tableName() + " names row id " + rowId
                     + ", which this transaction does not see; row ids come from a scan in the same transaction");
         }
-        return rows.get((int) rowId);
+        return at((int) rowId);
     }
 
     /** The ducklake_metadata rows this transaction inserted that are store facts (version, created_by, data_path, encrypted). */
     Map<String, String> insertedFacts()
     {
         Map<String, String> facts = new LinkedHashMap<>();
-        for (int position = read.size(); position < rows.size(); position++) {
-            Object[] cells = rows.get(position);
-            if (cells != null && kind == TableKind.METADATA && StoreFacts.isFact(Row.of(kind, cells))) {
-                facts.put((String) cells[0], (String) cells[1]);
+        for (Row row : inserted) {
+            if (row != null && kind == TableKind.METADATA && StoreFacts.isFact(row)) {
+                facts.put(row.getString("key"), row.getString("value"));
             }
         }
         return facts;
@@ -107,52 +118,49 @@ final class StagedCatalogRows
     List<StagedOperation> operations()
     {
         List<StagedOperation> operations = new ArrayList<>();
-        for (int position = 0; position < rows.size(); position++) {
-            Object[] now = rows.get(position);
-            if (position >= read.size()) {
-                if (now != null && !(kind == TableKind.METADATA && StoreFacts.isFact(Row.of(kind, now)))) {
-                    operations.add(new StagedOperation.Insert(Row.of(kind, now)));
-                }
-                continue;
-            }
-            Row before = read.get(position);
+        for (Map.Entry<Integer, Row> change : changedReads.entrySet()) {
+            Row before = read.get(change.getKey());
+            Row now = change.getValue();
             if (now == null) {
                 requireNotFact(before, "DELETE");
-                operations.add(new StagedOperation.Delete(kind, key(before.values().toArray())));
-                continue;
+                operations.add(new StagedOperation.Delete(kind, key(before)));
             }
-            if (!Arrays.equals(before.values().toArray(), now)) {
+            else if (!before.equals(now)) {
                 requireNotFact(before, "UPDATE");
                 operations.addAll(changesOf(before, now));
+            }
+        }
+        for (Row now : inserted) {
+            if (now != null && !(kind == TableKind.METADATA && StoreFacts.isFact(now))) {
+                operations.add(new StagedOperation.Insert(now));
             }
         }
         return operations;
     }
 
     /** An end_snapshot set on a current row ends it; other columns change in place; a new key is a delete and an insert. */
-    private List<StagedOperation> changesOf(Row before, Object[] now)
+    private List<StagedOperation> changesOf(Row before, Row now)
     {
-        Object[] was = before.values().toArray();
-        if (!key(was).equals(key(now))) {
-            return List.of(new StagedOperation.Delete(kind, key(was)), new StagedOperation.Insert(Row.of(kind, now)));
+        if (!key(before).equals(key(now))) {
+            return List.of(new StagedOperation.Delete(kind, key(before)), new StagedOperation.Insert(now));
         }
         int end = kind.hasColumn("end_snapshot") ? kind.columnIndex("end_snapshot") : -1;
         Map<String, Object> changes = new LinkedHashMap<>();
-        for (int i = 0; i < was.length; i++) {
-            if (i != end && !Objects.equals(was[i], now[i])) {
-                changes.put(kind.columns().get(i).name(), now[i]);
+        for (int i = 0; i < kind.columns().size(); i++) {
+            if (i != end && !Objects.equals(before.get(i), now.get(i))) {
+                changes.put(kind.columns().get(i).name(), now.get(i));
             }
         }
         List<StagedOperation> operations = new ArrayList<>();
         if (!changes.isEmpty()) {
-            operations.add(new StagedOperation.Update(kind, key(was), changes, java.util.Optional.of(before)));
+            operations.add(new StagedOperation.Update(kind, key(before), changes, java.util.Optional.of(before)));
         }
-        if (end >= 0 && !Objects.equals(was[end], now[end])) {
-            if (was[end] != null || now[end] == null || !kind.isVersioned()) {
-                throw new InvalidArgumentException("UPDATE of " + kind.tableName() + " changes end_snapshot from " + was[end] + " to "
-                        + now[end] + "; moraine accepts only ending a current row (setting end_snapshot where it is NULL)");
+        if (end >= 0 && !Objects.equals(before.get(end), now.get(end))) {
+            if (before.get(end) != null || now.get(end) == null || !kind.isVersioned()) {
+                throw new InvalidArgumentException("UPDATE of " + kind.tableName() + " changes end_snapshot from " + before.get(end) + " to "
+                        + now.get(end) + "; moraine accepts only ending a current row (setting end_snapshot where it is NULL)");
             }
-            operations.add(new StagedOperation.EndRow(kind, key(was), (Long) now[end]));
+            operations.add(new StagedOperation.EndRow(kind, key(before), (Long) now.get(end)));
         }
         return operations;
     }
@@ -165,11 +173,11 @@ final class StagedCatalogRows
         }
     }
 
-    private List<Object> key(Object[] cells)
+    private List<Object> key(Row row)
     {
         List<Object> key = new ArrayList<>();
         for (int index : kind.keyColumnIndexes()) {
-            key.add(cells[index]);
+            key.add(row.get(index));
         }
         return key;
     }

@@ -24,6 +24,8 @@ final class FormatUpgrade
     static final int SNAPSHOT_TIME_INDEX = 2;
     /** The first format version whose stores hold the file-change index. */
     static final int FILE_CHANGE_INDEX = 3;
+    /** The first format version whose stores hold row stamps. */
+    static final int ROW_STAMPS = 4;
 
     private FormatUpgrade() {}
 
@@ -35,6 +37,9 @@ final class FormatUpgrade
         }
         if (formatVersion < FILE_CHANGE_INDEX) {
             indexFileChanges(store, writes);
+        }
+        if (formatVersion < ROW_STAMPS) {
+            RowStamps.stamp(writes, java.util.EnumSet.allOf(TableKind.class));
         }
         writes.put(ByteBuffer.wrap(SystemKeys.FORMAT), SystemKeys.encodeFormat(MoraineCatalog.FORMAT_VERSION, NewCatalog.CREATED_BY));
         store.write(writes);

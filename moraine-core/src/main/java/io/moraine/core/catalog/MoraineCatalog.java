@@ -39,18 +39,19 @@ public final class MoraineCatalog
         implements AutoCloseable
 {
     /** The store format this binary writes and the newest it reads (docs/format.md). */
-    public static final int FORMAT_VERSION = 3;
+    public static final int FORMAT_VERSION = 4;
     public static final String VERSION = "0.1.0";
 
     private final SlateStore store;
     private final TransactionCommitter committer;
+    private final CommittedRowsCache committedRows = new CommittedRowsCache();
     // False while this handle reads an older store that lacks the index, until a writer upgrades it.
     private volatile boolean snapshotTimesIndexed;
 
     private MoraineCatalog(SlateStore store, CommitListener listener, int formatVersion)
     {
         this.store = store;
-        this.committer = new TransactionCommitter(store, listener);
+        this.committer = new TransactionCommitter(store, listener, committedRows);
         this.snapshotTimesIndexed = formatVersion >= FormatUpgrade.SNAPSHOT_TIME_INDEX;
     }
 
@@ -331,6 +332,17 @@ public final class MoraineCatalog
         };
         List<Row> leading = kind == TableKind.METADATA && scope != RowScope.HISTORY ? StoreFacts.read(reader).asMetadataRows() : List.of();
         return new RowCursor(reader, kind, subspaces, new Object[0], RowCursor.DEFAULT_PAGE_SIZE, row -> true, leading);
+    }
+
+    /**
+     * Every row of {@code kind}, current then history, as {@code reader} sees it (as {@link #scan(KeyValueReader,
+     * TableKind, RowScope)} with {@link RowScope#ALL}), unmodifiable. Served from memory while the kind is unchanged
+     * (its row stamp holds), so front ends that read whole tables per transaction pay a store scan only for kinds that
+     * changed since, and none for kinds this handle's own commits changed.
+     */
+    public List<Row> everyRow(KeyValueReader reader, TableKind kind)
+    {
+        return committedRows.rows(reader, kind, () -> scan(reader, kind, RowScope.ALL).toList());
     }
 
     public CheckpointInfo createCheckpoint(Optional<Duration> lifetime, Optional<String> name)

@@ -12,6 +12,15 @@ public final class SystemKeys
 
     private SystemKeys() {}
 
+    /**
+     * The key of a catalog kind's row stamp: a value every batch that changes a row of that kind replaces, so that
+     * equal stamps mean equal rows (docs/format.md, "Row stamps").
+     */
+    public static byte[] rowStamp(io.moraine.core.catalog.TableKind kind)
+    {
+        return new KeyWriter().tag(Subspace.SYSTEM.tag()).string("stamp").tag(kind.tag()).toBytes();
+    }
+
     private static byte[] key(String name)
     {
         return new KeyWriter().tag(Subspace.SYSTEM.tag()).string(name).toBytes();

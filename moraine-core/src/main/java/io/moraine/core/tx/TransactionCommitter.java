@@ -1,5 +1,7 @@
 package io.moraine.core.tx;
 
+import io.moraine.core.catalog.CommittedRowsCache;
+import io.moraine.core.catalog.RowStamps;
 import io.moraine.core.catalog.StoreFacts;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.error.CommitConflictException;
@@ -7,7 +9,11 @@ import io.moraine.core.keyspace.SystemKeys;
 import io.moraine.core.store.KeyValueReader;
 import io.moraine.core.store.SlateStore;
 
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
@@ -24,11 +30,13 @@ public final class TransactionCommitter
     private final CommitListener listener;
     private final Object commitLock = new Object();
     private final CommitterReadCache cache = new CommitterReadCache();
+    private final CommittedRowsCache rowsCache;
 
-    public TransactionCommitter(SlateStore store, CommitListener listener)
+    public TransactionCommitter(SlateStore store, CommitListener listener, CommittedRowsCache rowsCache)
     {
         this.store = requireNonNull(store, "store is null");
         this.listener = requireNonNull(listener, "listener is null");
+        this.rowsCache = requireNonNull(rowsCache, "rowsCache is null");
     }
 
     public StagedTransaction begin(long readSnapshotId)
@@ -49,9 +57,10 @@ public final class TransactionCommitter
             writes.put(java.nio.ByteBuffer.wrap(SystemKeys.FORMAT), formatRecord);
             writes.put(java.nio.ByteBuffer.wrap(SystemKeys.STORE_FACTS), facts.encode());
             writes.putAll(plan.writes());
+            RowStamps.stamp(writes, EnumSet.allOf(TableKind.class));
             long landed = plan.newHead().orElse(-1);
             listener.beforeWrite(landed, writes);
-            try (SlateStore.PendingWrite pending = applyToStore(writes)) {
+            try (SlateStore.PendingWrite pending = applyToStore(reader, writes)) {
                 pending.awaitDurable();
             }
             return landed;
@@ -105,14 +114,20 @@ public final class TransactionCommitter
             if (plan.isEmpty()) {
                 return new Applied(null, landed);
             }
-            listener.beforeWrite(landed, plan.writes());
-            return new Applied(applyToStore(plan.writes()), landed);
+            Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>(plan.writes());
+            RowStamps.stamp(writes, RowStamps.changedKinds(writes));
+            listener.beforeWrite(landed, writes);
+            return new Applied(applyToStore(reader, writes), landed);
         }
     }
 
-    /** Applies a batch and tells the read cache; if applying fails, the store's state is unknown and the cache is dropped. */
-    private SlateStore.PendingWrite applyToStore(java.util.Map<java.nio.ByteBuffer, byte[]> writes)
+    /**
+     * Applies a batch over the state {@code before} reads and tells the caches; if applying fails, the store's state is
+     * unknown and the caches are dropped.
+     */
+    private SlateStore.PendingWrite applyToStore(KeyValueReader before, Map<ByteBuffer, byte[]> writes)
     {
+        rowsCache.committing(before, writes, RowStamps.changedKinds(writes));
         try {
             SlateStore.PendingWrite pending = store.apply(writes);
             cache.applied(writes);
@@ -120,6 +135,7 @@ public final class TransactionCommitter
         }
         catch (RuntimeException e) {
             cache.clear();
+            rowsCache.clear();
             throw e;
         }
     }

@@ -1,0 +1,123 @@
+package io.moraine.core.catalog;
+
+import io.moraine.core.keyspace.RowKeys;
+import io.moraine.core.keyspace.RowValueCodec;
+import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.keyspace.SystemKeys;
+import io.moraine.core.store.KeyValueReader;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Every row of a catalog kind (current rows, then history rows, each in key order) kept across transactions while the
+ * kind's row stamp ({@link RowStamps}) is unchanged. A front end that reads whole tables per transaction (DuckLake
+ * through the DuckDB extension) thus scans a table again only after it changed; and when this process's committer
+ * changed it, the entry is carried forward by applying the commit's own writes instead ({@link #committing}).
+ * Kinds larger than {@link #MAX_ROWS_PER_KIND} rows are not kept; ducklake_metadata, whose first rows are the store
+ * facts, is not kept.
+ */
+public final class CommittedRowsCache
+{
+    static final int MAX_ROWS_PER_KIND = 250_000;
+
+    private static final java.util.Comparator<byte[]> KEY_ORDER = Arrays::compareUnsigned;
+
+    private final Map<TableKind, Entry> entries = new ConcurrentHashMap<>();
+
+    /** A kind's rows under one stamp: each subspace's rows by key, and the served list. */
+    private record Entry(byte[] stamp, NavigableMap<byte[], Row> current, NavigableMap<byte[], Row> history, List<Row> rows)
+    {
+        static Entry of(byte[] stamp, NavigableMap<byte[], Row> current, NavigableMap<byte[], Row> history)
+        {
+            List<Row> rows = new ArrayList<>(current.size() + history.size());
+            rows.addAll(current.values());
+            rows.addAll(history.values());
+            return new Entry(stamp, current, history, Collections.unmodifiableList(rows));
+        }
+    }
+
+    /** Every row of {@code kind} as {@code reader} sees it: kept rows when the stamp there matches, else {@code scan}'s. */
+    public List<Row> rows(KeyValueReader reader, TableKind kind, Supplier<List<Row>> scan)
+    {
+        if (kind == TableKind.METADATA) {
+            return scan.get();
+        }
+        byte[] stamp = reader.get(SystemKeys.rowStamp(kind));
+        if (stamp == null) {
+            return scan.get(); // a store written before row stamps, until its next read-write open upgrades it
+        }
+        Entry entry = entries.get(kind);
+        if (entry != null && Arrays.equals(entry.stamp(), stamp)) {
+            return entry.rows();
+        }
+        List<Row> rows = scan.get();
+        if (rows.size() <= MAX_ROWS_PER_KIND) {
+            NavigableMap<byte[], Row> current = new TreeMap<>(KEY_ORDER);
+            NavigableMap<byte[], Row> history = new TreeMap<>(KEY_ORDER);
+            for (Row row : rows) {
+                Subspace subspace = row.isCurrent() ? Subspace.CURRENT : Subspace.HISTORY;
+                (subspace == Subspace.CURRENT ? current : history).put(RowKeys.key(subspace, row), row);
+            }
+            entries.put(kind, Entry.of(stamp, current, history));
+        }
+        return rows;
+    }
+
+    /**
+     * A committer is about to apply {@code writes} (with their new stamps) over the state {@code before} reads: each kept
+     * kind the batch changes moves to its new stamp with the batch's rows applied, if it was kept under the stamp it
+     * has in {@code before}; otherwise it is dropped. Call under the commit lock.
+     */
+    public void committing(KeyValueReader before, Map<ByteBuffer, byte[]> writes, Set<TableKind> changed)
+    {
+        for (TableKind kind : changed) {
+            Entry entry = entries.remove(kind);
+            byte[] newStamp = writes.get(ByteBuffer.wrap(SystemKeys.rowStamp(kind)));
+            if (entry == null || newStamp == null || !Arrays.equals(entry.stamp(), before.get(SystemKeys.rowStamp(kind)))) {
+                continue;
+            }
+            NavigableMap<byte[], Row> current = new TreeMap<>(entry.current());
+            NavigableMap<byte[], Row> history = new TreeMap<>(entry.history());
+            for (Map.Entry<ByteBuffer, byte[]> write : writes.entrySet()) {
+                if (RowStamps.kindOf(write.getKey()).orElse(null) != kind) {
+                    continue;
+                }
+                byte[] key = toArray(write.getKey());
+                NavigableMap<byte[], Row> rows = key[0] == Subspace.HISTORY.tag() ? history : current;
+                if (write.getValue() == null) {
+                    rows.remove(key);
+                }
+                else {
+                    rows.put(key, RowValueCodec.decode(kind, key, write.getValue()));
+                }
+            }
+            if (current.size() + history.size() <= MAX_ROWS_PER_KIND) {
+                entries.put(kind, Entry.of(newStamp, current, history));
+            }
+        }
+    }
+
+    /** Forgets every kept row (the store's state after a failed write is unknown). */
+    public void clear()
+    {
+        entries.clear();
+    }
+
+    private static byte[] toArray(ByteBuffer buffer)
+    {
+        ByteBuffer duplicate = buffer.duplicate();
+        byte[] bytes = new byte[duplicate.remaining()];
+        duplicate.get(bytes);
+        return bytes;
+    }
+}

@@ -1,0 +1,159 @@
+package io.moraine.core.catalog;
+
+import io.moraine.core.store.KeyValueCursor;
+import io.moraine.core.store.KeyValueReader;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreUri;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static io.moraine.core.catalog.CatalogTestSupport.changes;
+import static io.moraine.core.catalog.CatalogTestSupport.dataFile;
+import static io.moraine.core.catalog.CatalogTestSupport.head;
+import static io.moraine.core.catalog.CatalogTestSupport.memoryStore;
+import static io.moraine.core.catalog.CatalogTestSupport.newCatalog;
+import static io.moraine.core.catalog.CatalogTestSupport.nextSnapshot;
+import static io.moraine.core.catalog.CatalogTestSupport.scan;
+import static io.moraine.core.catalog.CatalogTestSupport.table;
+import static io.moraine.core.catalog.CatalogTestSupport.tableStats;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link MoraineCatalog#everyRow}: kept rows equal a fresh scan after every kind of change, and unchanged kinds cost no scan. */
+class CommittedRowsCacheTest
+{
+    private static final List<TableKind> KINDS = List.of(TableKind.SNAPSHOT, TableKind.SNAPSHOT_CHANGES, TableKind.TABLE,
+            TableKind.DATA_FILE, TableKind.TABLE_STATS, TableKind.METADATA);
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void rowsFollowThisHandlesCommitsWithoutScanning()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("rows-cache"))) {
+            int comparisons = assertEveryKindEqualsAScan(catalog, catalog);
+            Row previous = head(catalog);
+            long[] files = {0};
+            for (int i = 1; i <= 4; i++) {
+                Row next = nextSnapshot(previous, i == 1 ? 1 : 0, i == 1 ? 1 : 0, 1);
+                long snapshot = next.getLong("snapshot_id");
+                var transaction = catalog.begin(previous.getLong("snapshot_id")).insert(next).insert(changes(snapshot, "inserted_into_table:1"))
+                        .insert(dataFile(1, files[0]++, snapshot, 10L * i, 10));
+                if (i == 1) {
+                    transaction.insert(table(1, 0, "t", snapshot)).insert(tableStats(1, 10, 10, 100));
+                }
+                else {
+                    transaction.update(TableKind.TABLE_STATS, Map.of("record_count", 10L * i), 1L);
+                }
+                if (i == 3) {
+                    transaction.endRow(TableKind.DATA_FILE, snapshot, 1L, 0L); // a current row moves to history
+                }
+                if (i == 4) {
+                    transaction.delete(TableKind.SNAPSHOT_CHANGES, 1L);
+                }
+                transaction.commit();
+                previous = next;
+
+                CountingReader reader = new CountingReader(catalog.store().latest());
+                for (TableKind kind : KINDS) {
+                    if (kind != TableKind.METADATA) {
+                        assertThat(catalog.everyRow(reader, kind)).as("%s after commit %d", kind, i).isEqualTo(scan(catalog, kind, RowScope.ALL));
+                        comparisons++;
+                    }
+                }
+                assertThat(reader.scans).as("scans after this handle's commit %d", i).isZero();
+            }
+            assertThat(comparisons).isEqualTo(KINDS.size() + 4 * (KINDS.size() - 1));
+        }
+    }
+
+    @Test
+    void aReaderInAnotherProcessRescansWhatAnotherWriterChanged()
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("store").toUri().toString());
+        try (MoraineCatalog writer = newCatalog(uri)) {
+            try (MoraineCatalog reader = MoraineCatalog.open(uri, OpenMode.READ_ONLY)) {
+                assertEveryKindEqualsAScan(reader, reader);
+                Row previous = head(writer);
+                Row next = nextSnapshot(previous, 1, 1, 0);
+                writer.begin(previous.getLong("snapshot_id")).insert(next).insert(changes(1, "created_table:t"))
+                        .insert(table(1, 0, "t", 1)).commit();
+                try (MoraineCatalog fresh = MoraineCatalog.open(uri, OpenMode.READ_ONLY)) {
+                    awaitHead(reader, 1);
+                    CountingReader unchanged = new CountingReader(reader.store().latest());
+                    assertThat(reader.everyRow(unchanged, TableKind.DATA_FILE)).isEqualTo(scan(fresh, TableKind.DATA_FILE, RowScope.ALL));
+                    assertThat(unchanged.scans).as("a kind no commit changed is served kept").isZero();
+                    CountingReader changed = new CountingReader(reader.store().latest());
+                    assertThat(reader.everyRow(changed, TableKind.TABLE)).isEqualTo(scan(fresh, TableKind.TABLE, RowScope.ALL)).hasSize(1);
+                    assertThat(changed.scans).as("a kind another writer changed is scanned again").isPositive();
+                    assertThat(assertEveryKindEqualsAScan(reader, fresh)).isEqualTo(KINDS.size());
+                }
+            }
+        }
+    }
+
+    /** Compares {@code catalog.everyRow} with a scan through {@code truth} for every kind; returns the comparisons. */
+    private static int assertEveryKindEqualsAScan(MoraineCatalog catalog, MoraineCatalog truth)
+    {
+        int comparisons = 0;
+        for (TableKind kind : KINDS) {
+            assertThat(catalog.everyRow(catalog.store().latest(), kind)).as(kind.tableName()).isEqualTo(scan(truth, kind, RowScope.ALL));
+            comparisons++;
+        }
+        return comparisons;
+    }
+
+    private static void awaitHead(MoraineCatalog catalog, long snapshotId)
+    {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (catalog.headSnapshotId().orElse(-1) < snapshotId) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the read-only handle did not see snapshot " + snapshotId + " within 30 s");
+            }
+            try {
+                Thread.sleep(20);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** A reader that counts the range scans made through it. */
+    private static final class CountingReader
+            implements KeyValueReader
+    {
+        private final KeyValueReader delegate;
+        int scans;
+
+        CountingReader(KeyValueReader delegate)
+        {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public byte[] get(byte[] key)
+        {
+            return delegate.get(key);
+        }
+
+        @Override
+        public KeyValueCursor scan(byte[] start, byte[] end, int pageSize)
+        {
+            scans++;
+            return delegate.scan(start, end, pageSize);
+        }
+
+        @Override
+        public KeyValueCursor scanDescending(byte[] start, byte[] end, int pageSize)
+        {
+            scans++;
+            return delegate.scanDescending(start, end, pageSize);
+        }
+    }
+}
