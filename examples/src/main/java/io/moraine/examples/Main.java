@@ -38,7 +38,7 @@ public final class Main
                 + io.moraine.examples.trino.DemoCommand.USAGE, io.moraine.examples.trino.DemoCommand::run));
         COMMANDS.put("trino", new Entry("start a local Trino with catalog 'lake' on a store: " + io.moraine.examples.trino.TrinoCommands.SERVE_USAGE,
                 io.moraine.examples.trino.TrinoCommands::serve));
-        COMMANDS.put("trino-query", new Entry("run one statement in an embedded Trino and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
+        COMMANDS.put("trino-query", new Entry("run one statement in a Trino server and print CSV: " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE,
                 io.moraine.examples.trino.TrinoCommands::query));
         COMMANDS.put("spark-sql", new Entry("run one statement in a local Spark (spark-submit with the bundle jar) and print CSV: "
                 + io.moraine.examples.spark.SparkCommands.QUERY_USAGE, io.moraine.examples.spark.SparkCommands::query));

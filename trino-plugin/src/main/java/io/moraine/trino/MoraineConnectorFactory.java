@@ -7,6 +7,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import io.trino.filesystem.manager.FileSystemModule;
 import io.trino.spi.NodeManager;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
 import io.trino.spi.connector.ConnectorFactory;
@@ -14,6 +15,8 @@ import io.trino.spi.type.TypeManager;
 
 import java.util.HashMap;
 import java.util.Map;
+
+import static io.trino.spi.StandardErrorCode.CONFIGURATION_INVALID;
 
 /** Creates moraine connectors from catalog properties, wiring them with Guice as Trino's own connectors do. */
 public class MoraineConnectorFactory
@@ -53,6 +56,11 @@ public class MoraineConnectorFactory
      */
     static Map<String, String> withFileSystemDefaults(Map<String, String> config)
     {
+        if ("true".equalsIgnoreCase(config.getOrDefault("fs.cache.enabled", "false").trim())) {
+            // The plugin directory leaves out Trino's Alluxio cache and its 59 jars (see trino-plugin/pom.xml).
+            throw new TrinoException(CONFIGURATION_INVALID, "fs.cache.enabled=true is not supported by the moraine connector: "
+                    + "remove it from the catalog's properties (the plugin does not ship Trino's Alluxio file-system cache)");
+        }
         Map<String, String> effective = new HashMap<>(config);
         effective.putIfAbsent("fs.local.enabled", "true");
         if ("true".equals(effective.get("fs.local.enabled"))) {

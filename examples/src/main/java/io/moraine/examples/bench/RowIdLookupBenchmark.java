@@ -5,7 +5,7 @@ import io.moraine.duckdb.CatalogImporter;
 import io.moraine.duckdb.DuckDbConnections;
 import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.CommandLine;
-import io.moraine.examples.trino.LocalTrino;
+import io.moraine.examples.trino.TrinoLogging;
 import io.moraine.trino.MorainePlugin;
 import io.opentelemetry.api.common.AttributeKey;
 import io.trino.Session;
@@ -51,7 +51,7 @@ public final class RowIdLookupBenchmark
             writeLake(catalogFile, work.resolve("data"), files, rowsPerFile);
             StoreUri store = StoreUri.parse("file://" + work.resolve("moraine-store"));
             CatalogImporter.importCatalog(DuckLakeSource.parse("ducklake:" + catalogFile), store, Optional.empty(), CatalogImporter.Progress.SILENT);
-            LocalTrino.quietLogging();
+            TrinoLogging.quiet();
             Session session = Session.builder(testSession()).setCatalog("lake").setSchema("main").build();
             try (DistributedQueryRunner runner = DistributedQueryRunner.builder(session).setWorkerCount(0).build()) {
                 runner.installPlugin(new MorainePlugin());

@@ -12,7 +12,7 @@ import io.moraine.duckdb.CatalogImporter;
 import io.moraine.duckdb.DuckDbConnections;
 import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.CommandLine;
-import io.moraine.examples.trino.LocalTrino;
+import io.moraine.examples.trino.TrinoLogging;
 import io.moraine.trino.MorainePlugin;
 import io.trino.Session;
 import io.trino.execution.QueryStats;
@@ -212,7 +212,7 @@ public final class TrinoScanBenchmark
     private static DistributedQueryRunner startTrino(StoreUri store, Path metastore)
             throws Exception
     {
-        LocalTrino.quietLogging();
+        TrinoLogging.quiet();
         Session session = Session.builder(testSession()).setCatalog("lake").setSchema("main").build();
         DistributedQueryRunner runner = DistributedQueryRunner.builder(session).setWorkerCount(0).build();
         runner.installPlugin(new MorainePlugin());

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 /**
  * {@code make demo}: DuckDB writes a small lake through {@code ATTACH 'ducklake:moraine:<store>'} (real DuckLake: Parquet
  * files, a delete file, inlined rows, several snapshots; the catalog lives in a moraine store on the local file system),
- * then a local Trino serves that store and runs a few queries, a real Spark reads the lake once more
+ * then Trino's own server (a child JVM, the plugin from its plugin directory) serves that store and runs a few queries, a real Spark reads the lake once more
  * ({@code SparkDemo}), and the command prints how to connect and keeps serving (unless {@code --once}).
  */
 public final class DemoCommand
@@ -67,8 +67,9 @@ public final class DemoCommand
             }
         }
         System.out.printf("2. DuckDB committed %d snapshots through moraine (head snapshot %d); DuckDB has closed the lake%n", LAKE.size(), headSnapshot);
-        System.out.println("3. Starting a local Trino with catalog 'lake' (connector.name=moraine)");
-        LocalTrino trino = LocalTrino.start(store, line.intOption("port", line.flag("once") ? 0 : 8080));
+        System.out.println("3. Starting Trino's server with catalog 'lake' (connector.name=moraine), the plugin loaded from " + PluginDirectory.locate());
+        TrinoServerProcess trino = TrinoServerProcess.start(store, line.intOption("port", line.flag("once") ? 0 : 8080));
+        System.out.printf("   Trino started in %.1f s%n", trino.startupTime().toMillis() / 1000.0);
         try {
             for (String[] query : SHOWCASE) {
                 System.out.println();

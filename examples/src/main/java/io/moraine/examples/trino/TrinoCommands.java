@@ -18,8 +18,9 @@ public final class TrinoCommands
     {
         CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT, "port"));
         StoreUri store = StoreUri.parse(line.required("store"));
-        LocalTrino trino = LocalTrino.start(store, line.intOption("port", 8080), line.storeOptions().timeout());
-        System.out.println("Trino is serving catalog 'lake' on " + store);
+        System.out.println("Starting Trino's server with the plugin directory " + PluginDirectory.locate() + " ...");
+        TrinoServerProcess trino = TrinoServerProcess.start(store, line.intOption("port", 8080), line.storeOptions().timeout());
+        System.out.printf("Trino is serving catalog 'lake' on %s (started in %.1f s)%n", store, trino.startupTime().toMillis() / 1000.0);
         System.out.println("connect: " + trino.jdbcUrl() + "   (user: any name; Ctrl-C stops the server)");
         Runtime.getRuntime().addShutdownHook(new Thread(trino::close));
         Thread.currentThread().join();
@@ -32,7 +33,7 @@ public final class TrinoCommands
         if (line.positional().size() != 1) {
             throw new IllegalArgumentException("give exactly one SQL statement, quoted: " + QUERY_USAGE);
         }
-        try (LocalTrino trino = LocalTrino.start(StoreUri.parse(line.required("store")), 0, line.storeOptions().timeout())) {
+        try (TrinoServerProcess trino = TrinoServerProcess.start(StoreUri.parse(line.required("store")), 0, line.storeOptions().timeout())) {
             System.out.print(trino.queryCsv(line.positional().getFirst()));
         }
     }
