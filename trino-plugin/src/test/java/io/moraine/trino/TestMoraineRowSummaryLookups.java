@@ -115,6 +115,7 @@ class TestMoraineRowSummaryLookups
                 }
             }
         }
+        System.out.printf("row-id point queries: %d checked, %d of them on files that embed row ids; backfill %s%n", checked, embeddedChecked, firstPass);
         assertThat(checked).isGreaterThanOrEqualTo(20);
         // the files whose ids only a summary can tell (flush, rewrite and merge outputs) are among them
         assertThat(embeddedChecked).isPositive();
@@ -158,6 +159,7 @@ class TestMoraineRowSummaryLookups
             assertThat(trino.execute("SELECT count(*) FROM " + table.sqlName("lake") + " WHERE \"$row_id\" IN (" + (ids.getLast() + 1000) + ", " + (ids.getLast() + 1001) + ")")
                     .getOnlyValue()).isEqualTo(0L);
         }
+        System.out.printf("every 7th row id: %d comparisons, %d rows compared, all columns%n", compared, rows);
         // orders has ~4,300 rows and events ~1,100: several hundred ids each
         assertThat(rows).isGreaterThan(500);
         assertThat(compared).isGreaterThan(5);
