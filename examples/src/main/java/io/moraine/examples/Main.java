@@ -34,6 +34,8 @@ public final class Main
                 + VerifyCommand.USAGE, VerifyCommand::run));
         COMMANDS.put("flush", new Entry("write inlined rows to Parquet and drain them, like ducklake_flush_inlined_data: " + FlushCommand.USAGE,
                 FlushCommand::run));
+        COMMANDS.put("rowsum", new Entry("publish, sweep or report the lake's .rowsum row summaries (RFC 0023): "
+                + io.moraine.examples.rowsum.RowSummaryCommands.USAGE, io.moraine.examples.rowsum.RowSummaryCommands::run));
         COMMANDS.put("demo", new Entry("the demo: DuckDB writes a lake through ducklake:moraine: into a local store, a local Trino serves it (and Spark reads it): "
                 + io.moraine.examples.trino.DemoCommand.USAGE, io.moraine.examples.trino.DemoCommand::run));
         COMMANDS.put("trino", new Entry("start a local Trino with catalog 'lake' on a store: " + io.moraine.examples.trino.TrinoCommands.SERVE_USAGE,

@@ -160,4 +160,19 @@ public class MoraineConfig
         this.tableStatisticsEnabled = tableStatisticsEnabled;
         return this;
     }
+
+    private DataSize rowSummaryCacheSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
+
+    public DataSize getRowSummaryCacheSize()
+    {
+        return rowSummaryCacheSize;
+    }
+
+    @Config("moraine.row-summaries.cache-size")
+    @ConfigDescription("Memory for the row-id sets of published row summaries (.rowsum sidecars) that $row_id predicates prune files with; 0B turns the sidecar reads off")
+    public MoraineConfig setRowSummaryCacheSize(DataSize rowSummaryCacheSize)
+    {
+        this.rowSummaryCacheSize = rowSummaryCacheSize;
+        return this;
+    }
 }

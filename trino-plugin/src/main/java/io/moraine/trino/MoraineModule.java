@@ -21,5 +21,6 @@ public class MoraineModule
         binder.bind(MoraineSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(MorainePageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(ChangeFeedSplits.class).in(Scopes.SINGLETON);
+        binder.bind(RowSummaries.class).in(Scopes.SINGLETON);
     }
 }

@@ -3,6 +3,7 @@ package io.moraine.trino;
 import com.google.inject.Inject;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.scan.RowIdMembership;
 import io.moraine.core.scan.Scan;
 import io.moraine.core.scan.ScanBuilder;
 import io.trino.spi.connector.ColumnHandle;
@@ -36,10 +37,13 @@ public class MoraineSplitManager
     private final long maxSplitSize;
     private final ExecutorService planning = Executors.newCachedThreadPool(daemonThreadsNamed("moraine-split-planning-%s"));
     private final ChangeFeedSplits changeFeedSplits;
+    private final RowSummaries rowSummaries;
 
     @Inject
-    public MoraineSplitManager(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, MoraineConfig config, ChangeFeedSplits changeFeedSplits)
+    public MoraineSplitManager(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, MoraineConfig config, ChangeFeedSplits changeFeedSplits,
+            RowSummaries rowSummaries)
     {
+        this.rowSummaries = rowSummaries;
         this.changeFeedSplits = changeFeedSplits;
         this.catalog = catalog;
         this.tableColumns = tableColumns;
@@ -59,18 +63,20 @@ public class MoraineSplitManager
         }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         long waitMillis = dynamicFilterColumns.isEmpty() ? 0 : MoraineSessionProperties.dynamicFilteringWaitTimeout(session).toMillis();
-        return new MoraineSplitSource(dynamicFilter -> plan(table, table.constraint().intersect(dynamicFilter)), maxSplitSize, waitMillis, planning);
+        RowIdMembership membership = rowSummaries.membership(session);
+        return new MoraineSplitSource(dynamicFilter -> plan(table, table.constraint().intersect(dynamicFilter), membership), maxSplitSize, waitMillis, planning);
     }
 
     /** The tasks of {@code table} that {@code predicate} (the handle's constraint and the dynamic filter) does not rule out. */
-    private MoraineSplitSource.PlannedScan plan(MoraineTableHandle table, TupleDomain<MoraineColumnHandle> predicate)
+    private MoraineSplitSource.PlannedScan plan(MoraineTableHandle table, TupleDomain<MoraineColumnHandle> predicate, RowIdMembership membership)
     {
         CatalogSnapshot snapshot = open(table);
         try {
             ScanBuilder builder = ScanBuilder.forTable(snapshot, table.tableId(), () -> tableColumns.of(table, snapshot).schema())
                     .withFilter(TrinoFilters.toScanFilter(predicate))
                     .withDataPath(catalog.dataPathOverride())
-                    .withMaxSplitSize(maxSplitSize);
+                    .withMaxSplitSize(maxSplitSize)
+                    .withRowIdMembership(membership);
             table.limit().ifPresent(builder::withLimit);
             Scan scan = builder.build();
             return new MoraineSplitSource.PlannedScan(snapshot, scan.planTasks());

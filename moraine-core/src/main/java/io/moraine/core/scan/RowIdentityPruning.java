@@ -32,19 +32,32 @@ public final class RowIdentityPruning
     private final Optional<ColumnDomain> paths;
     private final Optional<ColumnDomain> rowIds;
     private final Supplier<Map<Long, Boolean>> insertOnlySnapshots;
+    private final RowIdMembership membership;
 
-    private RowIdentityPruning(Optional<ColumnDomain> paths, Optional<ColumnDomain> rowIds, Supplier<Map<Long, Boolean>> insertOnlySnapshots)
+    private RowIdentityPruning(Optional<ColumnDomain> paths, Optional<ColumnDomain> rowIds, Supplier<Map<Long, Boolean>> insertOnlySnapshots,
+            RowIdMembership membership)
     {
         this.paths = paths;
         this.rowIds = rowIds;
         this.insertOnlySnapshots = insertOnlySnapshots;
+        this.membership = membership;
     }
 
-    static RowIdentityPruning of(CatalogSnapshot snapshot, long tableId, ScanFilter filter)
+    static RowIdentityPruning of(CatalogSnapshot snapshot, long tableId, ScanFilter filter, RowIdMembership membership)
     {
         Optional<ColumnDomain> rowIds = Optional.ofNullable(filter.domains().get(HiddenColumn.ROW_ID.columnId()));
         return new RowIdentityPruning(Optional.ofNullable(filter.domains().get(HiddenColumn.PATH.columnId())), rowIds,
-                com.google.common.base.Suppliers.memoize(() -> insertOnlySnapshots(snapshot, tableId)));
+                com.google.common.base.Suppliers.memoize(() -> insertOnlySnapshots(snapshot, tableId)), membership);
+    }
+
+    /**
+     * Whether the catalog proves {@code file}'s row ids are {@code row_id_start + position} (see the class comment), so
+     * that its ids are known without reading anything; files for which this is false may embed row ids.
+     */
+    public static java.util.function.Predicate<DataFileTask> provenPositional(CatalogSnapshot snapshot, long tableId)
+    {
+        Supplier<Map<Long, Boolean>> insertOnly = com.google.common.base.Suppliers.memoize(() -> insertOnlySnapshots(snapshot, tableId));
+        return file -> file.rowIdStart().isPresent() && file.partialMax().isEmpty() && insertOnly.get().getOrDefault(file.beginSnapshot(), false);
     }
 
     /** Whether inlined rows may match: they have no {@code $path}, so a path domain without NULL rules them out. */
@@ -59,11 +72,21 @@ public final class RowIdentityPruning
         if (paths.isPresent() && !paths.get().accepts(file.path())) {
             return false;
         }
-        if (rowIds.isEmpty() || file.rowIdStart().isEmpty() || file.partialMax().isPresent()) {
+        if (rowIds.isEmpty()) {
             return true;
         }
-        boolean positional = insertOnlySnapshots.get().getOrDefault(file.beginSnapshot(), false);
-        return !positional || rowIdsMayMatch(file, rowIds.get(), false);
+        boolean positional = file.rowIdStart().isPresent() && file.partialMax().isEmpty()
+                && insertOnlySnapshots.get().getOrDefault(file.beginSnapshot(), false);
+        if (positional) {
+            return rowIdsMayMatch(file, rowIds.get(), false);
+        }
+        // only a bounded domain (points, IN lists, ranges) is worth asking about: an open one matches nearly every file
+        return !bounded(rowIds.get()) || membership.mayHold(file, rowIds.get());
+    }
+
+    private static boolean bounded(ColumnDomain domain)
+    {
+        return !domain.ranges().isEmpty() && domain.ranges().stream().allMatch(range -> range.low().isPresent() && range.high().isPresent());
     }
 
     /**

@@ -24,10 +24,12 @@ public final class Scan
     private final String dataPath;
     private final long limit;
     private final long maxSplitSize;
+    private final RowIdMembership membership;
 
     Scan(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> tableSchema, Optional<List<Long>> projection, ScanFilter filter, String dataPath,
-            long limit, long maxSplitSize)
+            long limit, long maxSplitSize, RowIdMembership membership)
     {
+        this.membership = membership;
         this.snapshot = snapshot;
         this.tableId = tableId;
         this.tableSchema = tableSchema;
@@ -80,7 +82,7 @@ public final class Scan
     public TaskStream planTasks()
     {
         Map<Long, TableColumn> columns = filter.domains().isEmpty() ? Map.of() : tableSchema.get().byId();
-        return new ScanPlanner(snapshot, tableId, dataPath, FilePruning.of(snapshot, tableId, filter, columns), RowIdentityPruning.of(snapshot, tableId, filter), filter,
+        return new ScanPlanner(snapshot, tableId, dataPath, FilePruning.of(snapshot, tableId, filter, columns), RowIdentityPruning.of(snapshot, tableId, filter, membership), filter,
                 limit, maxSplitSize);
     }
 }

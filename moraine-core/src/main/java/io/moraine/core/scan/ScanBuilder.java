@@ -36,6 +36,7 @@ public final class ScanBuilder
     private Optional<String> dataPathOverride = Optional.empty();
     private long limit = -1;
     private long maxSplitSize = DEFAULT_MAX_SPLIT_SIZE;
+    private RowIdMembership membership = RowIdMembership.unknown();
 
     private ScanBuilder(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> tableSchema)
     {
@@ -123,10 +124,20 @@ public final class ScanBuilder
         return this;
     }
 
+    /**
+     * Answers which row ids a file holds for files the catalog cannot prove positional, so a bounded {@code $row_id}
+     * filter drops them at planning (row summaries, RFC 0023); without it such files are kept.
+     */
+    public ScanBuilder withRowIdMembership(RowIdMembership membership)
+    {
+        this.membership = requireNonNull(membership, "membership is null");
+        return this;
+    }
+
     public Scan build()
     {
         String dataPath = dataPathOverride.orElseGet(() -> snapshot.facts().get(StoreFacts.DATA_PATH));
-        return new Scan(snapshot, tableId, tableSchema, projection, normalized(filter), dataPath, limit, maxSplitSize);
+        return new Scan(snapshot, tableId, tableSchema, projection, normalized(filter), dataPath, limit, maxSplitSize, membership);
     }
 
     /** The projected columns of {@code schema}: all without a projection. */

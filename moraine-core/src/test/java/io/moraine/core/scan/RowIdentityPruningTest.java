@@ -35,6 +35,33 @@ class RowIdentityPruningTest
     }
 
     @Test
+    void aFileTheCatalogCannotProveDenseIsJudgedByTheMembershipForABoundedDomainOnly()
+    {
+        // a flush output (partial_max set): never proven dense, so the catalog's snapshots are not consulted
+        DataFileTask flushed = new DataFileTask(1, 5, 9, "/lake/t/h.parquet", 1000, 100, OptionalLong.empty(), OptionalLong.of(200), 3,
+                OptionalLong.of(4), List.of(), new long[0], OptionalLong.empty(), List.of(), 0, 1000);
+        List<ColumnDomain> asked = new java.util.ArrayList<>();
+        RowIdMembership holdsOnly250 = (file, rowIds) -> {
+            assertThat(file).isEqualTo(flushed);
+            asked.add(rowIds);
+            return rowIds.accepts(250L);
+        };
+        ScanFilter point = ScanFilter.of(java.util.Map.of(HiddenColumn.ROW_ID.columnId(), ColumnDomain.values(List.of(250L))));
+        ScanFilter other = ScanFilter.of(java.util.Map.of(HiddenColumn.ROW_ID.columnId(), ColumnDomain.values(List.of(7L, 8L))));
+        ScanFilter range = ScanFilter.of(java.util.Map.of(HiddenColumn.ROW_ID.columnId(),
+                ColumnDomain.of(new ValueRange(java.util.Optional.of(240L), true, java.util.Optional.of(260L), true))));
+        ScanFilter open = ScanFilter.of(java.util.Map.of(HiddenColumn.ROW_ID.columnId(), ColumnDomain.of(ValueRange.greaterThan(5L, false))));
+        assertThat(RowIdentityPruning.of(null, 1, point, holdsOnly250).mayMatch(flushed)).isTrue();
+        assertThat(RowIdentityPruning.of(null, 1, other, holdsOnly250).mayMatch(flushed)).isFalse();
+        assertThat(RowIdentityPruning.of(null, 1, range, (file, rowIds) -> false).mayMatch(flushed)).isFalse();
+        assertThat(asked).hasSize(2);
+        // an open range matches nearly every file: not worth a sidecar read, the file is kept
+        assertThat(RowIdentityPruning.of(null, 1, open, (file, rowIds) -> false).mayMatch(flushed)).isTrue();
+        assertThat(RowIdentityPruning.of(null, 1, ScanFilter.all(), (file, rowIds) -> false).mayMatch(flushed)).isTrue();
+        assertThat(RowIdentityPruning.of(null, 1, point, RowIdMembership.unknown()).mayMatch(flushed)).isTrue();
+    }
+
+    @Test
     void hiddenColumnsAreFoundByIdAndName()
     {
         assertThat(HiddenColumn.ofColumnId(DataFileTask.ROW_ID_FIELD_ID)).contains(HiddenColumn.ROW_ID);

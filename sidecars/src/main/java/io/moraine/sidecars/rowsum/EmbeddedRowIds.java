@@ -36,13 +36,24 @@ public final class EmbeddedRowIds
     public static long[] read(LakeFileSystem files, DataFileIdentity file)
             throws IOException
     {
+        return readIfEmbedded(files, file).orElseThrow(() -> new IllegalArgumentException("data file " + file.path()
+                + " embeds no row ids (no column with field id " + DataFileTask.ROW_ID_FIELD_ID
+                + "): its row ids are row_id_start + position and need no summary"));
+    }
+
+    /** The ids at positions 0, 1, ... of {@code file}; empty when it has no row-id column (its footer says so). */
+    public static java.util.Optional<long[]> readIfEmbedded(LakeFileSystem files, DataFileIdentity file)
+            throws IOException
+    {
         try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(file.path(), OptionalLong.of(file.fileSize())))) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-            Type field = schema.getFields().stream()
+            java.util.Optional<Type> found = schema.getFields().stream()
                     .filter(candidate -> candidate.getId() != null && candidate.getId().intValue() == DataFileTask.ROW_ID_FIELD_ID)
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("data file " + file.path() + " embeds no row ids (no column with field id "
-                            + DataFileTask.ROW_ID_FIELD_ID + "): its row ids are row_id_start + position and need no summary"));
+                    .findFirst();
+            if (found.isEmpty()) {
+                return java.util.Optional.empty();
+            }
+            Type field = found.get();
             if (!field.isPrimitive() || field.asPrimitiveType().getPrimitiveTypeName() != PrimitiveType.PrimitiveTypeName.INT64) {
                 throw new CorruptionException("data file " + file.path() + ": its row-id column " + field.getName() + " is " + field + ", not INT64");
             }
@@ -68,7 +79,7 @@ public final class EmbeddedRowIds
             if (position != ids.length) {
                 throw new CorruptionException("data file " + file.path() + " promised " + ids.length + " rows and held " + position);
             }
-            return ids;
+            return java.util.Optional.of(ids);
         }
     }
 }

@@ -137,6 +137,9 @@ public record RowSummary(long rowCount, RowIdSet set, RowOrder order)
                     if (offsets[r + 1] <= offsets[r]) {
                         throw new IllegalArgumentException("every id of a repeated summary has a position; rank " + r + " has none");
                     }
+                    if (offsets[r + 1] > rowCount) {
+                        throw new IllegalArgumentException("repeated offset " + offsets[r + 1] + " at rank " + (r + 1) + " is past the row count " + rowCount);
+                    }
                     for (int i = offsets[r] + 1; i < offsets[r + 1]; i++) {
                         if (repeated.positions()[i] <= repeated.positions()[i - 1]) {
                             throw new IllegalArgumentException("the positions of one id ascend; rank " + r + " does not");

@@ -5,7 +5,6 @@ import io.moraine.sidecars.rowsum.RowSummaryFormatException.Kind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.zip.CRC32C;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -16,23 +15,31 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 public final class RowSummaryFormat
 {
     public static final int VERSION = 1;
-    static final byte[] MAGIC = {'M', 'R', 'S', 'M'};
-    /** Header bytes before the path; enough to learn how long the header and the set are. */
-    public static final int FIXED_HEADER_LENGTH = 68;
+    /** version, table_id, data_file_id and the path's length: what a reader needs to know how long the header is. */
+    public static final int HEADER_PREFIX_LENGTH = 24;
+    /** Header bytes besides the path. */
+    static final int HEADER_FIXED_LENGTH = 56;
     static final int MAX_PATH_LENGTH = 1 << 16;
 
     public static final byte SET_RANGE = 1;
     public static final byte SET_ROARING64 = 2;
     public static final byte SET_SORTED_U64 = 3;
 
+    /** Kinds of order; not stored: an order half is permuted when the set holds {@code row_count} ids, else repeated. */
     public static final byte ORDER_PERMUTED = 1;
     public static final byte ORDER_REPEATED = 2;
-    static final int PERMUTED_PREFIX = 16;
-    static final int REPEATED_PREFIX = 24;
+    /** A repeated order's physical row count, before its offsets. */
+    static final int REPEATED_PREFIX = 8;
     /** The longest order prefix: a reader fetches it with the set, so single entries need no further lookup. */
     public static final int MAX_ORDER_PREFIX = REPEATED_PREFIX;
 
     private RowSummaryFormat() {}
+
+    /** The header's length for a path of {@code pathBytes} UTF-8 bytes. */
+    public static int headerLength(int pathBytes)
+    {
+        return HEADER_FIXED_LENGTH + pathBytes;
+    }
 
     public static byte[] encode(DataFileIdentity file, RowSummary summary)
     {
@@ -42,21 +49,17 @@ public final class RowSummaryFormat
         if (path.length > MAX_PATH_LENGTH) {
             throw new IllegalArgumentException("a row summary's path is at most " + MAX_PATH_LENGTH + " bytes, got " + path.length);
         }
-        int headerLength = FIXED_HEADER_LENGTH + path.length + 4;
+        int headerLength = headerLength(path.length);
         ByteBuffer out = ByteBuffer.allocate(Math.addExact(headerLength, Math.addExact(set.length, order.length))).order(ByteOrder.LITTLE_ENDIAN);
-        out.put(MAGIC)
-                .putInt(VERSION)
+        out.putInt(VERSION)
                 .putLong(file.tableId())
                 .putLong(file.dataFileId())
+                .putInt(path.length)
+                .put(path)
                 .putLong(file.fileSize())
                 .putLong(summary.rowCount())
                 .putLong(set.length)
-                .putLong(order.length)
-                .putInt(crc32c(set, 0, set.length))
-                .putInt(crc32c(order, 0, order.length))
-                .putInt(path.length)
-                .put(path);
-        out.putInt(crc32c(out.array(), 0, headerLength - 4));
+                .putLong(order.length);
         out.put(set).put(order);
         return out.array();
     }
@@ -87,11 +90,8 @@ public final class RowSummaryFormat
         return switch (summary.order()) {
             case RowOrder.Ascending ignored -> new byte[0];
             case RowOrder.Permuted permuted -> {
-                byte[] out = new byte[Math.toIntExact(PERMUTED_PREFIX + PackedInts.bytesFor(rowCount, positionWidth))];
-                out[0] = ORDER_PERMUTED;
-                out[1] = (byte) positionWidth;
-                ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putLong(8, rowCount);
-                pack(out, PERMUTED_PREFIX, permuted.positions(), positionWidth);
+                byte[] out = new byte[Math.toIntExact(PackedInts.bytesFor(rowCount, positionWidth))];
+                pack(out, 0, permuted.positions(), positionWidth);
                 yield out;
             }
             case RowOrder.Repeated repeated -> {
@@ -99,10 +99,7 @@ public final class RowSummaryFormat
                 int distinct = repeated.offsets().length - 1;
                 long offsetBytes = PackedInts.bytesFor(distinct + 1L, offsetWidth);
                 byte[] out = new byte[Math.toIntExact(REPEATED_PREFIX + offsetBytes + PackedInts.bytesFor(rowCount, positionWidth))];
-                out[0] = ORDER_REPEATED;
-                out[1] = (byte) positionWidth;
-                out[2] = (byte) offsetWidth;
-                ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putLong(8, rowCount).putLong(16, distinct);
+                ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putLong(0, rowCount);
                 pack(out, REPEATED_PREFIX, repeated.offsets(), offsetWidth);
                 pack(out, Math.toIntExact(REPEATED_PREFIX + offsetBytes), repeated.positions(), positionWidth);
                 yield out;
@@ -118,99 +115,71 @@ public final class RowSummaryFormat
     }
 
     /**
-     * From the first {@link #FIXED_HEADER_LENGTH} bytes: how many bytes from the start hold the header and the set, and
-     * the order's prefix when there is one. What a reader must have fetched before {@link #decodeHeader}.
+     * The header's length, path included, from its first {@link #HEADER_PREFIX_LENGTH} bytes; checks the version
+     * first, so a file that is not a version-1 sidecar is refused as such.
      */
-    public static long bytesThroughOrderPrefix(byte[] prefix, int available)
-            throws RowSummaryFormatException
-    {
-        ByteBuffer in = fixedHeader(prefix, available);
-        long setLength = in.getLong(40);
-        long orderLength = in.getLong(48);
-        int pathLength = in.getInt(64);
-        if (pathLength < 0 || pathLength > MAX_PATH_LENGTH || setLength < 1 || setLength > Integer.MAX_VALUE / 2
-                || orderLength < 0 || orderLength > Integer.MAX_VALUE / 2) {
-            throw new RowSummaryFormatException(Kind.CORRUPT, "implausible lengths: path " + pathLength + ", set " + setLength + ", order " + orderLength);
-        }
-        return FIXED_HEADER_LENGTH + pathLength + 4L + setLength + Math.min(orderLength, MAX_ORDER_PREFIX);
-    }
-
-    /** The header's length, path and checksum included, from the fixed header. */
     public static int headerLength(byte[] prefix, int available)
             throws RowSummaryFormatException
     {
-        int pathLength = fixedHeader(prefix, available).getInt(64);
-        if (pathLength < 0 || pathLength > MAX_PATH_LENGTH) {
+        ByteBuffer in = headerPrefix(prefix, available);
+        int pathLength = in.getInt(20);
+        if (pathLength < 1 || pathLength > MAX_PATH_LENGTH) {
             throw new RowSummaryFormatException(Kind.CORRUPT, "implausible path length " + pathLength);
         }
-        return FIXED_HEADER_LENGTH + pathLength + 4;
+        return headerLength(pathLength);
     }
 
     public static RowSummaryHeader decodeHeader(byte[] bytes, int available)
             throws RowSummaryFormatException
     {
-        ByteBuffer in = fixedHeader(bytes, available);
-        int pathLength = in.getInt(64);
-        if (pathLength < 0 || pathLength > MAX_PATH_LENGTH) {
-            throw new RowSummaryFormatException(Kind.CORRUPT, "implausible path length " + pathLength);
-        }
-        int headerLength = FIXED_HEADER_LENGTH + pathLength + 4;
+        int headerLength = headerLength(bytes, available);
         if (available < headerLength) {
             throw new RowSummaryFormatException(Kind.SHORT_READ, "the header needs " + headerLength + " bytes, " + available + " read");
         }
-        if (crc32c(bytes, 0, headerLength - 4) != in.getInt(headerLength - 4)) {
-            throw new RowSummaryFormatException(Kind.CORRUPT, "header checksum mismatch");
-        }
+        ByteBuffer in = ByteBuffer.wrap(bytes, 0, available).order(ByteOrder.LITTLE_ENDIAN);
+        int pathLength = headerLength - HEADER_FIXED_LENGTH;
+        int tail = HEADER_PREFIX_LENGTH + pathLength;
         RowSummaryHeader header = new RowSummaryHeader(
-                in.getInt(4),
-                in.getLong(8),
-                in.getLong(16),
-                new String(bytes, FIXED_HEADER_LENGTH, pathLength, UTF_8),
-                in.getLong(24),
-                in.getLong(32),
-                in.getLong(40),
-                in.getLong(48),
-                in.getInt(56),
-                in.getInt(60),
+                in.getInt(0),
+                in.getLong(4),
+                in.getLong(12),
+                new String(bytes, HEADER_PREFIX_LENGTH, pathLength, UTF_8),
+                in.getLong(tail),
+                in.getLong(tail + 8),
+                in.getLong(tail + 16),
+                in.getLong(tail + 24),
                 headerLength);
-        if (header.rowCount() < 0 || header.rowCount() > Integer.MAX_VALUE || header.setLength() < 1 || header.orderLength() < 0) {
+        if (header.fileSize() < 0 || header.rowCount() < 0 || header.rowCount() > Integer.MAX_VALUE || header.setLength() < 1 || header.setLength() > Integer.MAX_VALUE / 2
+                || header.orderLength() < 0 || header.orderLength() > Integer.MAX_VALUE / 2) {
             throw new RowSummaryFormatException(Kind.CORRUPT, "implausible header " + header);
         }
         return header;
     }
 
-    private static ByteBuffer fixedHeader(byte[] bytes, int available)
+    private static ByteBuffer headerPrefix(byte[] bytes, int available)
             throws RowSummaryFormatException
     {
-        if (available < 8) {
-            throw new RowSummaryFormatException(Kind.SHORT_READ, "a row summary starts with 8 bytes of magic and version, " + available + " read");
-        }
-        for (int i = 0; i < MAGIC.length; i++) {
-            if (bytes[i] != MAGIC[i]) {
-                throw new RowSummaryFormatException(Kind.CORRUPT, "not a row summary (bad magic)");
-            }
+        if (available < 4) {
+            throw new RowSummaryFormatException(Kind.SHORT_READ, "a row summary starts with its 4-byte version, " + available + " read");
         }
         ByteBuffer in = ByteBuffer.wrap(bytes, 0, available).order(ByteOrder.LITTLE_ENDIAN);
-        int version = in.getInt(4);
+        int version = in.getInt(0);
         if (version != VERSION) {
             throw new RowSummaryFormatException(Kind.UNKNOWN_VERSION, "row summary format version " + version + ", this reader knows " + VERSION);
         }
-        if (available < FIXED_HEADER_LENGTH) {
-            throw new RowSummaryFormatException(Kind.SHORT_READ, "the fixed header needs " + FIXED_HEADER_LENGTH + " bytes, " + available + " read");
+        if (available < HEADER_PREFIX_LENGTH) {
+            throw new RowSummaryFormatException(Kind.SHORT_READ, "the header's first " + HEADER_PREFIX_LENGTH + " bytes are needed, " + available + " read");
         }
         return in;
     }
 
-    /** The set half at {@code offset} of {@code bytes}, checked against the header's length, checksum and row count. */
+    /** The set half at {@code offset} of {@code bytes}, checked against the header's length and row count. */
     public static RowIdSet decodeSet(RowSummaryHeader header, byte[] bytes, int offset)
             throws RowSummaryFormatException
     {
         int length = Math.toIntExact(header.setLength());
         if (bytes.length - offset < length) {
             throw new RowSummaryFormatException(Kind.SHORT_READ, "the set needs " + length + " bytes, " + (bytes.length - offset) + " read");
-        }
-        if (crc32c(bytes, offset, length) != header.setCrc32c()) {
-            throw new RowSummaryFormatException(Kind.CORRUPT, "set checksum mismatch");
         }
         RowIdSet set;
         try {
@@ -244,40 +213,36 @@ public final class RowSummaryFormat
         return set;
     }
 
-    /** Where an order's entries lie, from its prefix; checked against the header and the set. */
+    /**
+     * Where an order's entries lie, checked against the header and the set: permuted when the set holds every row's id
+     * once, repeated when it holds fewer; {@code prefix} from {@code offset} holds at least the order's first
+     * {@code min(order_length, 8)} bytes.
+     */
     public static OrderLayout decodeOrderLayout(RowSummaryHeader header, RowIdSet set, byte[] prefix, int offset)
             throws RowSummaryFormatException
     {
         long rowCount = header.rowCount();
+        long distinct = set.cardinality();
         int positionWidth = PackedInts.widthFor(rowCount);
-        requireCorrupt(prefix.length - offset >= 2, "the order prefix is missing");
-        ByteBuffer in = ByteBuffer.wrap(prefix).order(ByteOrder.LITTLE_ENDIAN);
-        OrderLayout layout = switch (prefix[offset]) {
-            case ORDER_PERMUTED -> {
-                requireCorrupt(prefix.length - offset >= PERMUTED_PREFIX, "the permuted order prefix is short");
-                requireZero(prefix, offset + 2, offset + 8);
-                requireCorrupt(in.getLong(offset + 8) == rowCount && set.cardinality() == rowCount, "permuted order count disagrees with the header");
-                yield new OrderLayout(ORDER_PERMUTED, rowCount, set.cardinality(), prefix[offset + 1], 0, 0, PERMUTED_PREFIX,
-                        PERMUTED_PREFIX + PackedInts.bytesFor(rowCount, positionWidth));
-            }
-            case ORDER_REPEATED -> {
-                requireCorrupt(prefix.length - offset >= REPEATED_PREFIX, "the repeated order prefix is short");
-                requireZero(prefix, offset + 3, offset + 8);
-                requireCorrupt(in.getLong(offset + 8) == rowCount && in.getLong(offset + 16) == set.cardinality(),
-                        "repeated order counts disagree with the header and the set");
-                requireCorrupt(prefix[offset + 2] == PackedInts.widthFor(rowCount + 1), "offset width " + prefix[offset + 2]);
-                long offsetBytes = PackedInts.bytesFor(set.cardinality() + 1, prefix[offset + 2]);
-                yield new OrderLayout(ORDER_REPEATED, rowCount, set.cardinality(), prefix[offset + 1], prefix[offset + 2], REPEATED_PREFIX,
-                        REPEATED_PREFIX + offsetBytes, REPEATED_PREFIX + offsetBytes + PackedInts.bytesFor(rowCount, positionWidth));
-            }
-            default -> throw new RowSummaryFormatException(Kind.CORRUPT, "unknown order tag " + prefix[offset]);
-        };
-        requireCorrupt(layout.positionWidth() == positionWidth, "position width " + layout.positionWidth() + ", " + rowCount + " rows need " + positionWidth);
+        long positionBytes = PackedInts.bytesFor(rowCount, positionWidth);
+        OrderLayout layout;
+        if (distinct == rowCount) {
+            layout = new OrderLayout(ORDER_PERMUTED, rowCount, distinct, positionWidth, 0, 0, 0, positionBytes);
+        }
+        else {
+            requireCorrupt(prefix.length - offset >= REPEATED_PREFIX, "the repeated order's row count is missing");
+            long physical = ByteBuffer.wrap(prefix).order(ByteOrder.LITTLE_ENDIAN).getLong(offset);
+            requireCorrupt(physical == rowCount, "the repeated order counts " + physical + " rows, the header " + rowCount);
+            int offsetWidth = PackedInts.widthFor(rowCount + 1);
+            long offsetBytes = PackedInts.bytesFor(distinct + 1, offsetWidth);
+            layout = new OrderLayout(ORDER_REPEATED, rowCount, distinct, positionWidth, offsetWidth, REPEATED_PREFIX, REPEATED_PREFIX + offsetBytes,
+                    REPEATED_PREFIX + offsetBytes + positionBytes);
+        }
         requireCorrupt(layout.length() == header.orderLength(), "the order is " + header.orderLength() + " bytes, its layout " + layout.length());
         return layout;
     }
 
-    /** The whole order half (checksummed) and the set: the full summary. */
+    /** The whole order half and the set: the full summary, checked to be consistent (a permutation, ascending runs). */
     public static RowSummary decodeSummary(RowSummaryHeader header, RowIdSet set, byte[] order)
             throws RowSummaryFormatException
     {
@@ -285,14 +250,15 @@ public final class RowSummaryFormat
             return summary(header.rowCount(), set, new RowOrder.Ascending());
         }
         requireCorrupt(order.length == header.orderLength(), "the order needs " + header.orderLength() + " bytes, got " + order.length);
-        requireCorrupt(crc32c(order, 0, order.length) == header.orderCrc32c(), "order checksum mismatch");
         OrderLayout layout = decodeOrderLayout(header, set, order, 0);
         int rowCount = Math.toIntExact(header.rowCount());
         int[] positions = unpack(order, Math.toIntExact(layout.positionsStart()), rowCount, layout.positionWidth());
+        requirePaddingZero(order, layout.positionsStart(), rowCount, layout.positionWidth());
         if (layout.tag() == ORDER_PERMUTED) {
             return summary(rowCount, set, new RowOrder.Permuted(positions));
         }
         int[] offsets = unpack(order, Math.toIntExact(layout.offsetsStart()), Math.toIntExact(set.cardinality() + 1), layout.offsetWidth());
+        requirePaddingZero(order, layout.offsetsStart(), set.cardinality() + 1, layout.offsetWidth());
         return summary(rowCount, set, new RowOrder.Repeated(offsets, positions));
     }
 
@@ -314,11 +280,15 @@ public final class RowSummaryFormat
         return values;
     }
 
-    private static void requireZero(byte[] bytes, int from, int to)
+    /** The unused high bits of a packed region's last byte are 0. */
+    private static void requirePaddingZero(byte[] bytes, long regionStart, long count, int width)
             throws RowSummaryFormatException
     {
-        for (int i = from; i < to; i++) {
-            requireCorrupt(bytes[i] == 0, "reserved order byte " + (i - from) + " is " + bytes[i]);
+        long bits = count * width;
+        int used = (int) (bits & 7);
+        if (used != 0) {
+            int last = bytes[Math.toIntExact(regionStart + (bits >>> 3))] & 0xFF;
+            requireCorrupt((last >>> used) == 0, "padding bits of a packed region are set");
         }
     }
 
@@ -328,12 +298,5 @@ public final class RowSummaryFormat
         if (!condition) {
             throw new RowSummaryFormatException(Kind.CORRUPT, message);
         }
-    }
-
-    static int crc32c(byte[] bytes, int offset, int length)
-    {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, offset, length);
-        return (int) crc.getValue();
     }
 }

@@ -10,8 +10,6 @@ public record RowSummaryHeader(
         long rowCount,
         long setLength,
         long orderLength,
-        int setCrc32c,
-        int orderCrc32c,
         int headerLength)
 {
     public DataFileIdentity identity()

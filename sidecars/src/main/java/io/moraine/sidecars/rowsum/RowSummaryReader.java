@@ -38,9 +38,9 @@ public final class RowSummaryReader
     {
         this.files = requireNonNull(files, "files");
         this.metrics = requireNonNull(metrics, "metrics");
-        if (speculativeBytes < RowSummaryFormat.FIXED_HEADER_LENGTH) {
-            throw new IllegalArgumentException("the speculative read must cover the fixed header ("
-                    + RowSummaryFormat.FIXED_HEADER_LENGTH + " bytes), got " + speculativeBytes);
+        if (speculativeBytes < RowSummaryFormat.HEADER_PREFIX_LENGTH) {
+            throw new IllegalArgumentException("the speculative read must cover the header's first "
+                    + RowSummaryFormat.HEADER_PREFIX_LENGTH + " bytes, got " + speculativeBytes);
         }
         this.speculativeBytes = speculativeBytes;
     }
@@ -62,12 +62,12 @@ public final class RowSummaryReader
             if (bytes.length == 0) {
                 throw new RowSummaryFormatException(RowSummaryFormatException.Kind.SHORT_READ, "empty sidecar");
             }
-            long needed = RowSummaryFormat.bytesThroughOrderPrefix(bytes, bytes.length);
             // a first read shorter than asked for means the file ended there, and a second read would find nothing
             boolean complete = bytes.length < speculativeBytes;
-            if (RowSummaryFormat.headerLength(bytes, bytes.length) > bytes.length && !complete) {
-                bytes = extend(reader, bytes, needed);
-                complete = true;
+            int headerLength = RowSummaryFormat.headerLength(bytes, bytes.length);
+            if (headerLength > bytes.length && !complete) {
+                bytes = extend(reader, bytes, headerLength);
+                complete = bytes.length < headerLength;
             }
             RowSummaryHeader header = RowSummaryFormat.decodeHeader(bytes, bytes.length);
             if (!header.describes(file)) {
@@ -75,6 +75,7 @@ public final class RowSummaryReader
                 logOnce(file, "names another file: " + header.identity() + ", expected " + file);
                 return Optional.empty();
             }
+            long needed = header.headerLength() + header.setLength() + Math.min(header.orderLength(), RowSummaryFormat.MAX_ORDER_PREFIX);
             if (needed > bytes.length && !complete) {
                 bytes = extend(reader, bytes, needed);
             }
@@ -122,7 +123,7 @@ public final class RowSummaryReader
      */
     public Optional<RowSummaryHeader> publishedHeader(DataFileIdentity file)
     {
-        int headerLength = RowSummaryFormat.FIXED_HEADER_LENGTH + file.path().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 4;
+        int headerLength = RowSummaryFormat.headerLength(file.path().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
         try {
             byte[] bytes = new RangeReader(files, file.sidecarPath(), new RowSummaryMetrics()).read(0, headerLength);
             RowSummaryHeader header = RowSummaryFormat.decodeHeader(bytes, bytes.length);

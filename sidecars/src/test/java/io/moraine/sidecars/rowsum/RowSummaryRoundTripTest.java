@@ -67,8 +67,8 @@ class RowSummaryRoundTripTest
         // one million sparse ids over a ten-million range, in an update rewrite's shuffled file order
         long[] ids = shuffled(sparse(1_000_000, 10, 4), 5);
         RowSummarySidecar sidecar = assertRoundTrip(ids, RoaringRowIds.class, RowOrder.Permuted.class);
-        // 20-bit positions: the order is the packed permutation plus its 16-byte prefix
-        assertThat(sidecar.header().orderLength()).isEqualTo(16 + 2_500_000);
+        // 20-bit positions: the order is the packed permutation and nothing else (RFC 0023: 2.5 MB at a million rows)
+        assertThat(sidecar.header().orderLength()).isEqualTo(2_500_000);
     }
 
     @Test
