@@ -63,14 +63,26 @@ public final class CatalogImporter
 
     public static Result importCatalog(DuckLakeSource source, StoreUri target, Optional<String> dataPath, Progress progress)
     {
-        return importCatalog(source, target, dataPath, progress, CommitListener.NONE);
+        return importCatalog(source, target, dataPath, StoreOptions.DEFAULTS, progress);
+    }
+
+    /** Imports with the target store opened under {@code storeOptions} (its timeout bounds every store call). */
+    public static Result importCatalog(DuckLakeSource source, StoreUri target, Optional<String> dataPath, StoreOptions storeOptions, Progress progress)
+    {
+        return importCatalog(source, target, dataPath, storeOptions, progress, CommitListener.NONE);
     }
 
     static Result importCatalog(DuckLakeSource source, StoreUri target, Optional<String> dataPath, Progress progress, CommitListener listener)
     {
+        return importCatalog(source, target, dataPath, StoreOptions.DEFAULTS, progress, listener);
+    }
+
+    private static Result importCatalog(DuckLakeSource source, StoreUri target, Optional<String> dataPath, StoreOptions storeOptions, Progress progress,
+            CommitListener listener)
+    {
         requireNonNull(source, "source is null");
         requireNonNull(target, "target is null");
-        if (SlateStore.holdsData(target, StoreOptions.DEFAULTS)) {
+        if (SlateStore.holdsData(target, storeOptions)) {
             throw new AlreadyExistsException("target store " + target + " is not empty; import into an empty store (a new "
                     + "path, bucket prefix or memory name)");
         }
@@ -92,7 +104,7 @@ public final class CatalogImporter
         dataPath.ifPresent(path -> operations.add(new StagedOperation.Update(TableKind.METADATA,
                 java.util.Arrays.asList(StoreFacts.DATA_PATH, null, null), Map.of("value", path.endsWith("/") ? path : path + "/"), Optional.empty())));
         NewCatalog options = new NewCatalog(dataPath.orElse("/"), false, false, NewCatalog.CREATED_BY);
-        try (MoraineCatalog catalog = MoraineCatalog.create(target, options, StoreOptions.DEFAULTS, operations, listener)) {
+        try (MoraineCatalog catalog = MoraineCatalog.create(target, options, storeOptions, operations, listener)) {
             return new Result(target, catalog.headSnapshotId().orElse(-1), counts);
         }
     }

@@ -5,17 +5,21 @@ import io.moraine.core.store.StoreTimeouts;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** {@code --name value} options and positional arguments of one command, checked against the names it accepts. */
+/**
+ * {@code --name value} options and positional arguments of one command, checked against the names it accepts. An
+ * option given without a value is a flag: reading it as a valued option ({@link #option}) is a usage error.
+ */
 public final class CommandLine
 {
-
     private final Map<String, String> options = new LinkedHashMap<>();
+    private final Set<String> withoutValue = new HashSet<>();
     private final List<String> positional = new ArrayList<>();
 
     private CommandLine() {}
@@ -38,6 +42,7 @@ public final class CommandLine
                 }
                 else {
                     value = "true";
+                    line.withoutValue.add(name);
                 }
                 if (!accepted.contains(name)) {
                     throw new IllegalArgumentException("unknown option --" + name + "; this command takes "
@@ -54,6 +59,9 @@ public final class CommandLine
 
     public Optional<String> option(String name)
     {
+        if (withoutValue.contains(name)) {
+            throw new IllegalArgumentException("--" + name + " needs a value (--" + name + " <value>)");
+        }
         return Optional.ofNullable(options.get(name));
     }
 
@@ -64,10 +72,11 @@ public final class CommandLine
 
     public int intOption(String name, int defaultValue)
     {
-        String value = options.get(name);
-        if (value == null) {
+        Optional<String> given = option(name);
+        if (given.isEmpty()) {
             return defaultValue;
         }
+        String value = given.get();
         try {
             return Integer.parseInt(value);
         }

@@ -26,14 +26,14 @@ import java.util.Set;
  */
 final class DuckDbCommand
 {
-    static final String USAGE = "duckdb --store <store-uri> [--data-path <path>] [--mode read-write|read-only] [--checkpoint <id>] \"<sql>[; <sql>...]\"";
+    static final String USAGE = "duckdb --store <store-uri> [--store-timeout 30s] [--data-path <path>] [--mode read-write|read-only] [--checkpoint <id>] \"<sql>[; <sql>...]\"";
 
     private DuckDbCommand() {}
 
     static void run(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("store", "data-path", "mode", "checkpoint"));
+        CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT, "data-path", "mode", "checkpoint"));
         String store = line.required("store");
         List<String> statements = line.positional();
         if (statements.isEmpty()) {
@@ -41,7 +41,7 @@ final class DuckDbCommand
         }
         String attach = "ATTACH " + MoraineDuckDb.quote("ducklake:moraine:" + store) + " AS lake" + attachOptions(line, store);
         Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
-        try (Connection connection = MoraineDuckDb.openWithDuckLake(); Statement statement = connection.createStatement()) {
+        try (Connection connection = MoraineDuckDb.openWithDuckLake(store); Statement statement = connection.createStatement()) {
             statement.execute(attach);
             // DuckDB's JDBC driver runs every statement of the text in order and returns the last one's result.
             if (statement.execute(String.join(";\n", statements))) {
@@ -84,8 +84,14 @@ final class DuckDbCommand
             }
             options.add("META_CHECKPOINT " + MoraineDuckDb.quote(checkpoint.get()));
         }
+        Optional<String> timeout = line.option(CommandLine.STORE_TIMEOUT);
+        if (timeout.isPresent()) {
+            // Checked here, so a malformed duration is a usage error; the nested moraine attach takes it as STORE_TIMEOUT.
+            CommandLine.duration(CommandLine.STORE_TIMEOUT, timeout.get());
+            options.add("META_STORE_TIMEOUT " + MoraineDuckDb.quote(timeout.get()));
+        }
         boolean writes = !options.contains("READ_ONLY");
-        if (writes && dataPath.isEmpty() && !SlateStore.holdsData(StoreUri.parse(store), StoreOptions.DEFAULTS)) {
+        if (writes && dataPath.isEmpty() && !SlateStore.holdsData(StoreUri.parse(store), line.storeOptions())) {
             throw new IllegalArgumentException("the store " + store + " holds no lake yet: give --data-path <directory> for the new lake's data files "
                     + "(DuckLake needs one to create a lake; an existing lake keeps the data path it was created with)");
         }
@@ -100,17 +106,17 @@ final class DuckDbCommand
     }
 
     /** Prints one table of the store attached read-only as CSV with a header, written by DuckDB's own CSV writer. */
-    static void copyCsv(String store, String table)
+    static void copyCsv(String store, StoreOptions storeOptions, String table)
             throws Exception
     {
-        try (Connection connection = MoraineDuckDb.open(); Statement statement = connection.createStatement()) {
-            statement.execute("ATTACH " + MoraineDuckDb.quote(store) + " AS m (TYPE moraine, READ_ONLY)");
+        try (Connection connection = MoraineDuckDb.open(store); Statement statement = connection.createStatement()) {
+            statement.execute("ATTACH " + MoraineDuckDb.quote(store) + " AS m (TYPE moraine, READ_ONLY, STORE_TIMEOUT '"
+                    + storeOptions.timeout().toMillis() + "ms')");
             System.out.flush();
             statement.execute("COPY (SELECT * FROM m.main.\"" + table.replace("\"", "\"\"") + "\") TO '/dev/stdout' (FORMAT csv, HEADER true)");
         }
         catch (SQLException e) {
-            System.err.println("moraine dump: " + e.getMessage());
-            System.exit(1);
+            throw new CommandFailure(e.getMessage(), e);
         }
     }
 

@@ -30,7 +30,7 @@ final class DumpCommand
         String table = line.required("table");
         if (table.matches("ducklake_inlined_data_\\d+_\\d+|ducklake_inlined_delete_\\d+")) {
             // Inlined tables hold user values of any DuckDB type: DuckDB itself prints them, read through the extension.
-            DuckDbCommand.copyCsv(line.required("store"), table);
+            DuckDbCommand.copyCsv(line.required("store"), line.storeOptions(), table);
             return;
         }
         TableKind kind = TableKind.fromTableName(table);

@@ -24,7 +24,10 @@ final class FlushCommand
         CommandLine line = CommandLine.parse(args, Set.of("store", CommandLine.STORE_TIMEOUT, "table"));
         try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(line.required("store")), OpenMode.READ_WRITE, line.storeOptions());
                 LakeFileSystems lakeFiles = LakeFileSystems.fromEnvironment(System.getenv())) {
-            List<InlineFlusher.FlushedFile> files = InlineFlusher.flush(catalog, line.option("table"), lakeFiles);
+            List<InlineFlusher.FlushedFile> files;
+            try (TerminalProgress progress = TerminalProgress.start("flush")) {
+                files = InlineFlusher.flush(catalog, line.option("table"), lakeFiles, progress::update);
+            }
             if (files.isEmpty()) {
                 System.err.println("nothing to flush: no inlined rows");
                 return;

@@ -4,11 +4,15 @@ import io.moraine.core.error.MoraineException;
 import io.moraine.core.error.Secrets;
 import io.moraine.examples.bench.CatalogBenchmark;
 
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /** The commands of {@code bin/moraine}. */
 public final class Main
@@ -24,7 +28,7 @@ public final class Main
     private static final Map<String, Entry> COMMANDS = new LinkedHashMap<>();
 
     static {
-        COMMANDS.put("help", new Entry("list the commands", args -> help()));
+        COMMANDS.put("help", new Entry("list the commands, or show one command's options: help <command>", Main::help));
         COMMANDS.put("import", new Entry("copy a DuckLake catalog into a new moraine store: " + ImportCommand.USAGE, ImportCommand::run));
         COMMANDS.put("dump", new Entry("print a catalog table's rows as CSV: " + DumpCommand.USAGE, DumpCommand::run));
         COMMANDS.put("duckdb", new Entry("run SQL in DuckDB 1.5.5 with ducklake:moraine:<store> attached as lake (a new store becomes a new lake), print the last result as CSV: "
@@ -59,6 +63,7 @@ public final class Main
 
     public static void main(String[] args)
     {
+        QuietLogging.install();
         int status = run(args);
         if (status != 0) {
             System.exit(status);
@@ -75,11 +80,16 @@ public final class Main
         Entry entry = COMMANDS.get(name);
         if (entry == null) {
             System.err.println("unknown command '" + name + "'");
-            help();
+            listCommands(System.err);
             return 2;
         }
+        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+        if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) {
+            System.out.print(commandHelp(name));
+            return 0;
+        }
         try {
-            entry.command().run(Arrays.copyOfRange(args, Math.min(1, args.length), args.length));
+            entry.command().run(rest);
             return 0;
         }
         catch (MoraineException e) {
@@ -88,6 +98,7 @@ public final class Main
         }
         catch (IllegalArgumentException e) {
             System.err.println(Secrets.redact("moraine " + name + ": " + e.getMessage()));
+            System.err.println("(bin/moraine " + name + " --help shows its options)");
             return 2;
         }
         catch (CommandFailure e) {
@@ -103,10 +114,41 @@ public final class Main
         }
     }
 
-    private static void help()
+    /** The command names, in the order help lists them. */
+    static Set<String> commandNames()
     {
-        System.out.println("usage: bin/moraine <command> [options]");
-        COMMANDS.forEach((name, entry) -> System.out.printf("  %-10s %s%n", name, entry.summary()));
+        return Collections.unmodifiableSet(COMMANDS.keySet());
+    }
+
+    private static void help(String[] args)
+    {
+        if (args.length == 0) {
+            listCommands(System.out);
+            return;
+        }
+        if (args.length > 1 || !COMMANDS.containsKey(args[0])) {
+            throw new IllegalArgumentException("help takes one command name, one of " + COMMANDS.keySet() + "; not " + Arrays.toString(args));
+        }
+        System.out.print(commandHelp(args[0]));
+    }
+
+    private static void listCommands(PrintStream out)
+    {
+        out.println("usage: bin/moraine <command> [options]   (bin/moraine <command> --help shows a command's options)");
+        COMMANDS.forEach((name, entry) -> out.printf("  %-11s %s%n", name, entry.summary()));
+        out.println("exit status: 0 done, 1 failed, 2 usage error (unknown command or option, missing value)");
+    }
+
+    /** A command's summary, usage and options with their defaults, and the exit statuses. */
+    private static String commandHelp(String name)
+    {
+        String summary = COMMANDS.get(name).summary();
+        Optional<String> help = CommandHelp.of(name);
+        // A summary ends in the command's usage, which the help repeats with every option explained.
+        int usage = summary.indexOf(": " + name + " ");
+        return (help.isPresent() && usage > 0 ? summary.substring(0, usage) : summary) + "\n"
+                + help.orElse("")
+                + "exit status: 0 done, 1 failed, 2 usage error (unknown option, missing value)\n";
     }
 
     private static void bench(String[] args)

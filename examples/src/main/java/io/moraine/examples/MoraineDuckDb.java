@@ -24,17 +24,36 @@ public final class MoraineDuckDb
     public static Connection open()
             throws SQLException
     {
-        return open(false);
+        return open(false, false);
+    }
+
+    /** {@link #open()} for attaching {@code store}: an {@code s3://} path needs httpfs loaded before DuckDB attaches it. */
+    public static Connection open(String store)
+            throws SQLException
+    {
+        return open(false, isRemote(store));
     }
 
     /** A connection with DuckLake and the moraine extension loaded: {@code ATTACH 'ducklake:moraine:<store>'}. */
     public static Connection openWithDuckLake()
             throws SQLException
     {
-        return open(true);
+        return open(true, false);
     }
 
-    private static Connection open(boolean duckLake)
+    /** {@link #openWithDuckLake()} for attaching {@code store}, with httpfs loaded when it is on {@code s3://}. */
+    public static Connection openWithDuckLake(String store)
+            throws SQLException
+    {
+        return open(true, isRemote(store));
+    }
+
+    private static boolean isRemote(String store)
+    {
+        return store.startsWith("s3://");
+    }
+
+    private static Connection open(boolean duckLake, boolean httpfs)
             throws SQLException
     {
         Path extension = extension();
@@ -43,11 +62,16 @@ public final class MoraineDuckDb
         Connection connection = DriverManager.getConnection("jdbc:duckdb:", properties);
         try (Statement statement = connection.createStatement()) {
             statement.execute("SET TimeZone = 'UTC'");
-            if (duckLake) {
+            if (duckLake || httpfs) {
                 statement.execute("SET autoinstall_known_extensions = false");
                 statement.execute("SET autoload_known_extensions = false");
                 statement.execute("SET extension_directory = " + quote(DuckDbConnections.extensionDirectory().toString()));
+            }
+            if (duckLake) {
                 statement.execute("LOAD ducklake");
+            }
+            if (httpfs) {
+                statement.execute("LOAD httpfs");
             }
             statement.execute("LOAD " + quote(extension.toAbsolutePath().toString()));
         }

@@ -3,6 +3,7 @@ package io.moraine.examples;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.store.StoreUri;
+import io.moraine.examples.ChildCommand.Outcome;
 import io.moraine.testing.S3ProxyServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,17 +13,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code bin/moraine} commands in a child JVM whose environment points at a store that cannot be used: an endpoint
  * that refuses connections, or S3 with a wrong secret. Each fails with a typed error within its store timeout (the
- * child is given a generous 60 s before the test gives up on it), and nothing it prints (standard output, standard
+ * child is given a generous {@link ChildCommand#LIMIT_SECONDS} before the test gives up on it), and nothing it prints (standard output, standard
  * error, JVM and library logging included) or leaves in its working directory holds a credential value.
  */
 class CommandFailuresChildProcessTest
@@ -44,34 +43,10 @@ class CommandFailuresChildProcessTest
         MoraineCatalog.create(StoreUri.parse("s3://" + bucket + "/catalog"), NewCatalog.bootstrapped("s3://" + bucket + "/data")).close();
     }
 
-    record Outcome(int status, String output, List<Path> leftFiles) {}
-
     private Outcome runChild(Map<String, String> environment, String... args)
             throws IOException, InterruptedException
     {
-        Path workDirectory = Files.createTempDirectory(temp, "child");
-        Path output = temp.resolve(workDirectory.getFileName() + ".out");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(workDirectory.toFile()).redirectErrorStream(true).redirectOutput(output.toFile());
-        builder.environment().putAll(environment);
-        // Verbose native logging, should the binding honour it: a credential must not appear there either.
-        builder.environment().put("RUST_LOG", "debug");
-        Process child = builder.start();
-        boolean finished = child.waitFor(CHILD_LIMIT_SECONDS, TimeUnit.SECONDS);
-        if (!finished) {
-            child.destroyForcibly().waitFor();
-        }
-        assertThat(finished).as("the command returned before the %d s limit; it printed:%n%s", CHILD_LIMIT_SECONDS, Files.readString(output)).isTrue();
-        List<Path> left;
-        try (var files = Files.walk(workDirectory)) {
-            left = files.filter(Files::isRegularFile).toList();
-        }
-        String printed = Files.readString(output, StandardCharsets.UTF_8);
-        System.out.println("---- child " + String.join(" ", args) + " exited " + child.exitValue() + ":\n" + printed);
-        return new Outcome(child.exitValue(), printed, left);
+        return ChildCommand.run(temp, environment, args);
     }
 
     private static void assertNoSecret(Outcome outcome)
@@ -96,21 +71,44 @@ class CommandFailuresChildProcessTest
             throws Exception
     {
         String endpoint = "http://127.0.0.1:9";
+        String store = "s3://" + bucket + "/catalog";
+        record Case(String[] args, String setting) {}
+        List<Case> cases = List.of(
+                new Case(new String[] {"dump", "--store", store, "--store-timeout", "3s", "--table", "ducklake_snapshot"}, "--store-timeout"),
+                new Case(new String[] {"cat", "--store", store, "--store-timeout", "3s", "main.t"}, "--store-timeout"),
+                new Case(new String[] {"verify", "--store", store, "--store-timeout", "3s"}, "--store-timeout"),
+                new Case(new String[] {"flush", "--store", store, "--store-timeout", "3s"}, "--store-timeout"),
+                new Case(new String[] {"import", "--source", "ducklake:" + sourceCatalog(), "--store", "s3://" + bucket + "/new", "--store-timeout", "3s"},
+                        "--store-timeout"),
+                // Through DuckDB (the inlined tables of dump, the duckdb command's read-only attach) the attach's STORE_TIMEOUT.
+                new Case(new String[] {"dump", "--store", store, "--store-timeout", "3s", "--table", "ducklake_inlined_data_1_1"}, "STORE_TIMEOUT"),
+                new Case(new String[] {"duckdb", "--store", store, "--store-timeout", "3s", "--mode", "read-only", "SELECT 1"}, "STORE_TIMEOUT"));
         int checked = 0;
-        for (String[] args : List.of(
-                new String[] {"dump", "--store", "s3://" + bucket + "/catalog", "--store-timeout", "3s", "--table", "ducklake_snapshot"},
-                new String[] {"cat", "--store", "s3://" + bucket + "/catalog", "--store-timeout", "3s", "main.t"})) {
-            Outcome outcome = runChild(credentials(endpoint), args);
+        for (Case command : cases) {
+            Outcome outcome = runChild(credentials(endpoint), command.args());
             assertThat(outcome.status()).as(outcome.output()).isEqualTo(1);
             assertThat(outcome.output())
-                    .contains("moraine " + args[0] + ": STORE: store s3://" + bucket + "/catalog did not answer within 3.0 s")
+                    .contains("moraine " + command.args()[0] + ": ")
+                    .containsPattern("store s3://" + bucket + "/(catalog|new) did not answer within 3.0 s")
                     .contains("bucket '" + bucket + "' at endpoint " + endpoint + " (AWS_ENDPOINT)")
-                    .contains("--store-timeout")
+                    .contains(command.setting())
                     .contains("moraine.store-timeout");
             assertNoSecret(outcome);
             checked++;
         }
-        assertThat(checked).isEqualTo(2);
+        assertThat(checked).isEqualTo(7);
+    }
+
+    /** A DuckLake catalog in a DuckDB file, for import. */
+    private Path sourceCatalog()
+            throws Exception
+    {
+        Path catalog = temp.resolve("source.ducklake");
+        try (java.sql.Connection connection = MoraineDuckDb.openWithDuckLake(); java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("ATTACH " + MoraineDuckDb.quote("ducklake:" + catalog) + " AS source (DATA_PATH " + MoraineDuckDb.quote(temp.resolve("data") + "/") + ")");
+            statement.execute("CREATE TABLE source.t AS SELECT range AS a FROM range(3)");
+        }
+        return catalog;
     }
 
     @Test

@@ -113,6 +113,42 @@ class CommandMistakesTest
         assertThat(s3.objects(bucket, "")).isEqualTo(before);
     }
 
+    /** The commands that open an existing store through DuckDB (moraine's extension), whose errors DuckDB words. */
+    private static final List<List<String>> DUCKDB_OPENING_COMMANDS = List.of(
+            List.of("duckdb", "--mode", "read-only", "SELECT 1"),
+            List.of("duckdb", "--checkpoint", "0f0e0d0c-0b0a-4908-8706-050403020100", "SELECT 1"),
+            List.of("dump", "--table", "ducklake_inlined_data_1_1"));
+
+    @Test
+    void aMistypedStoreOpenedThroughDuckDbIsRefusedAndLeftAbsentLocallyAndOnS3()
+            throws Exception
+    {
+        Path lakes = Files.createDirectory(temp.resolve("duckdb-lakes"));
+        Path mistyped = lakes.resolve("catalgo");
+        S3ProxyServer s3 = S3ProxyServer.shared();
+        String bucket = s3.createBucket("moraine-duckdb-mistakes");
+        MoraineCatalog.create(io.moraine.core.store.StoreUri.parse("s3://" + bucket + "/catalog"), NewCatalog.bootstrapped("s3://" + bucket + "/data")).close();
+        Map<String, Long> before = s3.objects(bucket, "");
+        int refused = 0;
+        for (List<String> command : DUCKDB_OPENING_COMMANDS) {
+            for (String store : List.of(mistyped.toString(), "s3://" + bucket + "/catalgo")) {
+                Outcome outcome = runInProcess(withStore(command, store));
+                assertThat(outcome.status()).as("%s on %s: %s", command, store, outcome.err()).isEqualTo(1);
+                assertThat(outcome.err()).startsWith("moraine " + command.getFirst() + ": ").contains("no moraine store exists at " + store)
+                        .contains("nothing was written");
+                assertThat(mistyped).doesNotExist();
+                assertThat(s3.objects(bucket, "")).isEqualTo(before);
+                refused++;
+            }
+        }
+        // Without --mode the attach would create a lake: refused as a usage error without --data-path, before DuckDB runs.
+        Outcome creating = runInProcess(List.of("duckdb", "--store", mistyped.toString(), "SELECT 1"));
+        assertThat(creating.status()).isEqualTo(2);
+        assertThat(creating.err()).contains("holds no lake yet: give --data-path");
+        assertThat(mistyped).doesNotExist();
+        assertThat(refused).isEqualTo(DUCKDB_OPENING_COMMANDS.size() * 2);
+    }
+
     @Test
     void aStoreTimeoutThatIsNotADurationIsAUsageError()
     {

@@ -44,6 +44,14 @@ public final class InlineFlusher
     private static final String NOTHING_COMMITTED = "nothing was committed to the catalog; files this flush already wrote are "
             + "orphans no snapshot references (safe to delete), and the flush can be run again";
 
+    /** Observes a flush: {@code done} of {@code total} tables written so far, {@code what} the step under way. */
+    public interface Progress
+    {
+        Progress SILENT = (done, total, what) -> {};
+
+        void step(int done, int total, String what);
+    }
+
     private InlineFlusher() {}
 
     /**
@@ -53,6 +61,12 @@ public final class InlineFlusher
      * committed, and files already written stay behind as orphans that no snapshot references.
      */
     public static List<FlushedFile> flush(MoraineCatalog catalog, Optional<String> qualifiedTable, LakeFileSystem files)
+    {
+        return flush(catalog, qualifiedTable, files, Progress.SILENT);
+    }
+
+    /** {@link #flush(MoraineCatalog, Optional, LakeFileSystem)}, reporting each table and the commit to {@code progress}. */
+    public static List<FlushedFile> flush(MoraineCatalog catalog, Optional<String> qualifiedTable, LakeFileSystem files, Progress progress)
     {
         long head = catalog.headSnapshotId().orElseThrow(() -> new NotFoundException("catalog " + catalog.uri() + " has no snapshot"));
         List<FlushedFile> flushed = new ArrayList<>();
@@ -64,7 +78,10 @@ public final class InlineFlusher
             String dataPath = snapshot.facts().get(StoreFacts.DATA_PATH);
             long nextFileId = headRow.getLong("next_file_id");
             Map<Long, Long> firstSnapshots = firstSnapshotOfEachSchemaVersion(catalog);
-            for (Row table : tablesToFlush(snapshot, qualifiedTable)) {
+            List<Row> tables = tablesToFlush(snapshot, qualifiedTable);
+            int done = 0;
+            for (Row table : tables) {
+                progress.step(done++, tables.size(), "table " + table.getString("table_name"));
                 long tableId = table.getLong("table_id");
                 List<Row> registrations = snapshot.inlinedDataTables(tableId);
                 String tablePath = snapshot.tablePath(dataPath, tableId);
@@ -95,6 +112,7 @@ public final class InlineFlusher
             if (plans.isEmpty() && deletePlans.isEmpty()) {
                 return flushed;
             }
+            progress.step(tables.size(), tables.size(), "committing " + flushed.size() + " files");
             commit(catalog, headRow, plans, deletePlans, nextFileId);
         }
         return flushed;

@@ -108,7 +108,7 @@ public final class SlateStore
         if (!(mode == OpenMode.READ_WRITE && options.createIfMissing()) && !exists(uri, objectStore, walObjectStore, timeout)) {
             throw new StoreNotFoundException("no moraine store exists at " + uri + " (" + StoreLocation.describe(uri) + " holds no SlateDB manifest); "
                     + "nothing was written there. Check the store URI, or create a store by importing a DuckLake catalog into it "
-                    + "(bin/moraine import --from <ducklake catalog> --store " + uri + " ...).");
+                    + "(bin/moraine import --source ducklake:<catalog> --store " + uri + " ...).");
         }
         return switch (mode) {
             case READ_WRITE -> new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);

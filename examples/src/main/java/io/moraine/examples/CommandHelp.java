@@ -1,0 +1,97 @@
+package io.moraine.examples;
+
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Map.entry;
+
+/**
+ * What {@code bin/moraine <command> --help} prints after the command's summary: its usage and every option with its
+ * default. docs/commands.md holds the same table; a command without an entry here shows its summary alone.
+ */
+final class CommandHelp
+{
+    private static final String STORE = "  --store <store-uri>       the store: a local path, file://<path>, memory://<name> or s3://<bucket>[/<prefix>]\n"
+            + "                            (S3 settings from AWS_ENDPOINT, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, ...)\n";
+    private static final String EXISTING_STORE = STORE
+            + "                            it must exist: a missing store is refused and nothing is written there\n";
+    private static final String STORE_TIMEOUT = "  --store-timeout <time>    give up on a store open or read after this long: 30s, 500ms, 2m (default 30s)\n";
+
+    private static final Map<String, String> TEXTS = Map.ofEntries(
+            entry("help", """
+                    usage: bin/moraine help [<command>]
+                      lists the commands, or shows one command's help (as bin/moraine <command> --help does)
+                    """),
+            entry("import", "usage: bin/moraine " + ImportCommand.USAGE + "\n"
+                    + "  --source ducklake:<catalog> the DuckLake 1.0 catalog to copy: ducklake:<file.ducklake>, ducklake:sqlite:<file>,\n"
+                    + "                            ducklake:postgres:<libpq connection string> (required)\n"
+                    + STORE.replace("the store:", "the new store:")
+                    + "                            it must be empty: import is the one command that creates a store\n"
+                    + STORE_TIMEOUT
+                    + "  --data-path <path>        the lake's data path in the new store (default: the source catalog's)\n"),
+            entry("dump", "usage: bin/moraine " + DumpCommand.USAGE + "\n"
+                    + EXISTING_STORE + STORE_TIMEOUT
+                    + "  --table <table>           a catalog table: ducklake_<name>, ducklake_inlined_data_<table id>_<schema version>\n"
+                    + "                            or ducklake_inlined_delete_<table id> (required)\n"
+                    + "  --format csv              the output format (default csv, the only one)\n"),
+            entry("cat", "usage: bin/moraine " + CatCommand.USAGE + "\n"
+                    + "  <schema>.<table>          the table to print (required)\n"
+                    + EXISTING_STORE + STORE_TIMEOUT
+                    + "  --snapshot <id>           the snapshot to read (default: the newest)\n"
+                    + "  --data-path <path>        read data files from here instead of the catalog's data path (default: the catalog's)\n"),
+            entry("verify", "usage: bin/moraine " + VerifyCommand.USAGE + "\n"
+                    + EXISTING_STORE + STORE_TIMEOUT
+                    + "  --check-files             also check that every referenced file exists (default: off)\n"
+                    + "  --data-path <path>        look for the files here instead of the catalog's data path (default: the catalog's)\n"
+                    + "  --checkpoint <id>         verify the store as it was at this checkpoint (default: its newest state)\n"
+                    + "  exit status 1 when the store breaks an invariant (each problem printed on one line)\n"),
+            entry("flush", "usage: bin/moraine " + FlushCommand.USAGE + "\n"
+                    + EXISTING_STORE + STORE_TIMEOUT
+                    + "  --table <schema>.<table>  flush only this table (default: every table with inlined rows)\n"
+                    + "  flush opens the store as its one writer: a process writing to it (a read-write DuckDB attach) is fenced\n"),
+            entry("duckdb", "usage: bin/moraine " + DuckDbCommand.USAGE + "\n"
+                    + "  \"<sql>[; <sql>...]\"       statements run in order with the lake attached as 'lake'; the last one's result prints (required)\n"
+                    + STORE.replace("the store:", "the lake's store:")
+                    + "                            a store that holds no lake becomes a new lake (read-write only; needs --data-path)\n"
+                    + STORE_TIMEOUT.replace("(default 30s)", "(META_STORE_TIMEOUT; default 30s)")
+                    + "  --data-path <path>        the data path of a new lake (default: an existing lake's own)\n"
+                    + "  --mode <mode>             read-write (the store's one writer; fences another) or read-only (default: DuckDB's:\n"
+                    + "                            read-write, but read-only for an s3:// store)\n"
+                    + "  --checkpoint <id>         read the lake as it was at this checkpoint (implies read-only)\n"),
+            entry("trino", "usage: bin/moraine " + io.moraine.examples.trino.TrinoCommands.SERVE_USAGE + "\n"
+                    + EXISTING_STORE + STORE_TIMEOUT.replace("a store open or read", "a store open or read (moraine.store-timeout)")
+                    + "  --port <port>             the HTTP port Trino listens on (default 8080)\n"
+                    + "  serves until Ctrl-C\n"),
+            entry("trino-query", "usage: bin/moraine " + io.moraine.examples.trino.TrinoCommands.QUERY_USAGE + "\n"
+                    + "  \"<sql>\"                   one statement; catalog 'lake' is the store (required)\n"
+                    + EXISTING_STORE + STORE_TIMEOUT),
+            entry("spark-sql", "usage: bin/moraine " + io.moraine.examples.spark.SparkCommands.QUERY_USAGE + "\n"
+                    + "  \"<sql>\"                   one statement; catalog 'lake' is the store (required)\n"
+                    + EXISTING_STORE
+                    + "  --data-path <path>        read data files from here instead of the catalog's data path (default: the catalog's)\n"),
+            entry("demo", "usage: bin/moraine " + io.moraine.examples.trino.DemoCommand.USAGE + "\n"
+                    + "  --once                    run the demo's queries and stop (default: keep serving until Ctrl-C)\n"
+                    + "  --port <port>             Trino's HTTP port (default 8080; any free port with --once)\n"
+                    + "  --dir <directory>         where the demo lake is written, emptied first (default <java.io.tmpdir>/moraine-demo)\n"),
+            entry("bench", """
+                    usage: bin/moraine bench <benchmark> [options]; figures are ratios against a baseline measured in the same run
+                      catalog   [--snapshots 1000] [--files-per-snapshot 10] [--commits 200] [--repetitions 50]
+                      inline    [--rows 1000000] [--chunk-rows 1000] [--commits 1000] [--writers 8] [--repetitions 5]
+                                [--warmup-seconds 10] [--s3proxy (default off: also commit on a local S3 server)]
+                      trino     [--rows 4000000] [--files 8] [--runs 5] [--warmups 2] [--queries 1,2,.. (default all)]
+                                [--planning-files 10000 (0: skip)] [--planning-runs 3] [--dir <directory> (default a temporary one)] [--stats]
+                      row-id    [--files 200] [--rows-per-file 20000] [--runs 5] [--warmups 2] [--dir <directory>]
+                      rowsum    [--ids 1000000] [--range 10000000] [--runs 5] [--warmups 2] [--dir <directory>]
+                      changes   [--files 200] [--scale 10] [--rows-per-file 50] [--repetitions 31] [--planning-files 10000 (0: skip)]
+                      duckdb    [--rows 10000] [--repetitions 15] [--warmup-seconds 3] [--threads N (default DuckDB's)]
+                      ducklake  [--commits 40] [--files 10000] [--repetitions 9] [--skip-s3] [--skip-postgres]
+                      spark     [--rows 8000000] [--files 32] [--inlined-rows 20000] [--runs 5] [--warmups 3] [--dir <directory>]
+                    """));
+
+    private CommandHelp() {}
+
+    static Optional<String> of(String command)
+    {
+        return Optional.ofNullable(TEXTS.get(command));
+    }
+}
