@@ -53,6 +53,7 @@ public final class FaultProxy
     private final Duration longStall;
     private final Map<Fault, AtomicLong> faults = new EnumMap<>(Fault.class);
     private final Map<String, AtomicLong> requests = new TreeMap<>();
+    private final Map<String, AtomicLong> areas = new TreeMap<>();
     private volatile boolean closed;
 
     /** Listens on a free loopback port, forwarding to {@code upstreamPort}; {@code faultRate} 0 only counts. */
@@ -87,6 +88,7 @@ public final class FaultProxy
     public synchronized void resetCounts()
     {
         requests.clear();
+        areas.clear();
     }
 
     /** Faults injected so far (and {@link Fault#NONE}: requests forwarded untouched). */
@@ -190,9 +192,39 @@ public final class FaultProxy
         if (kind.equals("GET") && (target.contains("list-type=") || target.contains("?prefix=") || target.contains("&prefix=") || target.contains("delimiter="))) {
             kind = "LIST";
         }
+        String area = area(target);
         synchronized (this) {
             requests.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+            areas.computeIfAbsent(kind + " " + area, k -> new AtomicLong()).incrementAndGet();
         }
+    }
+
+    /**
+     * Which part of a SlateDB store a request is for: the directory under the store's root ({@code manifest},
+     * {@code wal}, {@code compacted}, ...), from the path or, for a LIST, its prefix parameter.
+     */
+    static String area(String target)
+    {
+        int query = target.indexOf('?');
+        String path = query < 0 ? target : target.substring(0, query);
+        if (query >= 0) {
+            for (String parameter : target.substring(query + 1).split("&")) {
+                if (parameter.startsWith("prefix=")) {
+                    path = path + "/" + java.net.URLDecoder.decode(parameter.substring("prefix=".length()), StandardCharsets.UTF_8);
+                }
+            }
+        }
+        String[] segments = java.util.Arrays.stream(path.split("/")).filter(segment -> !segment.isEmpty()).toArray(String[]::new);
+        // bucket / store root / area / object
+        return segments.length >= 3 ? segments[2] : "(store root)";
+    }
+
+    /** Requests seen so far, by kind and store area ({@code GET compacted}, {@code HEAD wal}, ...). */
+    public synchronized Map<String, Long> requestCountsByArea()
+    {
+        Map<String, Long> counts = new TreeMap<>();
+        areas.forEach((kind, count) -> counts.put(kind, count.get()));
+        return counts;
     }
 
     private Message forward(Message request)

@@ -91,6 +91,23 @@ public final class TrialChild
         }
     }
 
+    /**
+     * Commits {@code commits} Parquet-registering and as many inlined inserts to an open catalog, alternating, with
+     * nothing announced: a sample lake for measurements. Logs to {@code logFile}.
+     */
+    static void populate(MoraineCatalog catalog, String dataPath, Path logFile, int commits)
+            throws Exception
+    {
+        try (TrialLog log = new TrialLog(logFile); BufferAllocator allocator = new RootAllocator()) {
+            TrialChild child = new TrialChild(catalog, log, dataPath + "main/t/", new Announcer("none"));
+            Map<String, OwnFile> files = new HashMap<>();
+            for (int i = 0; i < commits; i++) {
+                child.parquet(2 * i + 1, 20, files);
+                child.inlined(allocator, 2 * i + 2, 10);
+            }
+        }
+    }
+
     /** Opens the store, trying again while it does not answer in time (the fault proxy stalls and fails requests). */
     private static MoraineCatalog openRetrying(StoreUri store, StoreOptions options, io.moraine.core.tx.CommitListener listener)
     {
