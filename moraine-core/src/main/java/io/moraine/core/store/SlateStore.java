@@ -172,7 +172,24 @@ public final class SlateStore
                 builder.withWalObjectStore(store);
                 return null;
             }, uri, "configuring the WAL store"));
-            return await(builder::build, uri, "opening the store read-write", timeout);
+            Db db = await(builder::build, uri, "opening the store read-write", timeout);
+            try {
+                // The open replayed every WAL object written since the last memtable flush into the memtable. A catalog's small
+                // commits rarely fill one, so a writer that never closes cleanly (killed, crashed) would leave them all for the next
+                // open to replay again, and each open would take longer than the last: flush them into an L0 SST now.
+                await(executor -> db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE), executor), uri,
+                        "flushing the write-ahead log replayed at open", timeout);
+                return db;
+            }
+            catch (RuntimeException e) {
+                try (db) {
+                    await(db::shutdown, uri, "closing the store after a failed open", timeout);
+                }
+                catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
         }
     }
 

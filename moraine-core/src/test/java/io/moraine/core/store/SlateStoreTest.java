@@ -200,6 +200,49 @@ class SlateStoreTest
         }
     }
 
+    /**
+     * A writer that is never closed cleanly (killed, or fenced as here) leaves its commits in WAL objects only; the next
+     * writer's open flushes what it replayed into an L0 SST, so that opens do not replay a growing WAL history.
+     */
+    @Test
+    void aWriterOpenFlushesTheWalItReplayedIntoAnSst()
+            throws Exception
+    {
+        Path directory = temp.resolve("replay");
+        StoreUri uri = StoreUri.parse(directory.toString());
+        List<SlateStore> unclosed = new ArrayList<>();
+        try {
+            long previousSsts = -1;
+            for (int writer = 0; writer < 3; writer++) {
+                SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing());
+                unclosed.add(store);
+                long ssts = countFiles(directory.resolve("compacted"));
+                if (writer > 0) {
+                    assertThat(ssts).as("L0 SSTs after writer %s opened over the WAL of an unclosed one", writer).isGreaterThan(previousSsts);
+                }
+                assertThat(scanKeys(store.latest(), key(0), key(1000), 100)).hasSize(writer * 10);
+                for (int batch = 0; batch < 10; batch++) {
+                    writeNumbered(store, writer * 10 + batch, writer * 10 + batch + 1);
+                }
+                previousSsts = ssts;
+            }
+        }
+        finally {
+            unclosed.forEach(SlateStore::close);
+        }
+    }
+
+    private static long countFiles(Path directory)
+            throws java.io.IOException
+    {
+        if (!java.nio.file.Files.isDirectory(directory)) {
+            return 0;
+        }
+        try (var files = java.nio.file.Files.walk(directory)) {
+            return files.filter(java.nio.file.Files::isRegularFile).count();
+        }
+    }
+
     static void writeNumbered(SlateStore store, int from, int to)
     {
         Map<ByteBuffer, byte[]> batch = new LinkedHashMap<>();
