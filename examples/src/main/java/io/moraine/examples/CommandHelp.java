@@ -69,6 +69,28 @@ final class CommandHelp
                     + "  \"<sql>\"                   one statement; catalog 'lake' is the store (required)\n"
                     + EXISTING_STORE
                     + "  --data-path <path>        read data files from here instead of the catalog's data path (default: the catalog's)\n"),
+            entry("rowsum", "usage: bin/moraine " + io.moraine.examples.rowsum.RowSummaryCommands.USAGE + "\n"
+                    + "  publish                   write the .rowsum sidecar of every data file that embeds row ids and has none yet\n"
+                    + "                            (a backfill: one header read per file already published)\n"
+                    + "  sweep                     one listing of the data path; deletes every .rowsum whose data file it did not find\n"
+                    + "  status                    counts of dense, published, missing and unusable summaries, and the read metrics\n"
+                    + EXISTING_STORE + STORE_TIMEOUT
+                    + "  --since <snapshot>        publish only files registered after this snapshot (default: every file; needs --table)\n"
+                    + "  --table <schema>.<table>  with --since: the tables to publish for, comma-separated (default: none)\n"
+                    + "  --concurrency <n>         files published at once (default 4)\n"
+                    + "  --attempts <n>            tries per file, backing off from 1 s to 1 min (default 4)\n"
+                    + "  --data-path <path>        the lake's data path (default: the catalog's)\n"),
+            entry("trial", "usage: bin/moraine " + io.moraine.examples.trial.TrialCommand.USAGE + "\n"
+                    + "  crash                     SIGKILL a committing child at random and at aimed points; check every acknowledged commit\n"
+                    + "  faults                    the same through a proxy injecting resets, 500/503s, stalls and truncated bodies (S3)\n"
+                    + "  --trials <n>              how many children to kill (default 10)\n"
+                    + "  --store file|s3           where the trial store lives: a local directory or a local S3Proxy (default file; s3 for faults)\n"
+                    + "  --committers 1|8          committing threads in each child (default: alternate 1 and 8)\n"
+                    + "  --seed <n>                the random seed of kills and faults (default: the clock)\n"
+                    + "  --fault-rate <fraction>   with faults: the share of requests given a fault (default 0.05)\n"
+                    + "  --store-timeout <time>    the children's store timeout (default 3s)\n"
+                    + "  --work <dir>              where stores, logs and data files go (default: a new temporary directory)\n"
+                    + "  exit status 1 when a commit was lost or partly visible, or a check failed\n"),
             entry("demo", "usage: bin/moraine " + io.moraine.examples.trino.DemoCommand.USAGE + "\n"
                     + "  --once                    run the demo's queries and stop (default: keep serving until Ctrl-C)\n"
                     + "  --port <port>             Trino's HTTP port (default 8080; any free port with --once)\n"
