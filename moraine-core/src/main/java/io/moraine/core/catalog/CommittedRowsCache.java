@@ -1,5 +1,6 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.keyspace.KeyBytes;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
@@ -92,7 +93,7 @@ public final class CommittedRowsCache
                 if (RowStamps.kindOf(write.getKey()).orElse(null) != kind) {
                     continue;
                 }
-                byte[] key = toArray(write.getKey());
+                byte[] key = KeyBytes.toArray(write.getKey());
                 NavigableMap<byte[], Row> rows = key[0] == Subspace.HISTORY.tag() ? history : current;
                 if (write.getValue() == null) {
                     rows.remove(key);
@@ -113,11 +114,4 @@ public final class CommittedRowsCache
         entries.clear();
     }
 
-    private static byte[] toArray(ByteBuffer buffer)
-    {
-        ByteBuffer duplicate = buffer.duplicate();
-        byte[] bytes = new byte[duplicate.remaining()];
-        duplicate.get(bytes);
-        return bytes;
-    }
 }

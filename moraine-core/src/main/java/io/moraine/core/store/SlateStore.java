@@ -3,6 +3,7 @@ package io.moraine.core.store;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.error.StoreNotFoundException;
+import io.moraine.core.keyspace.KeyBytes;
 import io.slatedb.uniffi.Admin;
 import io.slatedb.uniffi.AdminBuilder;
 import io.slatedb.uniffi.CheckpointOptions;
@@ -344,7 +345,7 @@ public final class SlateStore
         try (WriteBatch batch = new WriteBatch()) {
             call(() -> {
                 for (Map.Entry<ByteBuffer, byte[]> entry : writes.entrySet()) {
-                    byte[] key = toArray(entry.getKey());
+                    byte[] key = KeyBytes.toArray(entry.getKey());
                     if (entry.getValue() == null) {
                         batch.delete(key);
                     }
@@ -420,13 +421,6 @@ public final class SlateStore
         }
     }
 
-    private static byte[] toArray(ByteBuffer buffer)
-    {
-        ByteBuffer duplicate = buffer.duplicate();
-        byte[] bytes = new byte[duplicate.remaining()];
-        duplicate.get(bytes);
-        return bytes;
-    }
 
     private void requireWriter(String what)
     {

@@ -6,6 +6,7 @@ import io.moraine.core.catalog.TableKind;
 import io.moraine.core.error.ConstraintException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.keyspace.KeyBytes;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.SnapshotTimeKeys;
@@ -342,7 +343,7 @@ final class CommitTranslator
             }
         }
         for (ByteBuffer written : writes.keySet()) {
-            byte[] key = toArray(written);
+            byte[] key = KeyBytes.toArray(written);
             if (Arrays.compareUnsigned(key, start) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
                 keys.add(key);
             }
@@ -353,7 +354,7 @@ final class CommitTranslator
     private java.util.NavigableMap<byte[], byte[]> overlayOwnWrites(java.util.TreeMap<byte[], byte[]> entries, byte[] start, byte[] end)
     {
         for (Map.Entry<ByteBuffer, byte[]> write : writes.entrySet()) {
-            byte[] key = toArray(write.getKey());
+            byte[] key = KeyBytes.toArray(write.getKey());
             if (Arrays.compareUnsigned(key, start) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
                 if (write.getValue() == null) {
                     entries.remove(key);
@@ -366,13 +367,6 @@ final class CommitTranslator
         return entries;
     }
 
-    private static byte[] toArray(ByteBuffer buffer)
-    {
-        ByteBuffer duplicate = buffer.duplicate();
-        byte[] bytes = new byte[duplicate.remaining()];
-        duplicate.get(bytes);
-        return bytes;
-    }
 
     /** The store's value of {@code key}, ignoring this commit's own writes. */
     byte[] readStored(byte[] key)

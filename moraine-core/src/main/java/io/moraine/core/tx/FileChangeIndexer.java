@@ -3,6 +3,7 @@ package io.moraine.core.tx;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.keyspace.FileChangeKeys;
+import io.moraine.core.keyspace.KeyBytes;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
@@ -63,7 +64,7 @@ final class FileChangeIndexer
                 OptionalLong contentEnd = recordedContentEnd(row);
                 recorded.put(file, contentEnd);
                 FileChangeKeys.entries(row, contentEnd.orElseGet(() -> FileChangeKeys.contentEnd(row, Long.MIN_VALUE, false)))
-                        .keySet().forEach(key -> commit.put(toArray(key), null));
+                        .keySet().forEach(key -> commit.put(KeyBytes.toArray(key), null));
             }
         });
         after.forEach((file, rows) -> {
@@ -76,7 +77,7 @@ final class FileChangeIndexer
                 long contentEnd = kept.isPresent()
                         ? kept.getAsLong()
                         : FileChangeKeys.contentEnd(row, writtenAt, needsDataFile(row, writtenAt) && dataFileIsPartial(row));
-                FileChangeKeys.entries(row, contentEnd).forEach((key, value) -> commit.put(toArray(key), value));
+                FileChangeKeys.entries(row, contentEnd).forEach((key, value) -> commit.put(KeyBytes.toArray(key), value));
             }
         });
     }
@@ -131,11 +132,4 @@ final class FileChangeIndexer
         return java.util.Collections.unmodifiableList(cells);
     }
 
-    private static byte[] toArray(ByteBuffer buffer)
-    {
-        ByteBuffer duplicate = buffer.duplicate();
-        byte[] bytes = new byte[duplicate.remaining()];
-        duplicate.get(bytes);
-        return bytes;
-    }
 }
