@@ -1,0 +1,191 @@
+package io.moraine.examples.bench;
+
+import io.moraine.core.io.LakeFileSystem;
+import io.moraine.examples.CommandLine;
+import io.moraine.examples.trial.FaultProxy;
+import io.moraine.files.LakeFileSystems;
+import io.moraine.sidecars.rowsum.DataFileIdentity;
+import io.moraine.sidecars.rowsum.EmbeddedRowIds;
+import io.moraine.sidecars.rowsum.RowSummaryMetrics;
+import io.moraine.sidecars.rowsum.RowSummaryReader;
+import io.moraine.sidecars.rowsum.RowSummaryWriter;
+import io.moraine.testing.S3ProxyServer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * {@code bin/moraine bench rowsum-s3}: one {@code $row_id} point lookup across many data files on S3 (a local
+ * S3Proxy behind a request-counting proxy), each file holding sparse row ids that span the whole id range (so no
+ * footer statistic rules a file out): which files hold the id, answered from each file's {@code .rowsum} sidecar (header
+ * and set, one ranged read) against reading each file's row-id column. Both read the files 8 at a time; requests, bytes
+ * and wall time per lookup, median over the lookups, and the ratios.
+ */
+public final class RowIdS3LookupBenchmark
+{
+    public static final String USAGE = "bench rowsum-s3 [--files 300] [--ids 20000] [--lookups 9] [--dir <directory>]";
+    private static final String ACCESS_KEY = "moraine-bench";
+    private static final String SECRET_KEY = "moraine-bench-secret";
+    private static final int CONCURRENCY = 8;
+
+    private RowIdS3LookupBenchmark() {}
+
+    private record Lookup(long requests, long bytes, double millis) {}
+
+    private interface FileTest
+    {
+        boolean holds(LakeFileSystem files, DataFileIdentity file, long rowId)
+                throws Exception;
+    }
+
+    public static void main(String[] args)
+            throws Exception
+    {
+        CommandLine line = CommandLine.parse(args, Set.of("files", "ids", "lookups", "dir"));
+        int fileCount = line.intOption("files", 300);
+        int ids = line.intOption("ids", 20_000);
+        int lookups = line.intOption("lookups", 9);
+        if (fileCount < 1 || ids < 1 || lookups < 1) {
+            throw new IllegalArgumentException("--files, --ids and --lookups must be positive");
+        }
+        Path work = line.option("dir").map(Path::of).orElse(Files.createTempDirectory("moraine-bench-rowsum-s3-")).toAbsolutePath();
+        Path local = work.resolve("data");
+        Files.createDirectories(local);
+        writeDataFiles(local, fileCount, ids);
+        try (S3ProxyServer s3 = S3ProxyServer.startPrivate(ACCESS_KEY, SECRET_KEY);
+                FaultProxy counter = new FaultProxy(s3.endpoint().getPort(), 0, 0, Duration.ZERO, Duration.ZERO);
+                LakeFileSystems lakeFiles = LakeFileSystems.fromEnvironment(Map.of("AWS_ENDPOINT", counter.endpoint(), "AWS_ALLOW_HTTP", "true",
+                        "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", SECRET_KEY));
+                ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY)) {
+            String bucket = s3.createBucket("rowsum-s3");
+            s3.upload(bucket, local, "data/");
+            List<DataFileIdentity> files = new ArrayList<>();
+            for (int k = 0; k < fileCount; k++) {
+                Path file = local.resolve(fileName(k));
+                files.add(new DataFileIdentity(1, k, "s3://" + bucket + "/data/" + fileName(k), Files.size(file)));
+            }
+            long sidecarBytes = 0;
+            for (DataFileIdentity file : files) {
+                sidecarBytes += RowSummaryWriter.write(lakeFiles, file, EmbeddedRowIds.derive(lakeFiles, file));
+            }
+
+            Random random = new Random(42);
+            long[] targets = new long[lookups];
+            for (int i = 0; i < lookups; i++) {
+                targets[i] = (long) random.nextInt(ids) * fileCount + random.nextInt(fileCount);
+            }
+            FileTest bySidecar = (files1, file, rowId) -> new RowSummaryReader(files1, new RowSummaryMetrics()).open(file).orElseThrow(
+                    () -> new IllegalStateException("no usable sidecar for " + file.path())).set().contains(rowId);
+            FileTest byColumn = (files1, file, rowId) -> Arrays.stream(EmbeddedRowIds.read(files1, file)).anyMatch(id -> id == rowId);
+            // one warm-up lookup each: the JIT and the HTTP connection pool
+            lookup(pool, counter, lakeFiles, files, targets[0], fileCount, bySidecar);
+            lookup(pool, counter, lakeFiles, files, targets[0], fileCount, byColumn);
+            List<Lookup> sidecar = new ArrayList<>();
+            List<Lookup> column = new ArrayList<>();
+            for (long target : targets) {
+                sidecar.add(lookup(pool, counter, lakeFiles, files, target, fileCount, bySidecar));
+                column.add(lookup(pool, counter, lakeFiles, files, target, fileCount, byColumn));
+            }
+            Lookup withSidecars = median(sidecar);
+            Lookup withoutSidecars = median(column);
+            long dataBytes = files.stream().mapToLong(DataFileIdentity::fileSize).sum();
+            System.out.printf("%,d data files on S3Proxy (%,d bytes), %,d sparse row ids each spanning the whole id range; %,d bytes of sidecars%n",
+                    fileCount, dataBytes, ids, sidecarBytes);
+            System.out.printf("one $row_id point lookup over every file, %d at a time; median of %d lookups (each checked: exactly the file holding the id)%n",
+                    CONCURRENCY, lookups);
+            System.out.printf("%-36s %12s %16s %12s%n", "which files hold the id", "requests", "bytes read", "wall ms");
+            print("from the .rowsum sidecars", withSidecars);
+            print("from the row-id columns", withoutSidecars);
+            System.out.printf("sidecars: %.1fx fewer requests, %.1fx fewer bytes, %.1fx less time than reading the row-id columns%n",
+                    (double) withoutSidecars.requests() / withSidecars.requests(), (double) withoutSidecars.bytes() / withSidecars.bytes(),
+                    withoutSidecars.millis() / withSidecars.millis());
+        }
+        finally {
+            deleteTree(work);
+        }
+    }
+
+    private static Lookup lookup(ExecutorService pool, FaultProxy counter, LakeFileSystem lakeFiles, List<DataFileIdentity> files, long rowId,
+            int fileCount, FileTest test)
+            throws Exception
+    {
+        CountingFileSystem counted = new CountingFileSystem(lakeFiles);
+        counter.resetCounts();
+        long start = System.nanoTime();
+        List<Future<Boolean>> answers = new ArrayList<>();
+        for (DataFileIdentity file : files) {
+            answers.add(pool.submit(() -> test.holds(counted, file, rowId)));
+        }
+        List<Long> holding = new ArrayList<>();
+        for (int k = 0; k < answers.size(); k++) {
+            if (answers.get(k).get()) {
+                holding.add(files.get(k).dataFileId());
+            }
+        }
+        double millis = (System.nanoTime() - start) / 1e6;
+        if (!holding.equals(List.of(rowId % fileCount))) {
+            throw new IllegalStateException("row id " + rowId + " is in file " + rowId % fileCount + ", the lookup found " + holding);
+        }
+        long requests = counter.requestCounts().values().stream().mapToLong(Long::longValue).sum();
+        return new Lookup(requests, counted.bytesRead(), millis);
+    }
+
+    private static Lookup median(List<Lookup> lookups)
+    {
+        long[] requests = lookups.stream().mapToLong(Lookup::requests).sorted().toArray();
+        long[] bytes = lookups.stream().mapToLong(Lookup::bytes).sorted().toArray();
+        double[] millis = lookups.stream().mapToDouble(Lookup::millis).sorted().toArray();
+        int middle = lookups.size() / 2;
+        return new Lookup(requests[middle], bytes[middle], millis[middle]);
+    }
+
+    private static void print(String source, Lookup lookup)
+    {
+        System.out.printf("%-36s %,12d %,16d %12.1f%n", source, lookup.requests(), lookup.bytes(), lookup.millis());
+    }
+
+    private static String fileName(int k)
+    {
+        return "rewrite-" + k + ".parquet";
+    }
+
+    /** File k holds the ids i * files + k in hash order (an update rewrite's shape) beside three user columns. */
+    private static void writeDataFiles(Path directory, int files, int ids)
+            throws Exception
+    {
+        try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:"); Statement statement = duckdb.createStatement()) {
+            for (int k = 0; k < files; k++) {
+                statement.execute("COPY (SELECT (i * " + files + " + " + k + ")::BIGINT AS _ducklake_internal_row_id, i AS c1, "
+                        + "'value ' || i AS c2, i / 3.0 AS c3 FROM range(" + ids + ") t(i) ORDER BY hash(i + " + k + ")) TO '"
+                        + directory.resolve(fileName(k)).toString().replace("'", "''") + "' (FORMAT parquet, FIELD_IDS "
+                        + "{_ducklake_internal_row_id: 2147483540, c1: 1, c2: 2, c3: 3})");
+            }
+        }
+    }
+
+    private static void deleteTree(Path root)
+            throws java.io.IOException
+    {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}
