@@ -67,8 +67,9 @@ public final class RowIdS3LookupBenchmark
         writeDataFiles(local, fileCount, ids);
         try (S3ProxyServer s3 = S3ProxyServer.startPrivate(ACCESS_KEY, SECRET_KEY);
                 FaultProxy counter = new FaultProxy(s3.endpoint().getPort(), 0, 0, Duration.ZERO, Duration.ZERO);
-                LakeFileSystems lakeFiles = LakeFileSystems.fromEnvironment(Map.of("AWS_ENDPOINT", counter.endpoint(), "AWS_ALLOW_HTTP", "true",
-                        "AWS_REGION", "us-east-1", "AWS_ACCESS_KEY_ID", ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", SECRET_KEY));
+                LakeFileSystems lakeFiles = s3Files(counter.endpoint());
+                // publishing (PUTs) goes to S3Proxy directly: only the lookups are counted
+                LakeFileSystems publishing = s3Files(s3.endpoint().toString());
                 ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY)) {
             String bucket = s3.createBucket("rowsum-s3");
             s3.upload(bucket, local, "data/");
@@ -79,7 +80,7 @@ public final class RowIdS3LookupBenchmark
             }
             long sidecarBytes = 0;
             for (DataFileIdentity file : files) {
-                sidecarBytes += RowSummaryWriter.write(lakeFiles, file, EmbeddedRowIds.derive(lakeFiles, file));
+                sidecarBytes += RowSummaryWriter.write(publishing, file, EmbeddedRowIds.derive(publishing, file));
             }
 
             Random random = new Random(42);
@@ -116,6 +117,12 @@ public final class RowIdS3LookupBenchmark
         finally {
             deleteTree(work);
         }
+    }
+
+    private static LakeFileSystems s3Files(String endpoint)
+    {
+        return LakeFileSystems.fromEnvironment(Map.of("AWS_ENDPOINT", endpoint, "AWS_ALLOW_HTTP", "true", "AWS_REGION", "us-east-1",
+                "AWS_ACCESS_KEY_ID", ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", SECRET_KEY));
     }
 
     private static Lookup lookup(ExecutorService pool, FaultProxy counter, LakeFileSystem lakeFiles, List<DataFileIdentity> files, long rowId,
