@@ -236,7 +236,8 @@ public final class DuckLakeCommitBenchmark
         return directory;
     }
 
-    private static void deleteTree(Path root)
+    /** Deletes {@code root} and everything below it. */
+    static void deleteTree(Path root)
             throws IOException
     {
         try (var paths = Files.walk(root)) {

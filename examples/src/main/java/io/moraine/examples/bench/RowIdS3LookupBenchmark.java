@@ -115,7 +115,9 @@ public final class RowIdS3LookupBenchmark
                     withoutSidecars.millis() / withSidecars.millis());
         }
         finally {
-            deleteTree(work);
+            if (Files.exists(work)) {
+                DuckLakeCommitBenchmark.deleteTree(work);
+            }
         }
     }
 
@@ -179,19 +181,6 @@ public final class RowIdS3LookupBenchmark
                         + "'value ' || i AS c2, i / 3.0 AS c3 FROM range(" + ids + ") t(i) ORDER BY hash(i + " + k + ")) TO '"
                         + directory.resolve(fileName(k)).toString().replace("'", "''") + "' (FORMAT parquet, FIELD_IDS "
                         + "{_ducklake_internal_row_id: 2147483540, c1: 1, c2: 2, c3: 3})");
-            }
-        }
-    }
-
-    private static void deleteTree(Path root)
-            throws java.io.IOException
-    {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
             }
         }
     }

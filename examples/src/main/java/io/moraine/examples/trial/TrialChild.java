@@ -385,18 +385,14 @@ public final class TrialChild
                 public org.apache.parquet.io.PositionOutputStream create(long blockSizeHint)
                         throws java.io.IOException
                 {
-                    org.apache.parquet.io.PositionOutputStream stream = file.create(blockSizeHint);
-                    announcer.announce("during-flush-upload");
-                    return stream;
+                    return duringFlushUpload(file.create(blockSizeHint));
                 }
 
                 @Override
                 public org.apache.parquet.io.PositionOutputStream createOrOverwrite(long blockSizeHint)
                         throws java.io.IOException
                 {
-                    org.apache.parquet.io.PositionOutputStream stream = file.createOrOverwrite(blockSizeHint);
-                    announcer.announce("during-flush-upload");
-                    return stream;
+                    return duringFlushUpload(file.createOrOverwrite(blockSizeHint));
                 }
 
                 @Override
@@ -417,6 +413,13 @@ public final class TrialChild
                     return file.getPath();
                 }
             };
+        }
+
+        /** Says a flush's upload has begun (the parent may kill the child here), then hands the stream on. */
+        private org.apache.parquet.io.PositionOutputStream duringFlushUpload(org.apache.parquet.io.PositionOutputStream stream)
+        {
+            announcer.announce("during-flush-upload");
+            return stream;
         }
 
         @Override

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -57,10 +58,11 @@ public final class TransactionCommitter
             writes.put(java.nio.ByteBuffer.wrap(SystemKeys.FORMAT), formatRecord);
             writes.put(java.nio.ByteBuffer.wrap(SystemKeys.STORE_FACTS), facts.encode());
             writes.putAll(plan.writes());
-            RowStamps.stamp(writes, EnumSet.allOf(TableKind.class));
+            Set<TableKind> changed = EnumSet.allOf(TableKind.class);
+            RowStamps.stamp(writes, changed);
             long landed = plan.newHead().orElse(-1);
             listener.beforeWrite(landed, writes);
-            try (SlateStore.PendingWrite pending = applyToStore(reader, writes)) {
+            try (SlateStore.PendingWrite pending = applyToStore(reader, writes, changed)) {
                 pending.awaitDurable();
             }
             return landed;
@@ -115,19 +117,20 @@ public final class TransactionCommitter
                 return new Applied(null, landed);
             }
             Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>(plan.writes());
-            RowStamps.stamp(writes, RowStamps.changedKinds(writes));
+            Set<TableKind> changed = RowStamps.changedKinds(writes);
+            RowStamps.stamp(writes, changed);
             listener.beforeWrite(landed, writes);
-            return new Applied(applyToStore(reader, writes), landed);
+            return new Applied(applyToStore(reader, writes, changed), landed);
         }
     }
 
     /**
-     * Applies a batch over the state {@code before} reads and tells the caches; if applying fails, the store's state is
-     * unknown and the caches are dropped.
+     * Applies a batch over the state {@code before} reads, changing the rows of {@code changed} (stamped in the batch),
+     * and tells the caches; if applying fails, the store's state is unknown and the caches are dropped.
      */
-    private SlateStore.PendingWrite applyToStore(KeyValueReader before, Map<ByteBuffer, byte[]> writes)
+    private SlateStore.PendingWrite applyToStore(KeyValueReader before, Map<ByteBuffer, byte[]> writes, Set<TableKind> changed)
     {
-        rowsCache.committing(before, writes, RowStamps.changedKinds(writes));
+        rowsCache.committing(before, writes, changed);
         try {
             SlateStore.PendingWrite pending = store.apply(writes);
             cache.applied(writes);
