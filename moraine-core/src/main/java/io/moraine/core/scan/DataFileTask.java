@@ -1,6 +1,7 @@
 package io.moraine.core.scan;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
@@ -15,6 +16,8 @@ import static java.util.Objects.requireNonNull;
  * @param partialMax set for files holding rows of several snapshots (flush and merge outputs, reference §4.5)
  * @param inlinedDeletes sorted, distinct positions deleted by inlined deletes visible at the snapshot
  * @param partitionId the partition spec the file was written under, with its {@code partitionValues} by key index
+ * @param copy the file's bytes when the catalog keeps a copy of this (tiny) file: readers parse them instead of opening
+ *         {@code path}
  */
 public record DataFileTask(
         long tableId,
@@ -32,7 +35,8 @@ public record DataFileTask(
         OptionalLong partitionId,
         List<String> partitionValues,
         long splitStart,
-        long splitLength)
+        long splitLength,
+        Optional<FileCopy> copy)
         implements ScanTask
 {
     /** Field id of DuckLake's hidden {@code _ducklake_internal_row_id} column. */
@@ -46,6 +50,15 @@ public record DataFileTask(
         deleteFiles = List.copyOf(deleteFiles);
         inlinedDeletes = inlinedDeletes.clone();
         partitionValues = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(partitionValues));
+        requireNonNull(copy, "copy is null");
+    }
+
+    public DataFileTask(long tableId, long snapshotId, long dataFileId, String path, long sizeBytes, long recordCount, OptionalLong footerSize,
+            OptionalLong rowIdStart, long beginSnapshot, OptionalLong partialMax, List<DeleteFileRef> deleteFiles, long[] inlinedDeletes,
+            OptionalLong partitionId, List<String> partitionValues, long splitStart, long splitLength)
+    {
+        this(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax, deleteFiles,
+                inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, Optional.empty());
     }
 
     @Override
@@ -71,7 +84,27 @@ public record DataFileTask(
     public DataFileTask withSplit(long start, long length)
     {
         return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
-                deleteFiles, inlinedDeletes, partitionId, partitionValues, start, length);
+                deleteFiles, inlinedDeletes, partitionId, partitionValues, start, length, copy);
+    }
+
+    /** The same task, reading its file from the catalog's copy of it. */
+    public DataFileTask withCopy(FileCopy fileCopy)
+    {
+        return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
+                deleteFiles, inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, Optional.of(fileCopy));
+    }
+
+    /** The same task with these delete files (the planner attaches the delete files' copies). */
+    public DataFileTask withDeleteFiles(List<DeleteFileRef> files)
+    {
+        return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
+                files, inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, copy);
+    }
+
+    /** The file for parquet-java: the catalog's copy when there is one, else the file at {@code path} in {@code files}. */
+    public org.apache.parquet.io.InputFile inputFile(io.moraine.core.io.LakeFileSystem files)
+    {
+        return copy.isPresent() ? copy.get().inputFile() : files.newInputFile(path, OptionalLong.of(sizeBytes));
     }
 
     /**

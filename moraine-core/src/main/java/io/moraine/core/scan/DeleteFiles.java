@@ -45,7 +45,8 @@ public final class DeleteFiles
             throw new UnsupportedFeatureException("delete file " + file.path() + " has format " + file.format()
                     + "; moraine reads Parquet positional delete files only (DuckLake's default; deletion vectors are experimental)");
         }
-        return read(files.newInputFile(file.path(), file.sizeBytes()), file.beginSnapshot(), consumer);
+        InputFile input = file.copy().isPresent() ? file.copy().get().inputFile() : files.newInputFile(file.path(), file.sizeBytes());
+        return read(input, file.beginSnapshot(), consumer);
     }
 
     /** As {@link #read(LakeFileSystem, DeleteFileRef, PositionConsumer)}, from an open input file. */

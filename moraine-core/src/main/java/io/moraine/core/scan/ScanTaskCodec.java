@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -18,7 +19,7 @@ import java.util.OptionalLong;
  */
 public final class ScanTaskCodec
 {
-    private static final byte VERSION = 2;
+    private static final byte VERSION = 3;
     private static final byte DATA_FILE = 1;
     private static final byte INLINED_ROWS = 2;
 
@@ -58,6 +59,7 @@ public final class ScanTaskCodec
                         writeOptional(out, delete.sizeBytes());
                         out.writeLong(delete.beginSnapshot());
                         writeString(out, delete.format());
+                        writeCopy(out, delete.copy());
                     }
                     long[] deleted = file.inlinedDeletes();
                     out.writeInt(deleted.length);
@@ -74,6 +76,7 @@ public final class ScanTaskCodec
                     }
                     out.writeLong(file.splitStart());
                     out.writeLong(file.splitLength());
+                    writeCopy(out, file.copy());
                 }
             }
         }
@@ -118,7 +121,7 @@ public final class ScanTaskCodec
             int deleteCount = in.readInt();
             List<DeleteFileRef> deletes = new ArrayList<>(deleteCount);
             for (int i = 0; i < deleteCount; i++) {
-                deletes.add(new DeleteFileRef(readString(in), readOptional(in), in.readLong(), readString(in)));
+                deletes.add(new DeleteFileRef(readString(in), readOptional(in), in.readLong(), readString(in), readCopy(in)));
             }
             long[] inlined = new long[in.readInt()];
             for (int i = 0; i < inlined.length; i++) {
@@ -131,7 +134,7 @@ public final class ScanTaskCodec
                 values.add(in.readBoolean() ? readString(in) : null);
             }
             return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
-                    deletes, inlined, partitionId, values, in.readLong(), in.readLong());
+                    deletes, inlined, partitionId, values, in.readLong(), in.readLong(), readCopy(in));
         }
         catch (IOException e) {
             throw new CorruptionException("a scan task's bytes are truncated or damaged: " + e.getMessage(), e);
@@ -166,5 +169,26 @@ public final class ScanTaskCodec
             throws IOException
     {
         return in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
+    }
+
+    private static void writeCopy(DataOutputStream out, Optional<FileCopy> copy)
+            throws IOException
+    {
+        out.writeInt(copy.map(FileCopy::length).orElse(-1));
+        if (copy.isPresent()) {
+            out.write(copy.get().array());
+        }
+    }
+
+    private static Optional<FileCopy> readCopy(DataInputStream in)
+            throws IOException
+    {
+        int length = in.readInt();
+        if (length < 0) {
+            return Optional.empty();
+        }
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        return Optional.of(FileCopy.wrap(bytes));
     }
 }
