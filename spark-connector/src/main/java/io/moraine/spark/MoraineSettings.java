@@ -21,9 +21,10 @@ import java.util.TreeMap;
  * @param defaultSnapshotId the snapshot read when a query names none
  * @param defaultSnapshotTimestamp read the snapshot current at this instant when a query names none
  * @param storeTimeout how long one open or read of the store may take (the store's default, 30 s, when absent)
+ * @param storePollInterval how often the store is looked at for new commits (the store's default, 100 ms, when absent)
  */
 public record MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
-        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout)
+        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval)
         implements Serializable
 {
     public static final String STORE = "store";
@@ -32,10 +33,11 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
     public static final String DEFAULT_SNAPSHOT_ID = "default-snapshot-id";
     public static final String DEFAULT_SNAPSHOT_TIMESTAMP = "default-snapshot-timestamp";
     public static final String STORE_TIMEOUT = "store-timeout";
+    public static final String STORE_POLL_INTERVAL = "store-poll-interval";
 
     /** Every setting name, for copying settings into a session catalog's configuration. */
     public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP,
-            STORE_TIMEOUT);
+            STORE_TIMEOUT, STORE_POLL_INTERVAL);
 
     public static MoraineSettings from(CaseInsensitiveStringMap options, String where)
     {
@@ -64,16 +66,8 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         if (snapshotId.isPresent() && snapshotTimestamp.isPresent()) {
             throw SparkErrors.invalidSetting(where + " sets both '" + DEFAULT_SNAPSHOT_ID + "' and '" + DEFAULT_SNAPSHOT_TIMESTAMP + "'; set one");
         }
-        Optional<Duration> storeTimeout = nonBlank(options.get(STORE_TIMEOUT)).map(text -> {
-            try {
-                return StoreTimeouts.parse(where + " setting '" + STORE_TIMEOUT + "'", text);
-            }
-            catch (IllegalArgumentException e) {
-                throw SparkErrors.invalidSetting(e.getMessage());
-            }
-        });
         return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp,
-                storeTimeout);
+                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where));
     }
 
     /** The settings as options again (for a catalog registered on behalf of {@code format("moraine")}). */
@@ -86,7 +80,20 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         defaultSnapshotId.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_ID, value.toString()));
         defaultSnapshotTimestamp.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_TIMESTAMP, value.toString()));
         storeTimeout.ifPresent(value -> options.put(STORE_TIMEOUT, value.toMillis() + "ms"));
+        storePollInterval.ifPresent(value -> options.put(STORE_POLL_INTERVAL, value.toMillis() + "ms"));
         return options;
+    }
+
+    private static Optional<Duration> duration(CaseInsensitiveStringMap options, String setting, String where)
+    {
+        return nonBlank(options.get(setting)).map(text -> {
+            try {
+                return StoreTimeouts.parse(where + " setting '" + setting + "'", text);
+            }
+            catch (IllegalArgumentException e) {
+                throw SparkErrors.invalidSetting(e.getMessage());
+            }
+        });
     }
 
     private static Optional<String> nonBlank(String value)

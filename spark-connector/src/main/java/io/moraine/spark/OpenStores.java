@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class OpenStores
 {
-    private record Key(String store, Optional<String> checkpointId, Optional<Duration> storeTimeout) {}
+    private record Key(String store, Optional<String> checkpointId, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval) {}
 
     private static final Map<Key, MoraineCatalog> OPEN = new ConcurrentHashMap<>();
 
@@ -31,9 +31,10 @@ final class OpenStores
 
     static MoraineCatalog catalog(MoraineSettings settings)
     {
-        return OPEN.computeIfAbsent(new Key(settings.store(), settings.checkpointId(), settings.storeTimeout()), key -> {
+        return OPEN.computeIfAbsent(new Key(settings.store(), settings.checkpointId(), settings.storeTimeout(), settings.storePollInterval()), key -> {
             StoreUri uri = StoreUri.parse(key.store());
-            StoreOptions options = key.storeTimeout().map(StoreOptions.DEFAULTS::withTimeout).orElse(StoreOptions.DEFAULTS);
+            StoreOptions timed = key.storeTimeout().map(StoreOptions.DEFAULTS::withTimeout).orElse(StoreOptions.DEFAULTS);
+            StoreOptions options = key.storePollInterval().map(timed::withManifestPollInterval).orElse(timed);
             return key.checkpointId()
                     .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
                     .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, options));

@@ -30,4 +30,17 @@ class MoraineSettingsTest
                 .hasMessageContaining("catalog lake setting 'store-timeout' takes a duration such as '30s'")
                 .hasMessageContaining("'soon'");
     }
+
+    @Test
+    void thePollIntervalIsOptionalAndRoundTripsThroughOptions()
+    {
+        MoraineSettings plain = MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake")), "catalog lake");
+        assertThat(plain.storePollInterval()).isEmpty();
+        MoraineSettings slow = MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake", "store-poll-interval", "5s")), "catalog lake");
+        assertThat(slow.storePollInterval()).contains(Duration.ofSeconds(5));
+        assertThat(MoraineSettings.from(new CaseInsensitiveStringMap(slow.asOptions()), "catalog lake")).isEqualTo(slow);
+        assertThatThrownBy(() -> MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake", "store-poll-interval", "0ms")), "catalog lake"))
+                .isInstanceOf(AnalysisException.class)
+                .hasMessageContaining("catalog lake setting 'store-poll-interval' must be positive");
+    }
 }

@@ -27,7 +27,8 @@ public class MoraineCatalogHolder
     public MoraineCatalogHolder(MoraineConfig config, Tracer tracer)
     {
         StoreOptions options = StoreOptions.DEFAULTS.withReadListener(new TracingStoreReads(tracer))
-                .withTimeout(java.time.Duration.ofMillis(config.getStoreTimeout().toMillis()));
+                .withTimeout(java.time.Duration.ofMillis(config.getStoreTimeout().toMillis()))
+                .withManifestPollInterval(java.time.Duration.ofMillis(config.getStorePollInterval().toMillis()));
         this.dataPathOverride = config.getDataPath();
         StoreUri uri = StoreUri.parse(config.getStoreUri());
         try {

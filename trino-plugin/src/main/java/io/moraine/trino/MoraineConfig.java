@@ -23,6 +23,8 @@ public class MoraineConfig
     private boolean tableStatisticsEnabled = true;
     private Duration dynamicFilteringWaitTimeout = new Duration(1, java.util.concurrent.TimeUnit.SECONDS);
     private Duration storeTimeout = Duration.succinctDuration(io.moraine.core.store.StoreOptions.DEFAULT_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    private Duration storePollInterval = Duration.succinctDuration(io.moraine.core.store.StoreOptions.DEFAULTS.manifestPollInterval().toMillis(),
+            java.util.concurrent.TimeUnit.MILLISECONDS);
 
     @NotNull
     public String getStoreUri()
@@ -131,6 +133,21 @@ public class MoraineConfig
     public MoraineConfig setStoreTimeout(Duration storeTimeout)
     {
         this.storeTimeout = storeTimeout;
+        return this;
+    }
+
+    @NotNull
+    @io.airlift.units.MinDuration("10ms")
+    public Duration getStorePollInterval()
+    {
+        return storePollInterval;
+    }
+
+    @Config("moraine.store-poll-interval")
+    @ConfigDescription("How often the catalog looks for commits that landed since the last look; a commit is seen at most this late. Each look costs about ten object-store requests (manifest, GC state, the next WAL objects), idle or not")
+    public MoraineConfig setStorePollInterval(Duration storePollInterval)
+    {
+        this.storePollInterval = storePollInterval;
         return this;
     }
 

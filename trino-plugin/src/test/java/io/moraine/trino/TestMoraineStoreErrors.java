@@ -38,4 +38,15 @@ class TestMoraineStoreErrors
         assertThat(config.getStoreTimeout().toMillis()).isEqualTo(StoreOptions.DEFAULT_TIMEOUT.toMillis());
         assertThat(config.setStoreTimeout(new Duration(5, TimeUnit.SECONDS)).getStoreTimeout().toMillis()).isEqualTo(5000);
     }
+
+    @Test
+    void thePollIntervalDefaultsToTheStoresAndRefusesAnIntervalBelowTenMilliseconds()
+    {
+        assertThat(new MoraineConfig().getStorePollInterval().toMillis()).isEqualTo(StoreOptions.DEFAULTS.manifestPollInterval().toMillis());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MoraineConnectorFactory().create("lake",
+                        java.util.Map.of("moraine.store-uri", "/nonexistent/store", "moraine.store-poll-interval", "5ms"),
+                        new io.trino.testing.TestingConnectorContext()))
+                .hasMessageContaining("storePollInterval")
+                .hasMessageContaining("10ms");
+    }
 }

@@ -49,7 +49,7 @@ public final class TrialCommand
     public static Totals run(String[] args, PrintStream out)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("trials", "store", "committers", "seed", "fault-rate", CommandLine.STORE_TIMEOUT, "work", "commits"));
+        CommandLine line = CommandLine.parse(args, Set.of("trials", "store", "committers", "seed", "fault-rate", CommandLine.STORE_TIMEOUT, "work", "commits", "poll-interval"));
         if (line.positional().equals(List.of("trino-requests"))) {
             TrinoRequestCount.run(line, out);
             return new Totals(0, 0, 0, 0, 0, 0, 0, 0, Map.of());

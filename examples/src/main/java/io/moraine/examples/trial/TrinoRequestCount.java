@@ -30,7 +30,8 @@ import static io.trino.testing.TestingSession.testSession;
  */
 public final class TrinoRequestCount
 {
-    public static final String USAGE = "trial trino-requests [--commits N] [--work <dir>]";
+    public static final String USAGE = "trial trino-requests [--commits N] [--poll-interval <duration>] [--work <dir>]";
+    private static final int IDLE_SECONDS = 5;
     private static final String QUERY = "SELECT count(*) FROM lake.main.t";
 
     private TrinoRequestCount() {}
@@ -39,6 +40,8 @@ public final class TrinoRequestCount
             throws Exception
     {
         int commits = line.intOption("commits", 25);
+        String pollInterval = line.option("poll-interval").orElse(StoreOptions.DEFAULTS.manifestPollInterval().toMillis() + "ms");
+        io.moraine.core.store.StoreTimeouts.parse("--poll-interval", pollInterval);
         Path work = line.option("work").map(Path::of).orElse(Files.createTempDirectory("moraine-trino-requests-"));
         Files.createDirectories(work);
         try (TrialStore store = TrialStore.s3(work); FaultProxy counter = new FaultProxy(store.port(), 0, 0, Duration.ZERO, Duration.ZERO)) {
@@ -51,7 +54,7 @@ public final class TrinoRequestCount
             }
             ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
                     "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                    "--add-modules=jdk.incubator.vector", "-Duser.timezone=UTC", "-Xmx2g", "-cp", System.getProperty("java.class.path"), TrinoRequestCount.class.getName(), store.uri().toString())
+                    "--add-modules=jdk.incubator.vector", "-Duser.timezone=UTC", "-Xmx2g", "-cp", System.getProperty("java.class.path"), TrinoRequestCount.class.getName(), store.uri().toString(), pollInterval)
                     .redirectError(work.resolve("trino.stderr").toFile());
             builder.environment().putAll(Map.of("AWS_ENDPOINT", counter.endpoint(), "AWS_ALLOW_HTTP", "true", "AWS_REGION", "us-east-1",
                     "AWS_ACCESS_KEY_ID", TrialStore.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", TrialStore.SECRET_KEY, "AWS_VIRTUAL_HOSTED_STYLE_REQUEST", "false"));
@@ -76,17 +79,18 @@ public final class TrinoRequestCount
                 Map<String, Long> warmAreas = counter.requestCountsByArea();
                 double warmSeconds = (System.nanoTime() - warmStarted) / 1e9;
                 counter.resetCounts();
-                Thread.sleep(1000);
+                Thread.sleep(IDLE_SECONDS * 1000L);
                 Map<String, Long> idle = counter.requestCounts();
                 Map<String, Long> idleAreas = counter.requestCountsByArea();
-                out.printf("Trino count(*) on a catalog on S3 (S3Proxy; %d Parquet files and %d inlined commits, %s rows): object-store requests by kind%n",
-                        commits, commits, first);
+                out.printf("Trino count(*) on a catalog on S3 (S3Proxy; %d Parquet files and %d inlined commits, %s rows; moraine.store-poll-interval=%s): "
+                        + "object-store requests by kind%n", commits, commits, first, pollInterval);
                 out.println("  Trino start with the catalog: " + describe(startup) + "; by store area " + startupAreas);
                 out.printf("  first count(*) (fresh process): %s in %.2f s%n", describe(cold), coldSeconds);
                 out.println("      by store area " + coldAreas);
                 out.printf("  warm repeat: %s in %.2f s (answer %s)%n", describe(warm), warmSeconds, second);
                 out.println("      by store area " + warmAreas);
-                out.println("  idle second after it: " + describe(idle) + "; by store area " + idleAreas);
+                out.printf("  idle %d s after it: %s (%.1f requests/s); by store area %s%n", IDLE_SECONDS, describe(idle),
+                        idle.values().stream().mapToLong(Long::longValue).sum() / (double) IDLE_SECONDS, idleAreas);
                 commands.write("quit\n".getBytes(StandardCharsets.UTF_8));
                 commands.flush();
             }
@@ -122,7 +126,7 @@ public final class TrinoRequestCount
         throw new IllegalStateException("the Trino process ended before printing " + prefix.trim() + "; see " + work.resolve("trino.stderr"));
     }
 
-    /** The Trino process: its store settings come from the AWS_* environment, pointed at the counting proxy. Args: the store uri. */
+    /** The Trino process: its store settings come from the AWS_* environment, pointed at the counting proxy. Args: the store uri, the poll interval. */
     public static void main(String[] args)
             throws Exception
     {
@@ -131,7 +135,7 @@ public final class TrinoRequestCount
         Session session = Session.builder(testSession()).setCatalog("lake").setSchema("main").build();
         try (DistributedQueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(0).build()) {
             trino.installPlugin(new MorainePlugin());
-            trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", args[0]));
+            trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", args[0], "moraine.store-poll-interval", args[1]));
             out.println("READY");
             out.flush();
             BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -44,6 +44,9 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
         if (timeout.isNegative() || timeout.isZero()) {
             throw new InvalidArgumentException("the store timeout must be positive, not " + timeout);
         }
+        if (manifestPollInterval.toMillis() < 1) {
+            throw new InvalidArgumentException("the store poll interval must be at least 1ms, not " + manifestPollInterval);
+        }
     }
 
     public StoreOptions withWalStore(StoreUri store)
