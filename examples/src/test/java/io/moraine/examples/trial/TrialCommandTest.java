@@ -51,7 +51,7 @@ class TrialCommandTest
     void faultTrialsLoseNothingAndInjectFaults()
             throws Exception
     {
-        TrialCommand.Totals totals = run("faults", "--trials", "3", "--fault-rate", "0.03");
+        TrialCommand.Totals totals = run("faults", "--trials", "3", "--fault-rate", "0.08");
         assertPassed(totals, 3);
         long injected = totals.faults().entrySet().stream().filter(entry -> entry.getKey() != FaultProxy.Fault.NONE).mapToLong(Map.Entry::getValue).sum();
         assertThat(injected).as("faults injected").isPositive();

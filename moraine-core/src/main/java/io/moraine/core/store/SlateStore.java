@@ -71,6 +71,11 @@ public final class SlateStore
     private static final Duration GROUP_COMMIT_WAIT = Duration.ofMillis(1);
 
     private final WalFlushes walFlushes = new WalFlushes(this::flushWal, GROUP_COMMIT_WAIT);
+    // Every this many write-ahead-log objects the memtable goes to an L0 SST, so that the next open of a writer killed
+    // now replays at most this many objects. A catalog's commits are small: the memtable would otherwise fill (and
+    // flush) only after many thousands of them.
+    static final int WAL_OBJECTS_PER_MEMTABLE_FLUSH = 64;
+    private int walObjectsSinceMemtableFlush;
     /** Held while a batch is applied and numbered, and while a snapshot is taken with nothing pending. */
     private final Object applyGate = new Object();
     private boolean closed;
@@ -374,6 +379,16 @@ public final class SlateStore
     private void flushWal()
     {
         await(executor -> db.flushWithOptions(new FlushOptions(FlushType.WAL), executor), uri, "flushing the write-ahead log");
+        if (++walObjectsSinceMemtableFlush >= WAL_OBJECTS_PER_MEMTABLE_FLUSH) {
+            walObjectsSinceMemtableFlush = 0;
+            try {
+                await(executor -> db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE), executor), uri, "flushing the memtable");
+            }
+            catch (io.moraine.core.error.StoreException e) {
+                // The batches are durable in the write-ahead log already; the next flush tries again.
+                walObjectsSinceMemtableFlush = WAL_OBJECTS_PER_MEMTABLE_FLUSH - 1;
+            }
+        }
     }
 
     /**

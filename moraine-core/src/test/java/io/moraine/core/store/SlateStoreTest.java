@@ -232,6 +232,32 @@ class SlateStoreTest
         }
     }
 
+    @Test
+    void aLongLivedWriterFlushesItsMemtableEveryFewDozenWalObjects()
+            throws Exception
+    {
+        Path directory = temp.resolve("long-lived");
+        StoreUri uri = StoreUri.parse(directory.toString());
+        SlateStore killedLater = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing());
+        try {
+            long before = countFiles(directory.resolve("compacted"));
+            int batches = 2 * SlateStore.WAL_OBJECTS_PER_MEMTABLE_FLUSH + 1;
+            for (int batch = 0; batch < batches; batch++) {
+                writeNumbered(killedLater, batch, batch + 1);
+            }
+            assertThat(countFiles(directory.resolve("compacted")))
+                    .as("SSTs after %s durable batches by a writer that is still open", batches)
+                    .isGreaterThanOrEqualTo(before + 2);
+            // A writer opening now (the first one never closed, as if killed) replays only the WAL since the last flush.
+            try (SlateStore next = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
+                assertThat(scanKeys(next.latest(), key(0), key(100_000), 100)).hasSize(batches);
+            }
+        }
+        finally {
+            killedLater.close();
+        }
+    }
+
     private static long countFiles(Path directory)
             throws java.io.IOException
     {
