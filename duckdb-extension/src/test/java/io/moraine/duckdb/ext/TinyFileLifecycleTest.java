@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TinyFileLifecycleTest
 {
     private static final int INSERTS = 30;
-    private static final int ROWS = INSERTS + 3 - 2;
+    private static final int ROWS = INSERTS + 3 - 3;
 
     @TempDir
     Path temp;
@@ -75,6 +75,12 @@ class TinyFileLifecycleTest
             assertThat(AttachedTinyFiles.publish(store.toString(), LocalFileSystem.INSTANCE).published()).as("a second pass writes nothing").isZero();
             Set<String> copied = copies(catalog);
             assertThat(copied).hasSize(INSERTS + 1);
+            // A copied file ended whole by a DELETE: its row moves to history and keeps its copy (older snapshots read it)
+            // until expire_snapshots deletes the row.
+            for (String lake : List.of("oracle", "lake")) {
+                execute(connection, "DELETE FROM " + lake + ".t WHERE id = 5");
+            }
+            assertThat(copies(catalog)).as("an ended file keeps its copy").isEqualTo(copied);
             long headBefore = catalog.headSnapshotId().orElseThrow();
             comparisons += compare(connection);
 
@@ -98,10 +104,11 @@ class TinyFileLifecycleTest
                 comparisons += compare(connection);
             }
             assertThat(catalog.headSnapshotId().orElseThrow()).as("the merge committed a snapshot").isGreaterThan(headBefore);
-            // DuckLake's merge deletes the rows of the 29 single-row files it merged in its own commit (the three-row file has
-            // deletes and stays), and that commit deleted their copies.
+            // DuckLake's merge deletes the rows of the 28 current single-row files it merged in its own commit (the three-row
+            // file has deletes and stays), and that commit deleted their copies; expire_snapshots deletes the row of the
+            // file the DELETE ended, and its copy with it.
             System.out.println("copies removed by merge_adjacent_files, expire_snapshots, cleanup_old_files: " + prunedPerCall);
-            assertThat(prunedPerCall).as("copies removed by each call").containsExactly(INSERTS - 1, 0, 0);
+            assertThat(prunedPerCall).as("copies removed by each call").containsExactly(INSERTS - 2, 1, 0);
             assertThat(prunedRows).as("files pruned by DuckLake's maintenance").hasSize(INSERTS - 1).allMatch(id -> id.startsWith(TableKind.DATA_FILE.tag() + "/"));
             assertThat(currentFileRows(catalog)).as("the three-row file and its delete file stay, with their copies")
                     .hasSize(2 + 1).containsAll(copies(catalog));
@@ -125,7 +132,8 @@ class TinyFileLifecycleTest
             assertThat(fileRows(catalog)).containsAll(copies(catalog));
             comparisons += compare(connection);
         }
-        assertThat(comparisons).isEqualTo(7 * 2L * ROWS);
+        // Two columns of 31 rows before the DELETE of id 5, of 30 rows in the six comparisons after it.
+        assertThat(comparisons).isEqualTo(2L * (ROWS + 1) + 6 * 2L * ROWS);
     }
 
     /** Compares the table's rows, all columns, at the head and counts the rows compared (ids and labels). */
@@ -133,7 +141,7 @@ class TinyFileLifecycleTest
             throws Exception
     {
         List<List<String>> lake = query(connection, "SELECT id, label FROM lake.t ORDER BY id");
-        assertThat(lake).isEqualTo(query(connection, "SELECT id, label FROM oracle.t ORDER BY id")).hasSize(ROWS);
+        assertThat(lake).isEqualTo(query(connection, "SELECT id, label FROM oracle.t ORDER BY id")).isNotEmpty();
         return lake.size() * 2L;
     }
 
