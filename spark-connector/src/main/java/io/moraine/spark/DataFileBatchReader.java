@@ -205,6 +205,12 @@ final class DataFileBatchReader
     }
 
     @Override
+    public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues()
+    {
+        return new org.apache.spark.sql.connector.metric.CustomTaskMetric[] {DataFilesOpened.one()};
+    }
+
+    @Override
     public ColumnarBatch get()
     {
         return batch;

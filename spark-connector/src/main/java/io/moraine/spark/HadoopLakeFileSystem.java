@@ -41,6 +41,10 @@ final class HadoopLakeFileSystem
         try {
             return HadoopInputFile.fromPath(hadoopPath(path), configuration);
         }
+        catch (java.io.FileNotFoundException e) {
+            // absent is an answer for some readers (a row summary not published): they meet it as an IOException on open
+            return new MissingInputFile(e);
+        }
         catch (IOException e) {
             throw new StoreException("cannot open " + path + " through Hadoop: " + e.getMessage(), e);
         }
@@ -62,5 +66,31 @@ final class HadoopLakeFileSystem
     public List<String> listFiles(String directory)
     {
         throw new UnsupportedOperationException("the Spark connector does not list the lake");
+    }
+
+    /** A file that does not exist: every open says so. */
+    private record MissingInputFile(java.io.FileNotFoundException cause)
+            implements InputFile
+    {
+        @Override
+        public long getLength()
+                throws IOException
+        {
+            throw missing();
+        }
+
+        @Override
+        public org.apache.parquet.io.SeekableInputStream newStream()
+                throws IOException
+        {
+            throw missing();
+        }
+
+        private java.io.FileNotFoundException missing()
+        {
+            java.io.FileNotFoundException missing = new java.io.FileNotFoundException(cause.getMessage());
+            missing.initCause(cause);
+            return missing;
+        }
     }
 }

@@ -98,6 +98,12 @@ final class MoraineScan
     }
 
     @Override
+    public org.apache.spark.sql.connector.metric.CustomMetric[] supportedCustomMetrics()
+    {
+        return new org.apache.spark.sql.connector.metric.CustomMetric[] {new DataFilesOpened()};
+    }
+
+    @Override
     public Batch toBatch()
     {
         return this;
@@ -191,6 +197,10 @@ final class MoraineScan
                     .withFilter(filter)
                     .withDataPath(table.settings().dataPath())
                     .withMaxSplitSize(Long.MAX_VALUE);
+            if (filter.domains().containsKey(io.moraine.core.scan.HiddenColumn.ROW_ID.columnId())) {
+                // the core asks the published row summaries only about files the catalog cannot prove positional
+                builder.withRowIdMembership(RowSummaries.membership(SparkParquetReaders.driverConfiguration(SparkSession.active())));
+            }
             if (limit >= 0) {
                 builder.withLimit(limit);
             }

@@ -1,9 +1,11 @@
 package io.moraine.spark;
 
 import io.moraine.core.scan.ColumnDomain;
+import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.scan.ScanFilter;
 import io.moraine.core.scan.ValueRange;
 import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.types.TableSchema;
 import org.apache.spark.sql.connector.expressions.Expression;
@@ -19,11 +21,15 @@ import java.util.Optional;
 
 /**
  * Spark predicates as the core's {@link ScanFilter} for pruning files and partitions: comparisons, IN, IS [NOT] NULL
- * and AND of them on top-level columns, matched by name to the column ids of the table at the snapshot. What does not
- * convert prunes nothing; Spark still evaluates every predicate on the rows read.
+ * and AND of them on top-level columns, matched by name to the column ids of the table at the snapshot, and on the
+ * metadata column {@code _row_id} (as the core's {@link HiddenColumn#ROW_ID}, which planning prunes files by). What
+ * does not convert prunes nothing; Spark still evaluates every predicate on the rows read.
  */
 final class SparkFilters
 {
+    /** {@code _row_id} as the core names it; its values are whole numbers, as {@link CatalystValues} gives Spark's longs. */
+    private static final TableColumn ROW_ID = new TableColumn(HiddenColumn.ROW_ID.columnId(), "_row_id", DuckLakeType.of(PrimitiveKind.INT64), Optional.empty());
+
     private SparkFilters() {}
 
     /** The predicates that convert, and the filter they make together. */
@@ -158,14 +164,21 @@ final class SparkFilters
         return null;
     }
 
-    /** A top-level column of a type whose Spark values compare as DuckDB's do. */
+    /**
+     * A top-level column of a type whose Spark values compare as DuckDB's do, or {@code _row_id} when the table has no
+     * column of that name (a table's own column hides the metadata column of its name).
+     */
     private static Optional<TableColumn> column(Expression expression, TableSchema schema)
     {
         if (!(expression instanceof NamedReference reference) || reference.fieldNames().length != 1) {
             return Optional.empty();
         }
+        String name = reference.fieldNames()[0];
+        if (schema.columns().stream().noneMatch(column -> column.name().equals(name))) {
+            return name.equals(ROW_ID.name()) ? Optional.of(ROW_ID) : Optional.empty();
+        }
         return schema.columns().stream()
-                .filter(column -> column.name().equals(reference.fieldNames()[0]))
+                .filter(column -> column.name().equals(name))
                 .filter(column -> column.type() instanceof DuckLakeType.Decimal || column.type() instanceof DuckLakeType.Primitive)
                 .filter(column -> !SparkTypes.readAsBinary(column) && SparkTypes.unreadable(column) == null)
                 .findFirst();

@@ -31,6 +31,12 @@ final class SparkParquetReaders
         return SerializableConfiguration.broadcast(session.sparkContext(), LakeObjectFileSystems.configure(session.sessionState().newHadoopConf()));
     }
 
+    /** The session's Hadoop configuration for the driver's own reads (row summaries at planning). */
+    static Configuration driverConfiguration(SparkSession session)
+    {
+        return LakeObjectFileSystems.configure(session.sessionState().newHadoopConf());
+    }
+
     /** A reader with no filter. */
     static ParquetPartitionReaderFactory factory(SparkSession session, StructType physical)
     {

@@ -31,19 +31,21 @@ import java.util.concurrent.Future;
  * {@code bin/moraine bench rowsum-s3}: one {@code $row_id} point lookup across many data files on S3 (a local
  * S3Proxy behind a request-counting proxy), each file holding sparse row ids that span the whole id range (so no
  * footer statistic rules a file out): which files hold the id, answered from each file's {@code .rowsum} sidecar (header
- * and set, one ranged read) against reading each file's row-id column. Both read the files 8 at a time; requests, bytes
- * and wall time per lookup, median over the lookups, and the ratios.
+ * and set, one ranged read) against reading each file's row-id column. Both read the files 8 at a time; requests,
+ * bytes, wall time and the asking threads' CPU time per lookup (S3Proxy's own threads are not counted), median over
+ * the lookups, and the ratios.
  */
 public final class RowIdS3LookupBenchmark
 {
-    public static final String USAGE = "bench rowsum-s3 [--files 300] [--ids 20000] [--lookups 9] [--dir <directory>]";
+    public static final String USAGE = "bench rowsum-s3 [--files 300] [--rows-per-file 20000] [--lookups 9] [--dir <directory>]";
     private static final String ACCESS_KEY = "moraine-bench";
     private static final String SECRET_KEY = "moraine-bench-secret";
     private static final int CONCURRENCY = 8;
 
     private RowIdS3LookupBenchmark() {}
 
-    private record Lookup(long requests, long bytes, double millis) {}
+    /** One lookup: object-store requests, bytes handed the readers, wall time, and the CPU time of the threads asking the files. */
+    private record Lookup(long requests, long bytes, double millis, double cpuMillis) {}
 
     private interface FileTest
     {
@@ -54,17 +56,22 @@ public final class RowIdS3LookupBenchmark
     public static void main(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("files", "ids", "lookups", "dir"));
+        CommandLine line = CommandLine.parse(args, Set.of("files", "rows-per-file", "ids", "lookups", "dir"));
         int fileCount = line.intOption("files", 300);
-        int ids = line.intOption("ids", 20_000);
+        if (line.option("ids").isPresent() && line.option("rows-per-file").isPresent()) {
+            throw new IllegalArgumentException("--ids is the old name of --rows-per-file; give one of them");
+        }
+        int ids = line.option("ids").isPresent() ? line.intOption("ids", 20_000) : line.intOption("rows-per-file", 20_000);
         int lookups = line.intOption("lookups", 9);
         if (fileCount < 1 || ids < 1 || lookups < 1) {
-            throw new IllegalArgumentException("--files, --ids and --lookups must be positive");
+            throw new IllegalArgumentException("--files, --rows-per-file and --lookups must be positive");
         }
         Path work = line.option("dir").map(Path::of).orElse(Files.createTempDirectory("moraine-bench-rowsum-s3-")).toAbsolutePath();
         Path local = work.resolve("data");
         Files.createDirectories(local);
+        long writeStart = System.nanoTime();
         writeDataFiles(local, fileCount, ids);
+        System.err.printf("wrote %,d data files of %,d rows in %.0f s%n", fileCount, ids, (System.nanoTime() - writeStart) / 1e9);
         try (S3ProxyServer s3 = S3ProxyServer.startPrivate(ACCESS_KEY, SECRET_KEY);
                 FaultProxy counter = new FaultProxy(s3.endpoint().getPort(), 0, 0, Duration.ZERO, Duration.ZERO);
                 LakeFileSystems lakeFiles = s3Files(counter.endpoint());
@@ -79,9 +86,11 @@ public final class RowIdS3LookupBenchmark
                 files.add(new DataFileIdentity(1, k, "s3://" + bucket + "/data/" + fileName(k), Files.size(file)));
             }
             long sidecarBytes = 0;
+            long publishStart = System.nanoTime();
             for (DataFileIdentity file : files) {
                 sidecarBytes += RowSummaryWriter.write(publishing, file, EmbeddedRowIds.derive(publishing, file));
             }
+            System.err.printf("uploaded and published in %.0f s%n", (System.nanoTime() - publishStart) / 1e9);
 
             Random random = new Random(42);
             long[] targets = new long[lookups];
@@ -107,12 +116,12 @@ public final class RowIdS3LookupBenchmark
                     fileCount, dataBytes, ids, sidecarBytes);
             System.out.printf("one $row_id point lookup over every file, %d at a time; median of %d lookups (each checked: exactly the file holding the id)%n",
                     CONCURRENCY, lookups);
-            System.out.printf("%-36s %12s %16s %12s%n", "which files hold the id", "requests", "bytes read", "wall ms");
+            System.out.printf("%-36s %12s %16s %12s %12s%n", "which files hold the id", "requests", "bytes read", "wall ms", "CPU ms");
             print("from the .rowsum sidecars", withSidecars);
             print("from the row-id columns", withoutSidecars);
-            System.out.printf("sidecars: %.1fx fewer requests, %.1fx fewer bytes, %.1fx less time than reading the row-id columns%n",
+            System.out.printf("sidecars: %.1fx fewer requests, %.1fx fewer bytes, %.1fx less time, %.1fx less CPU than reading the row-id columns%n",
                     (double) withoutSidecars.requests() / withSidecars.requests(), (double) withoutSidecars.bytes() / withSidecars.bytes(),
-                    withoutSidecars.millis() / withSidecars.millis());
+                    withoutSidecars.millis() / withSidecars.millis(), withoutSidecars.cpuMillis() / withSidecars.cpuMillis());
         }
         finally {
             if (Files.exists(work)) {
@@ -135,8 +144,18 @@ public final class RowIdS3LookupBenchmark
         counter.resetCounts();
         long start = System.nanoTime();
         List<Future<Boolean>> answers = new ArrayList<>();
+        java.util.concurrent.atomic.LongAdder cpuNanos = new java.util.concurrent.atomic.LongAdder();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (DataFileIdentity file : files) {
-            answers.add(pool.submit(() -> test.holds(counted, file, rowId)));
+            answers.add(pool.submit(() -> {
+                long cpuStart = threads.getCurrentThreadCpuTime();
+                try {
+                    return test.holds(counted, file, rowId);
+                }
+                finally {
+                    cpuNanos.add(threads.getCurrentThreadCpuTime() - cpuStart);
+                }
+            }));
         }
         List<Long> holding = new ArrayList<>();
         for (int k = 0; k < answers.size(); k++) {
@@ -149,7 +168,7 @@ public final class RowIdS3LookupBenchmark
             throw new IllegalStateException("row id " + rowId + " is in file " + rowId % fileCount + ", the lookup found " + holding);
         }
         long requests = counter.requestCounts().values().stream().mapToLong(Long::longValue).sum();
-        return new Lookup(requests, counted.bytesRead(), millis);
+        return new Lookup(requests, counted.bytesRead(), millis, cpuNanos.sum() / 1e6);
     }
 
     private static Lookup median(List<Lookup> lookups)
@@ -157,13 +176,14 @@ public final class RowIdS3LookupBenchmark
         long[] requests = lookups.stream().mapToLong(Lookup::requests).sorted().toArray();
         long[] bytes = lookups.stream().mapToLong(Lookup::bytes).sorted().toArray();
         double[] millis = lookups.stream().mapToDouble(Lookup::millis).sorted().toArray();
+        double[] cpu = lookups.stream().mapToDouble(Lookup::cpuMillis).sorted().toArray();
         int middle = lookups.size() / 2;
-        return new Lookup(requests[middle], bytes[middle], millis[middle]);
+        return new Lookup(requests[middle], bytes[middle], millis[middle], cpu[middle]);
     }
 
     private static void print(String source, Lookup lookup)
     {
-        System.out.printf("%-36s %,12d %,16d %12.1f%n", source, lookup.requests(), lookup.bytes(), lookup.millis());
+        System.out.printf("%-36s %,12d %,16d %12.1f %12.1f%n", source, lookup.requests(), lookup.bytes(), lookup.millis(), lookup.cpuMillis());
     }
 
     private static String fileName(int k)

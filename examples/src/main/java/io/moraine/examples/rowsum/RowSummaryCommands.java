@@ -10,6 +10,7 @@ import io.moraine.examples.CommandFailure;
 import io.moraine.examples.CommandLine;
 import io.moraine.files.LakeFileSystems;
 import io.moraine.sidecars.rowsum.PublishOutcomes;
+import io.moraine.sidecars.rowsum.PublishRecord;
 import io.moraine.sidecars.rowsum.RowSummaryCensus;
 import io.moraine.sidecars.rowsum.RowSummaryMetrics;
 import io.moraine.sidecars.rowsum.RowSummaryPublisher;
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -86,7 +88,15 @@ public final class RowSummaryCommands
         System.out.printf("snapshot %d: %,d files: %,d published (%,d bytes), %,d already published, %,d dense (no sidecar needed), %,d failed, %,d retries%s%n",
                 snapshot.id(), outcomes.files(), outcomes.published(), outcomes.bytesWritten(), outcomes.alreadyPublished(), outcomes.dense(),
                 outcomes.failed(), outcomes.retries(), outcomes.cancelled() ? " (cancelled)" : "");
+        String scope = line.option("since").map(since -> "since snapshot " + since + " of " + line.required("table")).orElse("backfill");
+        try {
+            new PublishRecord(snapshot.id(), java.time.Instant.now(), scope, outcomes).write(files, dataPath);
+        }
+        catch (IOException | RuntimeException e) {
+            System.err.println("warning: the outcomes were not recorded in " + PublishRecord.path(dataPath) + " (rowsum status will not show them): " + e.getMessage());
+        }
         if (outcomes.failed() > 0) {
+            System.out.println("failed: " + reasons(outcomes));
             throw new CommandFailure(outcomes.failed() + " sidecars could not be published (see the warnings above); run publish again to retry them", null);
         }
     }
@@ -123,6 +133,33 @@ public final class RowSummaryCommands
         System.out.printf("sidecar reads: %,d hit, %,d miss (none published), %,d rejected on identity, %,d unknown version, %,d corrupt or short, %,d read errors; %,d bytes read%n",
                 read.hits(), read.misses(), read.rejectedIdentity(), read.rejectedVersion(), read.rejectedCorrupt(), read.readErrors(), read.bytesRead());
         System.out.printf("%s: %,d .rowsum objects, %,d stranded (their data file is gone: rowsum sweep deletes them)%n", dataPath, sidecarObjects, stranded);
+        System.out.println(lastPublish(files, dataPath));
+    }
+
+    /** The outcomes the last publish pass recorded ({@link PublishRecord}), as one line. */
+    private static String lastPublish(LakeFileSystems files, String dataPath)
+    {
+        Optional<PublishRecord> record;
+        try {
+            record = PublishRecord.read(files, dataPath);
+        }
+        catch (IOException e) {
+            return "last publish: unreadable: " + e.getMessage();
+        }
+        if (record.isEmpty()) {
+            return "last publish: none recorded (" + PublishRecord.path(dataPath) + " is absent; rowsum publish writes it)";
+        }
+        PublishRecord last = record.get();
+        PublishOutcomes outcomes = last.outcomes();
+        return String.format("last publish: snapshot %d, %s, finished %s: %,d files: %,d published (%,d bytes), %,d already published, %,d dense (skipped), %,d failed%s, %,d retries%s",
+                last.snapshotId(), last.scope(), last.finishedAt(), outcomes.files(), outcomes.published(), outcomes.bytesWritten(), outcomes.alreadyPublished(),
+                outcomes.dense(), outcomes.failed(), outcomes.failed() == 0 ? "" : " (" + reasons(outcomes) + ")", outcomes.retries(), outcomes.cancelled() ? " (cancelled)" : "");
+    }
+
+    private static String reasons(PublishOutcomes outcomes)
+    {
+        return outcomes.failedByReason().entrySet().stream().map(entry -> String.format("%,d %s", entry.getValue(), entry.getKey()))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static List<Long> tableIds(CatalogSnapshot snapshot, String tables)

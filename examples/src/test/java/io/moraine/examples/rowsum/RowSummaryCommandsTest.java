@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code bin/moraine rowsum publish|status|sweep} on a store imported from the oracle workload (flush, update
  * rewrites, merge and rewrite compactions): a backfill publishes a sidecar for every file the catalog cannot prove
  * dense, a second one only reads headers, status counts what lookups would find (a corrupted sidecar is refused and
- * counted), and a sweep deletes exactly the sidecars whose data file the listing does not hold. No sidecar is named
- * {@code *.parquet}.
+ * counted), and a sweep deletes exactly the sidecars whose data file the listing does not hold. Status shows the last
+ * publish pass's outcomes (recorded in {@code _moraine/rowsum-publish.json}), a failure by its reason. No sidecar is
+ * named {@code *.parquet}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -90,6 +91,10 @@ class RowSummaryCommandsTest
     {
         String healthy = run("rowsum", "status", "--store", store);
         assertThat(healthy).contains(String.format("%,d with a usable sidecar, 0 without", published));
+        // the second publish pass was the last: it found every sidecar present
+        assertThat(healthy).containsPattern("last publish: snapshot \\d+, backfill, finished \\S+: [\\d,]+ files: 0 published \\(0 bytes\\), "
+                + String.format("%,d already published, [\\d,]+ dense \\(skipped\\), 0 failed, 0 retries", published));
+        assertThat(lakeFiles()).anyMatch(path -> path.endsWith("_moraine/rowsum-publish.json")).noneMatch(path -> path.contains("_moraine") && path.endsWith(".parquet"));
         assertThat(healthy).contains(String.format("sidecar reads: %,d hit, 0 miss", published));
         Path victim = sidecars().getFirst();
         byte[] bytes = Files.readAllBytes(victim);
@@ -133,6 +138,44 @@ class RowSummaryCommandsTest
         assertThat(sidecars()).hasSize((int) number(orders.group(2))).allMatch(path -> path.toString().contains("orders"));
     }
 
+    @Test
+    @Order(5)
+    void aFailedPublishIsRecordedByReasonAndStatusShowsIt()
+            throws Exception
+    {
+        List<Path> before = sidecars();
+        assertThat(before).isNotEmpty();
+        String sidecar = before.getFirst().toString();
+        Path dataFile = Path.of(sidecar.substring(0, sidecar.length() - ".rowsum".length()));
+        for (Path path : before) {
+            Files.delete(path);
+        }
+        Path aside = directory.resolve("moved-aside.parquet");
+        Files.move(dataFile, aside);
+        try {
+            String failing = run(1, "rowsum", "publish", "--store", store, "--attempts", "1");
+            assertThat(failing).contains("failed: 1 data file missing");
+            String status = run("rowsum", "status", "--store", store);
+            assertThat(status).containsPattern("last publish: snapshot \\d+, backfill, finished \\S+: [\\d,]+ files: [\\d,]+ published \\([\\d,]+ bytes\\), "
+                    + "0 already published, [\\d,]+ dense \\(skipped\\), 1 failed \\(1 data file missing\\), 0 retries");
+            assertThat(sidecars()).hasSize((int) published - 1).doesNotContain(before.getFirst());
+        }
+        finally {
+            Files.move(aside, dataFile);
+        }
+        assertThat(run("rowsum", "status", "--store", store)).contains("1 failed (1 data file missing)");
+        assertThat(run("rowsum", "publish", "--store", store)).contains(" files: 1 published (");
+        assertThat(run("rowsum", "status", "--store", store)).containsPattern(String.format("%,d already published, [\\d,]+ dense \\(skipped\\), 0 failed, 0 retries", published - 1));
+    }
+
+    private List<String> lakeFiles()
+            throws Exception
+    {
+        try (Stream<Path> files = Files.walk(directory.resolve("lake"))) {
+            return files.map(Path::toString).toList();
+        }
+    }
+
     private List<Path> sidecars()
             throws Exception
     {
@@ -148,6 +191,11 @@ class RowSummaryCommandsTest
 
     private static String run(String... args)
     {
+        return run(0, args);
+    }
+
+    private static String run(int expectedStatus, String... args)
+    {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
@@ -160,7 +208,7 @@ class RowSummaryCommandsTest
         }
         String output = captured.toString(StandardCharsets.UTF_8);
         original.print(output);
-        assertThat(status).as("moraine %s: %s", String.join(" ", args), output).isZero();
+        assertThat(status).as("moraine %s: %s", String.join(" ", args), output).isEqualTo(expectedStatus);
         return output;
     }
 }

@@ -12,6 +12,7 @@ import io.moraine.core.scan.TaskStream;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -68,6 +69,7 @@ public final class RowSummaryPublisher
     private final AtomicLong alreadyPublished = new AtomicLong();
     private final AtomicLong dense = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final java.util.concurrent.ConcurrentHashMap<String, Long> failedByReason = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong retries = new AtomicLong();
     private final AtomicLong bytesWritten = new AtomicLong();
     private final AtomicLong done = new AtomicLong();
@@ -167,7 +169,8 @@ public final class RowSummaryPublisher
                 Thread.currentThread().interrupt();
             }
         }
-        return new PublishOutcomes(published.get(), alreadyPublished.get(), dense.get(), failed.get(), retries.get(), bytesWritten.get(), cancelled.get());
+        return new PublishOutcomes(published.get(), alreadyPublished.get(), dense.get(), failed.get(), retries.get(), bytesWritten.get(), cancelled.get(),
+                Map.copyOf(failedByReason));
     }
 
     private void fileDone(long total)
@@ -193,6 +196,7 @@ public final class RowSummaryPublisher
             catch (Exception e) {
                 if (attempt >= options.attempts()) {
                     failed.incrementAndGet();
+                    failedByReason.merge(PublishFailure.reason(e), 1L, Long::sum);
                     System.getLogger(RowSummaryPublisher.class.getName()).log(System.Logger.Level.WARNING,
                             "could not publish the row summary of " + file.path() + " after " + attempt + " attempts: " + e);
                     return;

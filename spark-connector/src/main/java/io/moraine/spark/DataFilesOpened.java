@@ -1,0 +1,46 @@
+package io.moraine.spark;
+
+import org.apache.spark.sql.connector.metric.CustomSumMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+
+/**
+ * The scan's "data files opened" metric (Spark's SQL tab, and {@code BatchScanExec.metrics()}): one per data-file
+ * reader, so that what {@code _row_id} and other pruning saved is visible. Public with a no-argument constructor:
+ * Spark makes the driver's instance by name.
+ */
+public final class DataFilesOpened
+        extends CustomSumMetric
+{
+    static final String NAME = "dataFilesOpened";
+
+    @Override
+    public String name()
+    {
+        return NAME;
+    }
+
+    @Override
+    public String description()
+    {
+        return "data files opened";
+    }
+
+    /** What one data-file reader reports. */
+    static CustomTaskMetric one()
+    {
+        return new CustomTaskMetric()
+        {
+            @Override
+            public String name()
+            {
+                return NAME;
+            }
+
+            @Override
+            public long value()
+            {
+                return 1;
+            }
+        };
+    }
+}
