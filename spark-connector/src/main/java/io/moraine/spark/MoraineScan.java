@@ -190,7 +190,8 @@ final class MoraineScan
                     .withProjection(columns.stream().map(TableColumn::columnId).toList())
                     .withFilter(filter)
                     .withDataPath(table.settings().dataPath())
-                    .withMaxSplitSize(Long.MAX_VALUE);
+                    .withMaxSplitSize(Long.MAX_VALUE)
+                    .withCatalogCopies(table.settings().tinyFiles());
             if (limit >= 0) {
                 builder.withLimit(limit);
             }

@@ -21,9 +21,10 @@ import java.util.TreeMap;
  * @param defaultSnapshotId the snapshot read when a query names none
  * @param defaultSnapshotTimestamp read the snapshot current at this instant when a query names none
  * @param storeTimeout how long one open or read of the store may take (the store's default, 30 s, when absent)
+ * @param tinyFiles read tiny files from the catalog's copies of them when it keeps copies (default); false opens the files
  */
 public record MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
-        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout)
+        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout, boolean tinyFiles)
         implements Serializable
 {
     public static final String STORE = "store";
@@ -32,10 +33,17 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
     public static final String DEFAULT_SNAPSHOT_ID = "default-snapshot-id";
     public static final String DEFAULT_SNAPSHOT_TIMESTAMP = "default-snapshot-timestamp";
     public static final String STORE_TIMEOUT = "store-timeout";
+    public static final String TINY_FILES_ENABLED = "tiny-files.enabled";
 
     /** Every setting name, for copying settings into a session catalog's configuration. */
     public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP,
-            STORE_TIMEOUT);
+            STORE_TIMEOUT, TINY_FILES_ENABLED);
+
+    public MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
+            Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout)
+    {
+        this(store, dataPath, checkpointId, defaultSnapshotId, defaultSnapshotTimestamp, storeTimeout, true);
+    }
 
     public static MoraineSettings from(CaseInsensitiveStringMap options, String where)
     {
@@ -72,8 +80,13 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
                 throw SparkErrors.invalidSetting(e.getMessage());
             }
         });
+        boolean tinyFiles = nonBlank(options.get(TINY_FILES_ENABLED)).map(text -> switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw SparkErrors.invalidSetting(where + " setting '" + TINY_FILES_ENABLED + "' is '" + text + "'; set it to true or false");
+        }).orElse(true);
         return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp,
-                storeTimeout);
+                storeTimeout, tinyFiles);
     }
 
     /** The settings as options again (for a catalog registered on behalf of {@code format("moraine")}). */
@@ -86,6 +99,9 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         defaultSnapshotId.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_ID, value.toString()));
         defaultSnapshotTimestamp.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_TIMESTAMP, value.toString()));
         storeTimeout.ifPresent(value -> options.put(STORE_TIMEOUT, value.toMillis() + "ms"));
+        if (!tinyFiles) {
+            options.put(TINY_FILES_ENABLED, "false");
+        }
         return options;
     }
 
