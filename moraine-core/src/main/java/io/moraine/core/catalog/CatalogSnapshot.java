@@ -70,6 +70,12 @@ public final class CatalogSnapshot
         return facts;
     }
 
+    /** The store's tiny-file threshold as this view sees it (0: off; docs/tiny-files.md). */
+    public long tinyFileThresholdBytes()
+    {
+        return io.moraine.core.keyspace.SystemKeys.decodeTinyFileThreshold(reader.get(io.moraine.core.keyspace.SystemKeys.TINY_FILE_THRESHOLD));
+    }
+
     /**
      * The newest snapshot of the store as this view sees it (not S): a reader that plans from this view and reads more
      * through another view later can tell whether commits landed in between.
@@ -276,6 +282,16 @@ public final class CatalogSnapshot
     public RowCursor deleteFiles(long tableId)
     {
         return visible(TableKind.DELETE_FILE, tableId);
+    }
+
+    /**
+     * The table's tiny-file copies of one kind (data or delete files), in file-id order, whatever their files'
+     * visibility: join with {@link #dataFiles} / {@link #deleteFiles}. Values hold the files' bytes.
+     */
+    public io.moraine.core.store.KeyValueCursor tinyFileCopies(long tableId, TableKind kind)
+    {
+        byte[] prefix = io.moraine.core.keyspace.TinyFileKeys.kindPrefix(tableId, kind);
+        return reader.scan(prefix, KeyWriter.prefixEnd(prefix), 64);
     }
 
     /** Per-file column statistics of the table's files (join with {@link #dataFiles} for visibility). */

@@ -196,6 +196,43 @@ public final class MoraineCatalog
         return StoreFacts.read(store.latest());
     }
 
+    /**
+     * The store's tiny-file threshold (docs/tiny-files.md): data and delete files of at most this many bytes may have
+     * a copy in the catalog; 0 means off. {@link io.moraine.core.keyspace.SystemKeys#DEFAULT_TINY_FILE_THRESHOLD_BYTES}
+     * when never set.
+     */
+    public long tinyFileThresholdBytes()
+    {
+        return SystemKeys.decodeTinyFileThreshold(store.latest().get(SystemKeys.TINY_FILE_THRESHOLD));
+    }
+
+    /**
+     * Records the tiny-file threshold in the store (0 turns copying off; existing copies stay until their files are
+     * pruned or swept, and readers stop using them at once). Written beside commits: no snapshot is created.
+     */
+    public void setTinyFileThresholdBytes(long bytes)
+    {
+        if (bytes < 0) {
+            throw new io.moraine.core.error.InvalidArgumentException("tiny_file_threshold_bytes must be 0 (off) or a positive number of bytes, was " + bytes);
+        }
+        writeBesideCommits(reader -> java.util.Map.of(java.nio.ByteBuffer.wrap(SystemKeys.TINY_FILE_THRESHOLD), SystemKeys.encodeTinyFileThreshold(bytes)));
+    }
+
+    /**
+     * Writes keys that are not catalog rows (tiny-file copies) as one durable batch between commits, computed under
+     * the commit lock from the state the next commit builds on; see {@link TransactionCommitter#writeBesideCommits}.
+     * Needs a read-write handle.
+     */
+    public java.util.Map<java.nio.ByteBuffer, byte[]> writeBesideCommits(
+            java.util.function.Function<KeyValueReader, java.util.Map<java.nio.ByteBuffer, byte[]>> writesOver)
+    {
+        if (store.mode() != OpenMode.READ_WRITE) {
+            throw new io.moraine.core.error.InvalidArgumentException("cannot write to store " + uri() + ": it is open " + store.mode()
+                    + "; open it READ_WRITE (as the store's one writer) to change it");
+        }
+        return committer.writeBesideCommits(writesOver);
+    }
+
     /** The newest snapshot id, or empty for a catalog that has none yet (an import in progress). */
     public OptionalLong headSnapshotId()
     {

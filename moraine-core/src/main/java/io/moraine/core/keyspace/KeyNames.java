@@ -26,7 +26,7 @@ public final class KeyNames
             return "end";
         }
         String name = subspace.name().toLowerCase(Locale.ROOT);
-        if (subspace == Subspace.SYSTEM || subspace == Subspace.SNAPSHOT_TIME || subspace == Subspace.FILE_CHANGES || key.length < 2) {
+        if (subspace == Subspace.SYSTEM || subspace == Subspace.SNAPSHOT_TIME || subspace == Subspace.FILE_CHANGES || subspace == Subspace.TINY_FILES || key.length < 2) {
             return name;
         }
         if (subspace == Subspace.INLINE) {

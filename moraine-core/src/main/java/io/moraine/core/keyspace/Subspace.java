@@ -19,7 +19,9 @@ public enum Subspace
     /** Index of ducklake_snapshot by (snapshot_time, snapshot_id), for time travel by timestamp. */
     SNAPSHOT_TIME(0x05),
     /** Index of data and delete files by the snapshots their changes lie in, for change feeds (FileChangeKeys). */
-    FILE_CHANGES(0x06);
+    FILE_CHANGES(0x06),
+    /** Copies of tiny data and delete files' bytes, by (table, kind, file id), served to readers (TinyFileKeys). */
+    TINY_FILES(0x07);
 
     private final byte tag;
 

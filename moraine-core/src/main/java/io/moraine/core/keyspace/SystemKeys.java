@@ -9,6 +9,9 @@ public final class SystemKeys
     public static final byte[] FORMAT = key("format");
     public static final byte[] HEAD = key("head");
     public static final byte[] STORE_FACTS = key("store");
+    /** The store's tiny-file threshold: {@code int64_be} bytes; absent means {@link #DEFAULT_TINY_FILE_THRESHOLD_BYTES}. */
+    public static final byte[] TINY_FILE_THRESHOLD = key("tiny_file_threshold_bytes");
+    public static final long DEFAULT_TINY_FILE_THRESHOLD_BYTES = 4096;
 
     private SystemKeys() {}
 
@@ -38,6 +41,24 @@ public final class SystemKeys
                     + ". Restore the store from a checkpoint or backup.");
         }
         return ByteBuffer.wrap(value).getLong();
+    }
+
+    /** The tiny-file threshold a {@link #TINY_FILE_THRESHOLD} value (or its absence, null) says; 0 means off. */
+    public static long decodeTinyFileThreshold(byte[] value)
+    {
+        if (value == null) {
+            return DEFAULT_TINY_FILE_THRESHOLD_BYTES;
+        }
+        if (value.length != 8 || ByteBuffer.wrap(value).getLong() < 0) {
+            throw new io.moraine.core.error.CorruptionException("corrupt tiny_file_threshold_bytes record: expected a non-negative int64, found "
+                    + value.length + " bytes. Set it again with bin/moraine tiny-files configure --threshold-bytes N.");
+        }
+        return ByteBuffer.wrap(value).getLong();
+    }
+
+    public static byte[] encodeTinyFileThreshold(long bytes)
+    {
+        return ByteBuffer.allocate(8).putLong(bytes).array();
     }
 
     /** The format version at the start of a format record. */

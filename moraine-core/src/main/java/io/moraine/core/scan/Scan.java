@@ -25,10 +25,12 @@ public final class Scan
     private final long limit;
     private final long maxSplitSize;
     private final RowIdMembership membership;
+    private final boolean catalogCopies;
 
     Scan(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> tableSchema, Optional<List<Long>> projection, ScanFilter filter, String dataPath,
-            long limit, long maxSplitSize, RowIdMembership membership)
+            long limit, long maxSplitSize, RowIdMembership membership, boolean catalogCopies)
     {
+        this.catalogCopies = catalogCopies;
         this.membership = membership;
         this.snapshot = snapshot;
         this.tableId = tableId;
@@ -83,6 +85,6 @@ public final class Scan
     {
         Map<Long, TableColumn> columns = filter.domains().isEmpty() ? Map.of() : tableSchema.get().byId();
         return new ScanPlanner(snapshot, tableId, dataPath, FilePruning.of(snapshot, tableId, filter, columns), RowIdentityPruning.of(snapshot, tableId, filter, membership), filter,
-                limit, maxSplitSize);
+                limit, maxSplitSize, catalogCopies && snapshot.tinyFileThresholdBytes() > 0);
     }
 }

@@ -37,6 +37,7 @@ public final class ScanBuilder
     private long limit = -1;
     private long maxSplitSize = DEFAULT_MAX_SPLIT_SIZE;
     private RowIdMembership membership = RowIdMembership.unknown();
+    private boolean catalogCopies = true;
 
     private ScanBuilder(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> tableSchema)
     {
@@ -134,10 +135,21 @@ public final class ScanBuilder
         return this;
     }
 
+    /**
+     * Whether tasks carry the catalog's copies of tiny files (docs/tiny-files.md) when the store's
+     * {@code tiny_file_threshold_bytes} is above 0; default true. False reads every file from the object store (an
+     * engine's "read files anyway" switch).
+     */
+    public ScanBuilder withCatalogCopies(boolean use)
+    {
+        this.catalogCopies = use;
+        return this;
+    }
+
     public Scan build()
     {
         String dataPath = dataPathOverride.orElseGet(() -> snapshot.facts().get(StoreFacts.DATA_PATH));
-        return new Scan(snapshot, tableId, tableSchema, projection, normalized(filter), dataPath, limit, maxSplitSize, membership);
+        return new Scan(snapshot, tableId, tableSchema, projection, normalized(filter), dataPath, limit, maxSplitSize, membership, catalogCopies);
     }
 
     /** The projected columns of {@code schema}: all without a projection. */

@@ -35,6 +35,7 @@ final class ScanPlanner
     private final ScanFilter filter;
     private final long limit;
     private final long maxSplitSize;
+    private final boolean catalogCopies;
     private final Deque<ScanTask> ready = new ArrayDeque<>();
     private final List<AutoCloseable> opened = new ArrayList<>();
 
@@ -49,10 +50,12 @@ final class ScanPlanner
     private PeekingIterator<Row> partitionValues;
     private InlinedFileDeletes.Stream inlinedDeletes;
     private boolean inlinedDeletePending;
+    private TinyFileCopies copies;
 
     ScanPlanner(CatalogSnapshot snapshot, long tableId, String dataPath, FilePruning pruning, RowIdentityPruning identityPruning, ScanFilter filter, long limit,
-            long maxSplitSize)
+            long maxSplitSize, boolean catalogCopies)
     {
+        this.catalogCopies = catalogCopies;
         this.identityPruning = identityPruning;
         this.snapshot = snapshot;
         this.tableId = tableId;
@@ -125,6 +128,9 @@ final class ScanPlanner
         if (!identityPruning.mayMatch(task)) {
             return;
         }
+        if (copies != null) {
+            task = copies.dataFile(fileId, task.sizeBytes()).map(task::withCopy).orElse(task);
+        }
         if (filter.isAll()) {
             certainRows += task.certainRows();
         }
@@ -150,9 +156,21 @@ final class ScanPlanner
         }
         tablePath = snapshot.tablePath(dataPath, tableId);
         deleteFiles = new HashMap<>();
+        Map<Long, io.moraine.core.store.KeyValue> deleteCopies = catalogCopies ? TinyFileCopies.deleteFiles(snapshot, tableId) : Map.of();
         try (RowCursor rows = snapshot.deleteFiles(tableId)) {
-            rows.forEachRemaining(row -> deleteFiles.computeIfAbsent(row.getLong("data_file_id"), id -> new ArrayList<>()).add(new DeleteFileRef(
-                    CatalogPaths.filePath(tablePath, row), optional(row.getLong("file_size_bytes")), row.getLong("begin_snapshot"), row.getString("format"))));
+            rows.forEachRemaining(row -> {
+                DeleteFileRef ref = new DeleteFileRef(CatalogPaths.filePath(tablePath, row), optional(row.getLong("file_size_bytes")), row.getLong("begin_snapshot"),
+                        row.getString("format"));
+                io.moraine.core.store.KeyValue copy = deleteCopies.get(row.getLong("delete_file_id"));
+                if (copy != null && row.getLong("file_size_bytes") != null) {
+                    ref = TinyFileCopies.usable(copy, row.getLong("file_size_bytes")).map(ref::withCopy).orElse(ref);
+                }
+                deleteFiles.computeIfAbsent(row.getLong("data_file_id"), id -> new ArrayList<>()).add(ref);
+            });
+        }
+        if (catalogCopies) {
+            copies = TinyFileCopies.open(snapshot, tableId);
+            opened.add(copies);
         }
         dataFiles = Iterators.peekingIterator(track(snapshot.dataFiles(tableId)));
         if (!pruning.statsColumns().isEmpty()) {

@@ -71,6 +71,7 @@ final class CommitTranslator
                         // A pruned data file takes the inlined deletions against it along (RFC 0005).
                         inline.dropFileDeletes((Long) delete.key().get(0), (Long) delete.key().get(1));
                     }
+                    dropTinyFileCopy(delete.kind(), delete.key());
                 }
                 case StagedOperation.EndRow end -> end(end.kind(), end.key(), end.endSnapshot());
                 case StagedOperation.Update update -> update(update.kind(), update.key(), update.changes());
@@ -86,6 +87,17 @@ final class CommitTranslator
             writes.put(ByteBuffer.wrap(SystemKeys.HEAD), SystemKeys.encodeHead(newHead));
         }
         return new Plan(writes, newHead == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(newHead));
+    }
+
+    /**
+     * A pruned data or delete file takes its tiny-file copy along, in the same batch (docs/tiny-files.md); deleting an
+     * absent key is free of reads, so no copy is looked up.
+     */
+    private void dropTinyFileCopy(TableKind kind, List<Object> key)
+    {
+        if ((kind == TableKind.DATA_FILE || kind == TableKind.DELETE_FILE) && key.get(0) instanceof Long tableId && key.get(1) instanceof Long fileId) {
+            put(io.moraine.core.keyspace.TinyFileKeys.key(tableId, kind, fileId), null);
+        }
     }
 
     /** Tells the file-change index which data and delete files an operation is about to change. */

@@ -143,6 +143,36 @@ public final class TransactionCommitter
         }
     }
 
+    /**
+     * Writes keys that are not catalog rows (tiny-file copies, store options) between commits, as one durable batch
+     * that adds no snapshot and moves no head, so concurrent DuckLake commits neither conflict with it nor rebase over
+     * it. {@code writesOver} computes the batch under the commit lock from the state the next commit builds on: a
+     * caller that checks there that a file's row still exists knows no commit can delete it before the batch lands.
+     * An empty batch writes nothing. Returns the batch written.
+     */
+    public Map<ByteBuffer, byte[]> writeBesideCommits(java.util.function.Function<KeyValueReader, Map<ByteBuffer, byte[]>> writesOver)
+    {
+        SlateStore.PendingWrite pending;
+        Map<ByteBuffer, byte[]> writes;
+        try (SlateStore.CommitterArrival arrival = store.committerArriving()) {
+            synchronized (commitLock) {
+                KeyValueReader reader = cache.over(store.latestIncludingPending());
+                writes = new LinkedHashMap<>(writesOver.apply(reader));
+                if (writes.isEmpty()) {
+                    return writes;
+                }
+                if (!RowStamps.changedKinds(writes).isEmpty() || writes.containsKey(ByteBuffer.wrap(SystemKeys.HEAD))) {
+                    throw new IllegalArgumentException("a write beside commits must not change catalog rows or the head");
+                }
+                pending = applyToStore(reader, writes, Set.of());
+            }
+        }
+        try (pending) {
+            pending.awaitDurable();
+        }
+        return writes;
+    }
+
     private static boolean insertsSnapshot(StagedOperation operation)
     {
         return operation instanceof StagedOperation.Insert insert && insert.row().kind() == TableKind.SNAPSHOT;
