@@ -123,9 +123,9 @@ final class DataFileBatchReader
 
     private static MessageType footerSchema(DataFileTask task, Configuration hadoop)
     {
-        try (ParquetFileReader reader = ParquetFileReader.open(task.copy().isPresent()
-                ? task.copy().get().inputFile()
-                : HadoopInputFile.fromPath(HadoopLakeFileSystem.hadoopPath(task.path()), hadoop))) {
+        try (ParquetFileReader reader = task.copy().isPresent()
+                ? io.moraine.core.io.ParquetReaders.open(task.copy().get().inputFile())
+                : ParquetFileReader.open(HadoopInputFile.fromPath(HadoopLakeFileSystem.hadoopPath(task.path()), hadoop))) {
             return reader.getFooter().getFileMetaData().getSchema();
         }
         catch (IOException e) {

@@ -155,7 +155,7 @@ public final class TinyFilesBenchmark
             throws Exception
     {
         long rows = 0;
-        try (ParquetFileReader reader = ParquetFileReader.open(file.inputFile(files))) {
+        try (ParquetFileReader reader = io.moraine.core.io.ParquetReaders.open(file.inputFile(files))) {
             for (PageReadStore group = reader.readNextRowGroup(); group != null; group = reader.readNextRowGroup()) {
                 rows += group.getRowCount();
             }
