@@ -80,6 +80,18 @@ final class CommandHelp
                     + "  --concurrency <n>         files published at once (default 4)\n"
                     + "  --attempts <n>            tries per file, backing off from 1 s to 1 min (default 4)\n"
                     + "  --data-path <path>        the lake's data path (default: the catalog's)\n"),
+            entry("tiny-files", "usage: bin/moraine " + TinyFileCommands.USAGE + "\n"
+                    + "  publish                   copy every current data and delete file of at most the threshold that has no copy yet\n"
+                    + "                            into the catalog (one read per file, one store batch per 256 files or 4 MB)\n"
+                    + "  status                    copies, their bytes and their share of the catalog (read-only: fences no writer)\n"
+                    + "  sweep                     delete copies whose file has no row any more\n"
+                    + "  configure                 set the store's threshold\n"
+                    + EXISTING_STORE + STORE_TIMEOUT
+                    + "  --threshold-bytes <n>     with publish or configure: set tiny_file_threshold_bytes first; 0 turns copying off (default: the store's, 4096)\n"
+                    + "  --table <schema>.<table>  with publish: only these tables, comma-separated (default: every table)\n"
+                    + "  --concurrency <n>         with publish: files read at once (default 4)\n"
+                    + "  --data-path <path>        with publish: the lake's data path (default: the catalog's)\n"
+                    + "  publish, sweep and configure open the store as its one writer: a DuckDB attached READ_WRITE is fenced\n"),
             entry("trial", "usage: bin/moraine " + io.moraine.examples.trial.TrialCommand.USAGE + "\n"
                     + "  crash                     SIGKILL a committing child at random and at aimed points; check every acknowledged commit\n"
                     + "  faults                    the same through a proxy injecting resets, 500/503s, stalls and truncated bodies (S3)\n"

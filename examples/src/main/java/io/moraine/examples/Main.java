@@ -40,6 +40,8 @@ public final class Main
                 FlushCommand::run));
         COMMANDS.put("rowsum", new Entry("publish, sweep or report the lake's .rowsum row summaries (RFC 0023): "
                 + io.moraine.examples.rowsum.RowSummaryCommands.USAGE, io.moraine.examples.rowsum.RowSummaryCommands::run));
+        COMMANDS.put("tiny-files", new Entry("keep copies of the lake's tiny files in the catalog, report them, sweep orphans, set the threshold (docs/tiny-files.md): "
+                + TinyFileCommands.USAGE, TinyFileCommands::run));
         COMMANDS.put("trial", new Entry("kill a committing child process again and again, check that no acknowledged commit is lost and none is partial: "
                 + io.moraine.examples.trial.TrialCommand.USAGE, io.moraine.examples.trial.TrialCommand::run));
         COMMANDS.put("demo", new Entry("the demo: DuckDB writes a lake through ducklake:moraine: into a local store, a local Trino serves it (and Spark reads it): "

@@ -22,7 +22,7 @@ class CommandLineHygieneTest
 {
     /** Commands whose options CommandHelp explains (a command added without an entry shows its summary alone). */
     private static final List<String> EXPLAINED = List.of("help", "import", "dump", "cat", "verify", "flush", "duckdb", "trino", "trino-query",
-            "spark-sql", "demo", "bench", "rowsum", "trial");
+            "spark-sql", "demo", "bench", "rowsum", "tiny-files", "trial");
     private static final Pattern OPTION = Pattern.compile("--[a-z][a-z0-9-]*");
 
     @TempDir

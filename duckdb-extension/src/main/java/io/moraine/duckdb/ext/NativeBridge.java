@@ -40,6 +40,12 @@ public final class NativeBridge
 
     private NativeBridge() {}
 
+    /** The stores attached in this process (for in-process tools such as {@link AttachedTinyFiles}). */
+    static java.util.Collection<AttachedStore> attachedStores()
+    {
+        return java.util.List.copyOf(CATALOGS.values());
+    }
+
     /** {@code options}: alternating keys and values (see {@link AttachOptions}). */
     public static long open(String uri, String accessMode, String[] options)
     {

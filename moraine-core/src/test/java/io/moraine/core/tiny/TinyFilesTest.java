@@ -125,6 +125,45 @@ class TinyFilesTest
     }
 
     @Test
+    void aFileWhoseRowIsDeletedWhileItIsReadGetsNoCopy()
+    {
+        // The row of TINY_2 is deleted by a commit that lands after the publisher listed the file and before its batch.
+        io.moraine.core.io.LakeFileSystem deletingWhileRead = new io.moraine.core.io.LakeFileSystem()
+        {
+            @Override
+            public org.apache.parquet.io.InputFile newInputFile(String path, java.util.OptionalLong length)
+            {
+                if (path.endsWith(name(TINY_2))) {
+                    catalog.begin().delete(TableKind.DATA_FILE, TABLE, TINY_2).commit();
+                }
+                return LocalFileSystem.INSTANCE.newInputFile(path, length);
+            }
+
+            @Override
+            public org.apache.parquet.io.OutputFile newOutputFile(String path)
+            {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void deleteFile(String path)
+            {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public List<String> listFiles(String directory)
+            {
+                throw new UnsupportedOperationException();
+            }
+        };
+        TinyFilePublisher.Result result = TinyFilePublisher.publish(catalog, deletingWhileRead);
+        assertThat(result.goneBeforeWrite()).isEqualTo(1);
+        assertThat(result.published()).isEqualTo(2);
+        assertThat(copyIds()).containsExactly("9/" + TINY, "12/" + DELETE_OF_TINY);
+    }
+
+    @Test
     void batchesAreBoundedByFilesAndBytes()
     {
         TinyFilePublisher.Result result = new TinyFilePublisher(LocalFileSystem.INSTANCE, new TinyFilePublisher.Options(2, 1, 1 << 20),
