@@ -57,6 +57,7 @@ public final class Main
                 + io.moraine.examples.bench.RowIdLookupBenchmark.USAGE + " | "
                 + io.moraine.examples.bench.RowSummaryBenchmark.USAGE + " (a .rowsum sidecar vs deriving from the row-id column) | "
                 + io.moraine.examples.bench.RowIdS3LookupBenchmark.USAGE + " (a $row_id lookup over files on S3, sidecars vs row-id columns) | "
+                + io.moraine.examples.bench.TinyFilesBenchmark.USAGE + " (a count over many tiny files on S3, catalog copies vs the files) | "
                 + io.moraine.examples.bench.ChangeFeedBenchmark.USAGE + " (a fixed change feed on a table at 1x and 10x its files) | "
                 + io.moraine.examples.bench.DuckDbAttachBenchmark.USAGE + " (the standalone DuckDB attach vs a DuckDB-file catalog) | "
                 + io.moraine.examples.bench.DuckLakeCommitBenchmark.USAGE + " (DuckLake commits and planning on moraine vs DuckDB-file and PostgreSQL catalogs) | "
@@ -168,11 +169,12 @@ public final class Main
             case "row-id" -> io.moraine.examples.bench.RowIdLookupBenchmark.main(rest);
             case "rowsum" -> io.moraine.examples.bench.RowSummaryBenchmark.main(rest);
             case "rowsum-s3" -> io.moraine.examples.bench.RowIdS3LookupBenchmark.main(rest);
+            case "tiny-files" -> io.moraine.examples.bench.TinyFilesBenchmark.main(rest);
             case "changes" -> io.moraine.examples.bench.ChangeFeedBenchmark.main(rest);
             case "duckdb" -> io.moraine.examples.bench.DuckDbAttachBenchmark.main(rest);
             case "ducklake" -> io.moraine.examples.bench.DuckLakeCommitBenchmark.main(rest);
             case "spark" -> io.moraine.examples.spark.SparkScanBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, rowsum, rowsum-s3, changes, duckdb, ducklake or spark [...]");
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, rowsum, rowsum-s3, tiny-files, changes, duckdb, ducklake or spark [...]");
         }
     }
 }

@@ -8,10 +8,8 @@ import io.moraine.core.changes.InsertedRows;
 import io.moraine.core.changes.InsertedRowsTask;
 import io.moraine.core.scan.DataFileTask;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.paths.SparkPath;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
-import org.apache.spark.sql.execution.datasources.PartitionedFile;
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.types.DataTypes;
@@ -83,9 +81,7 @@ final class ChangeFileBatchReader
             default -> throw new IllegalArgumentException("not a data-file change task: " + task);
         }
         boolean[] defaulted = DataFileBatchReader.defaulted(file, columns, hadoop);
-        PartitionedFile parquet = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(HadoopLakeFileSystem.hadoopPath(file.path())), 0,
-                file.sizeBytes(), new String[0], 0L, file.sizeBytes(), scala.collection.immutable.Map$.MODULE$.empty());
-        return new ChangeFileBatchReader(file, inserted, deleted, columns, defaulted, commitTimes, withPositions.buildColumnarReader(parquet));
+        return new ChangeFileBatchReader(file, inserted, deleted, columns, defaulted, commitTimes, DataFileBatchReader.columnarReader(file, withPositions));
     }
 
     @Override

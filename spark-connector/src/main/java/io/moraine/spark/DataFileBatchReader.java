@@ -3,6 +3,7 @@ package io.moraine.spark;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.ScanTaskCodec;
 import io.moraine.core.scan.VisibleRows;
+import io.moraine.spark.files.CatalogCopies;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
@@ -13,6 +14,7 @@ import org.apache.spark.paths.SparkPath;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
 import org.apache.spark.sql.execution.vectorized.ColumnVectorUtils;
 import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
@@ -78,10 +80,33 @@ final class DataFileBatchReader
         MessageType footer = needsDefaults || !rowGroupFilters.isEmpty() ? footerSchema(task, hadoop) : null;
         boolean[] defaulted = needsDefaults ? defaulted(footer, columns) : new boolean[columns.size()];
         Filter[] filters = rowGroupFilters.isEmpty() ? new Filter[0] : RowGroupFilters.forFile(rowGroupFilters, footer);
-        PartitionedFile file = new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(HadoopLakeFileSystem.hadoopPath(task.path())), 0,
-                task.sizeBytes(), new String[0], 0L, task.sizeBytes(), scala.collection.immutable.Map$.MODULE$.empty());
-        PartitionReader<ColumnarBatch> inner = (hidden ? withPositions : dataOnly).factory(filters).buildColumnarReader(file);
+        PartitionReader<ColumnarBatch> inner = columnarReader(task, (hidden ? withPositions : dataOnly).factory(filters));
         return new DataFileBatchReader(task, columns, metadata, inner, visible, defaulted);
+    }
+
+    /**
+     * Spark's reader of the task's file: over the catalog's copy when the task carries one (served through
+     * {@link CatalogCopies} while the reader is open), else over the file.
+     */
+    static PartitionReader<ColumnarBatch> columnarReader(DataFileTask task, ParquetPartitionReaderFactory factory)
+    {
+        if (task.copy().isEmpty()) {
+            return factory.buildColumnarReader(partitionedFile(HadoopLakeFileSystem.hadoopPath(task.path()), task.sizeBytes()));
+        }
+        CatalogCopies.Registration copy = CatalogCopies.register(task.copy().get(), task.path());
+        try {
+            return new CopyReader(factory.buildColumnarReader(partitionedFile(copy.path(), copy.length())), copy);
+        }
+        catch (RuntimeException | Error e) {
+            copy.close();
+            throw e;
+        }
+    }
+
+    private static PartitionedFile partitionedFile(org.apache.hadoop.fs.Path path, long length)
+    {
+        return new PartitionedFile(new GenericInternalRow(0), SparkPath.fromPath(path), 0, length, new String[0], 0L, length,
+                scala.collection.immutable.Map$.MODULE$.empty());
     }
 
     /**
@@ -98,7 +123,9 @@ final class DataFileBatchReader
 
     private static MessageType footerSchema(DataFileTask task, Configuration hadoop)
     {
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(HadoopLakeFileSystem.hadoopPath(task.path()), hadoop))) {
+        try (ParquetFileReader reader = task.copy().isPresent()
+                ? io.moraine.core.io.ParquetReaders.open(task.copy().get().inputFile())
+                : ParquetFileReader.open(HadoopInputFile.fromPath(HadoopLakeFileSystem.hadoopPath(task.path()), hadoop))) {
             return reader.getFooter().getFileMetaData().getSchema();
         }
         catch (IOException e) {

@@ -196,7 +196,8 @@ final class MoraineScan
                     .withProjection(columns.stream().map(TableColumn::columnId).toList())
                     .withFilter(filter)
                     .withDataPath(table.settings().dataPath())
-                    .withMaxSplitSize(Long.MAX_VALUE);
+                    .withMaxSplitSize(Long.MAX_VALUE)
+                    .withCatalogCopies(table.settings().tinyFiles());
             if (filter.domains().containsKey(io.moraine.core.scan.HiddenColumn.ROW_ID.columnId())) {
                 // the core asks the published row summaries only about files the catalog cannot prove positional
                 builder.withRowIdMembership(RowSummaries.membership(SparkParquetReaders.driverConfiguration(SparkSession.active())));

@@ -22,9 +22,10 @@ import java.util.TreeMap;
  * @param defaultSnapshotTimestamp read the snapshot current at this instant when a query names none
  * @param storeTimeout how long one open or read of the store may take (the store's default, 30 s, when absent)
  * @param storePollInterval how often the store is looked at for new commits (the store's default, 100 ms, when absent)
+ * @param tinyFiles read tiny files from the catalog's copies of them when it keeps copies (default); false opens the files
  */
 public record MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
-        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval)
+        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval, boolean tinyFiles)
         implements Serializable
 {
     public static final String STORE = "store";
@@ -34,10 +35,11 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
     public static final String DEFAULT_SNAPSHOT_TIMESTAMP = "default-snapshot-timestamp";
     public static final String STORE_TIMEOUT = "store-timeout";
     public static final String STORE_POLL_INTERVAL = "store-poll-interval";
+    public static final String TINY_FILES_ENABLED = "tiny-files.enabled";
 
     /** Every setting name, for copying settings into a session catalog's configuration. */
     public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP,
-            STORE_TIMEOUT, STORE_POLL_INTERVAL);
+            STORE_TIMEOUT, STORE_POLL_INTERVAL, TINY_FILES_ENABLED);
 
     public static MoraineSettings from(CaseInsensitiveStringMap options, String where)
     {
@@ -66,8 +68,13 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         if (snapshotId.isPresent() && snapshotTimestamp.isPresent()) {
             throw SparkErrors.invalidSetting(where + " sets both '" + DEFAULT_SNAPSHOT_ID + "' and '" + DEFAULT_SNAPSHOT_TIMESTAMP + "'; set one");
         }
+        boolean tinyFiles = nonBlank(options.get(TINY_FILES_ENABLED)).map(text -> switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw SparkErrors.invalidSetting(where + " setting '" + TINY_FILES_ENABLED + "' is '" + text + "'; set it to true or false");
+        }).orElse(true);
         return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp,
-                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where));
+                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where), tinyFiles);
     }
 
     /** The settings as options again (for a catalog registered on behalf of {@code format("moraine")}). */
@@ -81,6 +88,9 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         defaultSnapshotTimestamp.ifPresent(value -> options.put(DEFAULT_SNAPSHOT_TIMESTAMP, value.toString()));
         storeTimeout.ifPresent(value -> options.put(STORE_TIMEOUT, value.toMillis() + "ms"));
         storePollInterval.ifPresent(value -> options.put(STORE_POLL_INTERVAL, value.toMillis() + "ms"));
+        if (!tinyFiles) {
+            options.put(TINY_FILES_ENABLED, "false");
+        }
         return options;
     }
 

@@ -11,6 +11,12 @@ final class SparkSessions
 
     static SparkSession start(String store, Map<String, String> catalogSettings)
     {
+        return start(store, catalogSettings, Map.of());
+    }
+
+    /** As {@link #start(String, Map)}, with more session settings ({@code spark.hadoop.*} and the like). */
+    static SparkSession start(String store, Map<String, String> catalogSettings, Map<String, String> sessionSettings)
+    {
         SparkSession.Builder builder = SparkSession.builder()
                 .master("local[2]")
                 .appName("moraine-spark-test")
@@ -23,6 +29,7 @@ final class SparkSessions
                 .config("spark.sql.catalog.lake", MoraineCatalog.class.getName())
                 .config("spark.sql.catalog.lake.store", store);
         catalogSettings.forEach((key, value) -> builder.config("spark.sql.catalog.lake." + key, value));
+        sessionSettings.forEach(builder::config);
         return builder.getOrCreate();
     }
 }

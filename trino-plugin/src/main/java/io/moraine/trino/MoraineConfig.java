@@ -192,4 +192,20 @@ public class MoraineConfig
         this.rowSummaryCacheSize = rowSummaryCacheSize;
         return this;
     }
+
+    private boolean tinyFilesEnabled = true;
+
+    public boolean isTinyFilesEnabled()
+    {
+        return tinyFilesEnabled;
+    }
+
+    @Config("moraine.tiny-files.enabled")
+    @ConfigDescription("Read tiny data and delete files from the catalog's copies of them when the catalog keeps copies (no object-store request); "
+            + "false opens the files themselves")
+    public MoraineConfig setTinyFilesEnabled(boolean tinyFilesEnabled)
+    {
+        this.tinyFilesEnabled = tinyFilesEnabled;
+        return this;
+    }
 }

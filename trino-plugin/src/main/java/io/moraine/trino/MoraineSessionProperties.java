@@ -13,13 +13,14 @@ import java.util.Optional;
 import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
-/** Session properties: which snapshot a session reads when its queries name none, the dynamic-filter wait, statistics on or off. */
+/** Session properties: which snapshot a session reads when its queries name none, the dynamic-filter wait, statistics and tiny-file copies on or off. */
 final class MoraineSessionProperties
 {
     static final String READ_SNAPSHOT_ID = "read_snapshot_id";
     static final String READ_SNAPSHOT_TIMESTAMP = "read_snapshot_timestamp";
     static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
     static final String STATISTICS_ENABLED = "statistics_enabled";
+    static final String TINY_FILES_ENABLED = "tiny_files_enabled";
 
     private MoraineSessionProperties() {}
 
@@ -32,7 +33,9 @@ final class MoraineSessionProperties
                 PropertyMetadata.longProperty(READ_SNAPSHOT_ID, "Snapshot to read when a query names none (overrides the catalog default)", null, false),
                 PropertyMetadata.stringProperty(READ_SNAPSHOT_TIMESTAMP, "Read the snapshot current at this instant (ISO-8601, e.g. "
                         + "2026-11-29T12:00:00Z) when a query names none", null, false),
-                PropertyMetadata.booleanProperty(STATISTICS_ENABLED, "Report table statistics to the cost-based optimizer", config.isTableStatisticsEnabled(), false));
+                PropertyMetadata.booleanProperty(STATISTICS_ENABLED, "Report table statistics to the cost-based optimizer", config.isTableStatisticsEnabled(), false),
+                PropertyMetadata.booleanProperty(TINY_FILES_ENABLED, "Read tiny files from the catalog's copies of them (false: open the files)",
+                        config.isTinyFilesEnabled(), false));
     }
 
     static Duration dynamicFilteringWaitTimeout(ConnectorSession session)
@@ -53,6 +56,11 @@ final class MoraineSessionProperties
     static boolean statisticsEnabled(ConnectorSession session)
     {
         return session.getProperty(STATISTICS_ENABLED, Boolean.class);
+    }
+
+    static boolean tinyFilesEnabled(ConnectorSession session)
+    {
+        return session.getProperty(TINY_FILES_ENABLED, Boolean.class);
     }
 
     static Optional<Long> snapshotId(ConnectorSession session)

@@ -64,11 +64,14 @@ public class MoraineSplitManager
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         long waitMillis = dynamicFilterColumns.isEmpty() ? 0 : MoraineSessionProperties.dynamicFilteringWaitTimeout(session).toMillis();
         RowIdMembership membership = rowSummaries.membership(session);
-        return new MoraineSplitSource(dynamicFilter -> plan(table, table.constraint().intersect(dynamicFilter), membership), maxSplitSize, waitMillis, planning);
+        boolean catalogCopies = MoraineSessionProperties.tinyFilesEnabled(session);
+        return new MoraineSplitSource(dynamicFilter -> plan(table, table.constraint().intersect(dynamicFilter), membership, catalogCopies), maxSplitSize,
+                waitMillis, planning);
     }
 
     /** The tasks of {@code table} that {@code predicate} (the handle's constraint and the dynamic filter) does not rule out. */
-    private MoraineSplitSource.PlannedScan plan(MoraineTableHandle table, TupleDomain<MoraineColumnHandle> predicate, RowIdMembership membership)
+    private MoraineSplitSource.PlannedScan plan(MoraineTableHandle table, TupleDomain<MoraineColumnHandle> predicate, RowIdMembership membership,
+            boolean catalogCopies)
     {
         CatalogSnapshot snapshot = open(table);
         try {
@@ -76,7 +79,8 @@ public class MoraineSplitManager
                     .withFilter(TrinoFilters.toScanFilter(predicate))
                     .withDataPath(catalog.dataPathOverride())
                     .withMaxSplitSize(maxSplitSize)
-                    .withRowIdMembership(membership);
+                    .withRowIdMembership(membership)
+                    .withCatalogCopies(catalogCopies);
             table.limit().ifPresent(builder::withLimit);
             Scan scan = builder.build();
             return new MoraineSplitSource.PlannedScan(snapshot, scan.planTasks());

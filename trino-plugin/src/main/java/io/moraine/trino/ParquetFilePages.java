@@ -1,6 +1,9 @@
 package io.moraine.trino;
 
 import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.memory.MemoryInputFile;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.HiddenColumn;
 import io.moraine.files.TrinoLakeFileSystem;
@@ -109,7 +112,7 @@ final class ParquetFilePages
         String path = dataFile.path();
         ParquetDataSource source = null;
         try {
-            source = new TrinoInputDataSource(files.trinoInputFile(path, dataFile.sizeBytes()), dataFile.sizeBytes(), options);
+            source = dataSource(dataFile, files, options);
             ParquetMetadata metadata = footer(source, dataFile.footerSize(), options);
             MessageType fileSchema = metadata.getFileMetaData().getSchema();
             MessageColumnIO columnIO = getColumnIO(fileSchema, fileSchema);
@@ -238,6 +241,17 @@ final class ParquetFilePages
             return inner.getChild(second);
         }
         return null;
+    }
+
+    /** The file's bytes: the catalog's copy of a tiny file when the task carries one (no file opened), else the file. */
+    private static ParquetDataSource dataSource(DataFileTask dataFile, TrinoLakeFileSystem files, ParquetReaderOptions options)
+            throws IOException
+    {
+        if (dataFile.copy().isPresent()) {
+            Slice bytes = Slices.wrappedBuffer(dataFile.copy().get().toByteArray());
+            return new TrinoInputDataSource(new MemoryInputFile(Location.of("moraine-copy:///" + dataFile.dataFileId()), bytes), bytes.length(), options);
+        }
+        return new TrinoInputDataSource(files.trinoInputFile(dataFile.path(), dataFile.sizeBytes()), dataFile.sizeBytes(), options);
     }
 
     /** The footer, fetched in one read of exactly its size when the catalog records {@code footer_size} (reference §4.1). */

@@ -17,9 +17,13 @@ public final class LakeObjectFileSystems
 
     private LakeObjectFileSystems() {}
 
-    /** Maps {@code s3} to moraine's reader in {@code configuration} (a scan's private copy) unless it is mapped already. */
+    /**
+     * Maps {@code s3} to moraine's reader in {@code configuration} (a scan's private copy) unless it is mapped already,
+     * and {@code moraine-copy} to the catalog copies of tiny files ({@link CatalogCopies}).
+     */
     public static Configuration configure(Configuration configuration)
     {
+        CatalogCopies.configure(configuration);
         if (configuration.get(IMPL) == null) {
             configuration.set(IMPL, LakeObjectFileSystem.class.getName());
             configuration.setBoolean("fs.s3.impl.disable.cache", true);
