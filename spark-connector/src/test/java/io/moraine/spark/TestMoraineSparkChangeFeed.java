@@ -5,6 +5,9 @@ import io.moraine.duckdb.CatalogImporter;
 import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.testing.CanonicalRowsAssert;
 import io.moraine.testing.CanonicalText;
+import io.moraine.testing.ChangeFeedAnswers;
+import io.moraine.testing.DuckLakeChangeFeed;
+import io.moraine.testing.DuckLakeChangeFeed.Function;
 import io.moraine.testing.DuckLakeHistory;
 import io.moraine.testing.DuckLakeOracle;
 import io.moraine.testing.LakeColumn;
@@ -54,6 +57,7 @@ class TestMoraineSparkChangeFeed
 
     private DuckLakeOracle oracle;
     private DuckLakeHistory history;
+    private DuckLakeChangeFeed feed;
     private SparkSession spark;
     private Path directory;
     private StoreUri uri;
@@ -70,6 +74,7 @@ class TestMoraineSparkChangeFeed
         CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"))), uri, Optional.empty(),
                 CatalogImporter.Progress.SILENT);
         history = DuckLakeHistory.of(oracle, directory.resolve("history-copy.ducklake"));
+        feed = new DuckLakeChangeFeed(history);
         storeUri = uri.toString();
         spark = SparkSessions.start(storeUri, Map.of());
     }
@@ -133,6 +138,7 @@ class TestMoraineSparkChangeFeed
         List<String> failures = new ArrayList<>();
         long compared = 0;
         long expected = 0;
+        List<ChangeFeedAnswers> answersRead = new ArrayList<>();
         for (int endIndex = 0; endIndex < snapshots.size(); endIndex++) {
             long end = snapshots.get(endIndex);
             for (LakeTable table : history.tablesAt(end)) {
@@ -148,8 +154,11 @@ class TestMoraineSparkChangeFeed
                 for (Row row : spark.sql(union).collectAsList()) {
                     byStart.computeIfAbsent(row.getLong(0), key -> new ArrayList<>()).add(row);
                 }
+                ChangeFeedAnswers insertions = ChangeFeedAnswers.read(feed, Function.INSERTIONS, table, end, columns, starts, false);
+                ChangeFeedAnswers deletions = ChangeFeedAnswers.read(feed, Function.DELETIONS, table, end, columns, starts, false);
+                answersRead.addAll(List.of(insertions, deletions));
                 for (long start : starts) {
-                    List<List<String>> duckdb = duckLakeRawChanges(table, columns, start, end);
+                    List<List<String>> duckdb = rawChanges(insertions.answer(start), deletions.answer(start));
                     List<List<String>> read = canonical(byStart.getOrDefault(start, List.of()), 1, columns);
                     try {
                         CanonicalRowsAssert.assertSameRows(table + " changes [" + start + ", " + end + "]", withChangeColumns(columns), duckdb, "Spark", read);
@@ -165,7 +174,9 @@ class TestMoraineSparkChangeFeed
             throw new AssertionError(failures.size() + " of " + compared + " ranges differ:\n" + String.join("\n", failures));
         }
         assertThat(compared).isEqualTo(expected).isEqualTo(expectedRanges(snapshots)).isGreaterThan(300);
-        System.out.printf("change feed: %d ranges compared with ducklake_table_insertions and _deletions%n", compared);
+        assertThat(checked(answersRead)).as("derived answers checked against DuckDB's own").isGreaterThanOrEqualTo(answersRead.size());
+        System.out.printf("change feed: %d ranges compared with ducklake_table_insertions and _deletions (DuckDB's answers read once per table and end, %d of "
+                + "the ranges derived from them checked against DuckDB's own)%n", compared, checked(answersRead));
     }
 
     /**
@@ -273,6 +284,7 @@ class TestMoraineSparkChangeFeed
         List<String> failures = new ArrayList<>();
         Map<String, Long> compared = new LinkedHashMap<>();
         long updates = 0;
+        List<ChangeFeedAnswers> answersRead = new ArrayList<>();
         for (int endIndex = 0; endIndex < snapshots.size(); endIndex++) {
             long end = snapshots.get(endIndex);
             for (LakeTable table : history.tablesAt(end)) {
@@ -292,8 +304,10 @@ class TestMoraineSparkChangeFeed
                     }
                     byRead.put(what, byStart);
                 });
+                ChangeFeedAnswers changes = ChangeFeedAnswers.read(feed, Function.CHANGES, table, end, columns, starts, false);
+                answersRead.add(changes);
                 for (long start : starts) {
-                    List<List<String>> duckdb = duckLakeChanges(table, columns, start, end);
+                    List<List<String>> duckdb = changes.answer(start);
                     updates += duckdb.stream().filter(row -> row.get(2).equals("'update_preimage'")).count();
                     for (Map.Entry<String, Map<Long, List<Row>>> read : byRead.entrySet()) {
                         try {
@@ -315,7 +329,9 @@ class TestMoraineSparkChangeFeed
         assertThat(ranges).isGreaterThan(300);
         assertThat(compared).hasSize(reads.size()).allSatisfy((what, count) -> assertThat(count).as(what).isEqualTo(ranges));
         assertThat(updates).as("update pairs in the compared feeds").isGreaterThan(0);
-        System.out.printf("change feed with updates: ranges compared with ducklake_table_changes %s, %d update rows%n", compared, updates);
+        assertThat(checked(answersRead)).as("derived answers checked against DuckDB's own").isGreaterThanOrEqualTo(answersRead.size());
+        System.out.printf("change feed with updates: ranges compared with ducklake_table_changes %s, %d update rows (DuckDB's answers read once per table and "
+                + "end, %d of the ranges derived from them checked against DuckDB's own)%n", compared, updates, checked(answersRead));
     }
 
     @Test
@@ -413,6 +429,34 @@ class TestMoraineSparkChangeFeed
             canonical.add(cells);
         }
         return canonical;
+    }
+
+    private static long checked(List<ChangeFeedAnswers> answers)
+    {
+        return answers.stream().mapToLong(ChangeFeedAnswers::checked).sum();
+    }
+
+    /** DuckLake's insertions and deletions of a range as one raw feed: {@code insert} and {@code delete} rows. */
+    private static List<List<String>> rawChanges(List<List<String>> insertions, List<List<String>> deletions)
+    {
+        List<List<String>> rows = new ArrayList<>(insertions.size() + deletions.size());
+        for (List<String> row : insertions) {
+            rows.add(withChangeType(row, "insert"));
+        }
+        for (List<String> row : deletions) {
+            rows.add(withChangeType(row, "delete"));
+        }
+        return rows;
+    }
+
+    /** A row of {@code snapshot_id, rowid, columns...} with {@code change_type} after its row id. */
+    private static List<String> withChangeType(List<String> row, String changeType)
+    {
+        List<String> tagged = new ArrayList<>(row.size() + 1);
+        tagged.addAll(row.subList(0, 2));
+        tagged.add(CanonicalText.of(changeType));
+        tagged.addAll(row.subList(2, row.size()));
+        return tagged;
     }
 
     /** DuckLake's {@code table_insertions} and {@code table_deletions} of the range, as {@code insert} and {@code delete} rows. */
