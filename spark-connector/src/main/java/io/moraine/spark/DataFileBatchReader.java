@@ -234,7 +234,13 @@ final class DataFileBatchReader
     @Override
     public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues()
     {
-        return new org.apache.spark.sql.connector.metric.CustomTaskMetric[] {DataFilesOpened.one()};
+        return new org.apache.spark.sql.connector.metric.CustomTaskMetric[] {DataFilesOpened.of(filesOpened())};
+    }
+
+    /** 1, or 0 when the file is read from the catalog's copy of it. */
+    long filesOpened()
+    {
+        return task.copy().isPresent() ? 0 : 1;
     }
 
     @Override

@@ -5,7 +5,7 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 
 /**
  * The scan's "data files opened" metric (Spark's SQL tab, and {@code BatchScanExec.metrics()}): one per data-file
- * reader, so that what {@code _row_id} and other pruning saved is visible. Public with a no-argument constructor:
+ * reader that opens its file (one reading the catalog's copy of a tiny file opens none), so that what {@code _row_id} and other pruning saved is visible. Public with a no-argument constructor:
  * Spark makes the driver's instance by name.
  */
 public final class DataFilesOpened
@@ -25,8 +25,8 @@ public final class DataFilesOpened
         return "data files opened";
     }
 
-    /** What one data-file reader reports. */
-    static CustomTaskMetric one()
+    /** What a reader that opened {@code files} data files reports. */
+    static CustomTaskMetric of(long files)
     {
         return new CustomTaskMetric()
         {
@@ -39,7 +39,7 @@ public final class DataFilesOpened
             @Override
             public long value()
             {
-                return 1;
+                return files;
             }
         };
     }

@@ -42,9 +42,15 @@ final class MoraineReaderFactory
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition)
     {
         return switch (partition) {
-            case DataFilePartition file -> DataFileBatchReader.open(file, columns, metadata, dataOnly, withPositions, hadoop.value().value(), rowGroupFilters);
+            case DataFilePartition file -> open(file);
+            case DataFileGroupPartition group -> new DataFileGroupReader(group, this::open);
             case InlinedRowsPartition inlined -> new InlinedBatchReader(inlined);
             default -> throw new IllegalArgumentException("not a moraine partition: " + partition);
         };
+    }
+
+    private DataFileBatchReader open(DataFilePartition file)
+    {
+        return DataFileBatchReader.open(file, columns, metadata, dataOnly, withPositions, hadoop.value().value(), rowGroupFilters);
     }
 }

@@ -181,12 +181,26 @@ final class MoraineScan
         partitions = null;
     }
 
+    /** The data files, small ones packed into shared partitions by Spark's own file-source settings. */
+    private static List<InputPartition> packed(List<DataFilePartition> files, List<Long> sizes)
+    {
+        SparkSession session = SparkSession.active();
+        org.apache.spark.sql.internal.SQLConf conf = session.sessionState().conf();
+        long openCost = conf.filesOpenCostInBytes();
+        long totalCost = sizes.stream().mapToLong(size -> size + openCost).sum();
+        long maxGroupBytes = DataFileGroupPartition.maxGroupBytes(totalCost, conf.filesMaxPartitionBytes(), openCost,
+                conf.filesMinPartitionNum().isDefined() ? (Integer) conf.filesMinPartitionNum().get() : session.sparkContext().defaultParallelism());
+        return DataFileGroupPartition.pack(files, sizes, openCost, maxGroupBytes);
+    }
+
     private synchronized List<InputPartition> plan()
     {
         if (partitions != null) {
             return partitions;
         }
         List<InputPartition> planned = new ArrayList<>();
+        List<DataFilePartition> files = new ArrayList<>();
+        List<Long> fileSizes = new ArrayList<>();
         long bytes = 0;
         long rows = 0;
         boolean allCertain = true;
@@ -210,7 +224,8 @@ final class MoraineScan
                     ScanTask task = tasks.next();
                     switch (task) {
                         case DataFileTask file -> {
-                            planned.add(new DataFilePartition(ScanTaskCodec.encode(file), file.path()));
+                            files.add(new DataFilePartition(ScanTaskCodec.encode(file), file.path()));
+                            fileSizes.add(file.splitLength());
                             bytes += file.sizeBytes();
                             rows += file.certainRows();
                             allCertain &= file.certainRows() == file.recordCount();
@@ -228,6 +243,7 @@ final class MoraineScan
         catch (MoraineException e) {
             throw SparkErrors.of(e);
         }
+        planned.addAll(packed(files, fileSizes));
         this.partitions = List.copyOf(planned);
         this.fileBytes = bytes;
         this.certainRows = rows;

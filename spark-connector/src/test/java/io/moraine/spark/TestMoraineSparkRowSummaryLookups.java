@@ -195,6 +195,7 @@ class TestMoraineSparkRowSummaryLookups
         assertThat(scans).as("scans of %s", sql).hasSize(1);
         BatchScanExec scan = scans.getFirst();
         Set<String> partitions = scala.jdk.javaapi.CollectionConverters.asJava(scan.inputPartitions()).stream()
+                .flatMap(partition -> partition instanceof DataFileGroupPartition group ? group.files().stream() : java.util.stream.Stream.of(partition))
                 .filter(DataFilePartition.class::isInstance)
                 .map(partition -> fileName(((DataFilePartition) partition).path()))
                 .collect(Collectors.toSet());

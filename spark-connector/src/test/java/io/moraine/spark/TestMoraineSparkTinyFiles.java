@@ -36,10 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TestMoraineSparkTinyFiles
 {
     /**
-     * Spark runs one task per file, and 5,000 tasks take minutes on a loaded build machine: 500 here, the issue's 5,000
-     * with {@code -Dmoraine.test.tiny-files=5000}.
+     * The issue's 5,000 files; the scan packs them into shared partitions as Spark's file sources do
+     * ({@link DataFileGroupPartition}), so they are a few hundred tasks, not 5,000.
      */
-    private static final int FILES = Integer.getInteger("moraine.test.tiny-files", 500);
+    private static final int FILES = Integer.getInteger("moraine.test.tiny-files", 5000);
     /** Reads every row: a plain count(*) is answered from the catalog's record counts when no delete applies. */
     private static final String READING = "SELECT count(*), sum(v), min(s), max(s) FROM %s.main.t WHERE v >= 0";
 
@@ -97,6 +97,23 @@ class TestMoraineSparkTinyFiles
         assertSameAsDuckDb("SELECT count(*) FROM lake.main.t", "SELECT count(*) FROM lake.main.t");
         assertThat(lakeFileOpens()).isEmpty();
         assertThat(CatalogCopies.openCount()).as("copies still registered after the readers closed").isZero();
+        assertPackedIntoFewPartitions("SELECT v FROM lake.main.t WHERE v >= 0");
+    }
+
+    /** The files are read by a few shared partitions, every file in exactly one. */
+    private void assertPackedIntoFewPartitions(String sql)
+    {
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> query = spark.sql(sql);
+        query.collectAsList();
+        List<org.apache.spark.sql.connector.read.InputPartition> partitions = scala.jdk.javaapi.CollectionConverters.asJava(
+                        query.queryExecution().executedPlan().collectLeaves()).stream()
+                .filter(org.apache.spark.sql.execution.datasources.v2.BatchScanExec.class::isInstance)
+                .flatMap(scan -> scala.jdk.javaapi.CollectionConverters.asJava(((org.apache.spark.sql.execution.datasources.v2.BatchScanExec) scan).inputPartitions()).stream())
+                .toList();
+        long files = partitions.stream().mapToLong(partition -> partition instanceof DataFileGroupPartition group ? group.files().size() : 1).sum();
+        assertThat(files).as("data files planned for %s", sql).isEqualTo(FILES);
+        assertThat(partitions.size()).as("partitions reading %s files", FILES).isLessThanOrEqualTo(Math.max(1, FILES / 10));
+        System.out.printf("%d tiny files read by %d partitions%n", FILES, partitions.size());
     }
 
     @Test
