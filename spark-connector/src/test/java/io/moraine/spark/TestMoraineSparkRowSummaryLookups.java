@@ -16,6 +16,7 @@ import io.moraine.testing.DuckDbCanonicalRows;
 import io.moraine.testing.DuckLakeHistory;
 import io.moraine.testing.DuckLakeOracle;
 import io.moraine.testing.LakeColumn;
+import io.moraine.testing.DuckLakeRowIds;
 import io.moraine.testing.LakeTable;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -30,14 +31,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -102,14 +101,14 @@ class TestMoraineSparkRowSummaryLookups
         long inQueries = 0;
         long opened = 0;
         for (LakeTable table : history.tablesAt(newest)) {
-            Map<String, long[]> holders = physicalRowIds(table);
+            Map<String, long[]> holders = DuckLakeRowIds.physicalRowIds(oracle, table);
             Set<String> embedded = new HashSet<>();
             for (String path : holders.keySet()) {
-                if (embedsRowIds(path)) {
-                    embedded.add(fileName(path));
+                if (DuckLakeRowIds.embedsRowIds(oracle, path)) {
+                    embedded.add(DuckLakeRowIds.fileName(path));
                 }
             }
-            List<Long> ids = rowIds(table);
+            List<Long> ids = DuckLakeRowIds.rowIds(oracle, table);
             List<Long> asked = new ArrayList<>();
             for (int i = 0; i < ids.size(); i += Math.max(1, ids.size() / 12)) {
                 long id = ids.get(i);
@@ -148,7 +147,7 @@ class TestMoraineSparkRowSummaryLookups
             List<String> duckdbExpressions = Stream.concat(Stream.of("rowid"),
                     columns.stream().skip(1).map(column -> DuckDbCanonicalRows.expression(table, column))).toList();
             String select = "SELECT _row_id, " + columns.stream().skip(1).map(SparkDuckLakeComparison::quoted).collect(Collectors.joining(", ")) + " FROM " + sqlName(table);
-            List<Long> ids = rowIds(table);
+            List<Long> ids = DuckLakeRowIds.rowIds(oracle, table);
             List<Long> every7th = new ArrayList<>();
             for (int i = 0; i < ids.size(); i += 7) {
                 every7th.add(ids.get(i));
@@ -197,7 +196,7 @@ class TestMoraineSparkRowSummaryLookups
         Set<String> partitions = scala.jdk.javaapi.CollectionConverters.asJava(scan.inputPartitions()).stream()
                 .flatMap(partition -> partition instanceof DataFileGroupPartition group ? group.files().stream() : java.util.stream.Stream.of(partition))
                 .filter(DataFilePartition.class::isInstance)
-                .map(partition -> fileName(((DataFilePartition) partition).path()))
+                .map(partition -> DuckLakeRowIds.fileName(((DataFilePartition) partition).path()))
                 .collect(Collectors.toSet());
         long opened = scan.metrics().apply(DataFilesOpened.NAME).value();
         assertThat(partitions).as("data files planned for %s", sql).isEqualTo(expected);
@@ -210,7 +209,7 @@ class TestMoraineSparkRowSummaryLookups
         Set<Long> wanted = Set.copyOf(ids);
         return holders.entrySet().stream()
                 .filter(entry -> Arrays.stream(entry.getValue()).anyMatch(wanted::contains))
-                .map(entry -> fileName(entry.getKey()))
+                .map(entry -> DuckLakeRowIds.fileName(entry.getKey()))
                 .collect(Collectors.toSet());
     }
 
@@ -219,52 +218,5 @@ class TestMoraineSparkRowSummaryLookups
         return "lake." + SparkDuckLakeComparison.quoted(table.schema()) + "." + SparkDuckLakeComparison.quoted(table.name());
     }
 
-    /** DuckDB's row ids of {@code table} at the newest snapshot, ascending. */
-    private List<Long> rowIds(LakeTable table)
-            throws Exception
-    {
-        return oracle.query("SELECT rowid FROM " + table.sqlName("lake") + " ORDER BY 1").stream().map(row -> Long.parseLong(row.getFirst())).toList();
-    }
 
-    /**
-     * Every data file of {@code table} at the newest snapshot with the row ids it holds physically (deleted rows too):
-     * its embedded row-id column read by DuckDB, else {@code row_id_start} .. + record_count from DuckLake's catalog.
-     */
-    private Map<String, long[]> physicalRowIds(LakeTable table)
-            throws Exception
-    {
-        Map<String, long[]> starts = new HashMap<>();
-        for (List<String> row : oracle.query("SELECT f.path, f.row_id_start, f.record_count FROM __ducklake_metadata_lake.ducklake_data_file f "
-                + "JOIN __ducklake_metadata_lake.ducklake_table t ON f.table_id = t.table_id AND t.end_snapshot IS NULL "
-                + "JOIN __ducklake_metadata_lake.ducklake_schema s ON t.schema_id = s.schema_id AND s.end_snapshot IS NULL "
-                + "WHERE f.end_snapshot IS NULL AND t.table_name = '" + table.name() + "' AND s.schema_name = '" + table.schema() + "'")) {
-            starts.put(fileName(row.get(0)), new long[] {row.get(1) == null ? -1 : Long.parseLong(row.get(1)), Long.parseLong(row.get(2))});
-        }
-        Map<String, long[]> held = new HashMap<>();
-        for (List<String> row : oracle.query("SELECT data_file FROM ducklake_list_files('lake', '" + table.name() + "', schema => '" + table.schema() + "')")) {
-            String path = row.getFirst();
-            long[] start = starts.get(fileName(path));
-            assertThat(start).as("catalog row of %s", path).isNotNull();
-            if (embedsRowIds(path)) {
-                held.put(path, oracle.query("SELECT _ducklake_internal_row_id FROM read_parquet('" + path + "')").stream()
-                        .mapToLong(ids -> Long.parseLong(ids.getFirst())).toArray());
-            }
-            else {
-                held.put(path, LongStream.range(start[0], start[0] + start[1]).toArray());
-            }
-        }
-        assertThat(held).isNotEmpty();
-        return held;
-    }
-
-    private boolean embedsRowIds(String path)
-            throws Exception
-    {
-        return !oracle.query("SELECT name FROM parquet_schema('" + path + "') WHERE name = '_ducklake_internal_row_id'").isEmpty();
-    }
-
-    private static String fileName(String path)
-    {
-        return path.substring(path.lastIndexOf('/') + 1);
-    }
 }

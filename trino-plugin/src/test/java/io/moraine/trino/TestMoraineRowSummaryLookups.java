@@ -13,6 +13,7 @@ import io.moraine.testing.DuckDbCanonicalRows;
 import io.moraine.testing.DuckLakeHistory;
 import io.moraine.testing.DuckLakeOracle;
 import io.moraine.testing.LakeColumn;
+import io.moraine.testing.DuckLakeRowIds;
 import io.moraine.testing.LakeTable;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -97,14 +97,14 @@ class TestMoraineRowSummaryLookups
         long checked = 0;
         long embeddedChecked = 0;
         for (LakeTable table : history.tablesAt(newest)) {
-            Map<String, long[]> holders = physicalRowIds(table);
+            Map<String, long[]> holders = DuckLakeRowIds.physicalRowIds(oracle, table);
             Set<String> embedded = embeddingFiles(holders.keySet());
-            List<Long> ids = rowIds(table);
+            List<Long> ids = DuckLakeRowIds.rowIds(oracle, table);
             for (int i = 0; i < ids.size(); i += Math.max(1, ids.size() / 12)) {
                 long id = ids.get(i);
                 Set<String> expected = holders.entrySet().stream()
                         .filter(entry -> java.util.Arrays.stream(entry.getValue()).anyMatch(held -> held == id))
-                        .map(entry -> fileName(entry.getKey()))
+                        .map(entry -> DuckLakeRowIds.fileName(entry.getKey()))
                         .collect(Collectors.toSet());
                 assertThat(expected).as("DuckDB places row id %s of %s in a file", id, table).isNotEmpty();
                 Set<String> opened = openedDataFiles("SELECT * FROM " + table.sqlName("lake") + " WHERE \"$row_id\" = " + id);
@@ -131,7 +131,7 @@ class TestMoraineRowSummaryLookups
             List<LakeColumn> columns = Stream.concat(Stream.of(new LakeColumn("rowid", "BIGINT")), history.columnsAt(table, newest).stream()).toList();
             List<String> duckdbExpressions = Stream.concat(Stream.of("rowid"),
                     columns.stream().skip(1).map(column -> DuckDbCanonicalRows.expression(table, column))).toList();
-            List<Long> ids = rowIds(table);
+            List<Long> ids = DuckLakeRowIds.rowIds(oracle, table);
             List<Long> every7th = new ArrayList<>();
             for (int i = 0; i < ids.size(); i += 7) {
                 every7th.add(ids.get(i));
@@ -165,61 +165,18 @@ class TestMoraineRowSummaryLookups
         assertThat(compared).isGreaterThan(5);
     }
 
-    /** DuckDB's row ids of {@code table} at the newest snapshot, ascending. */
-    private List<Long> rowIds(LakeTable table)
-            throws Exception
-    {
-        return oracle.query("SELECT rowid FROM " + table.sqlName("lake") + " ORDER BY 1").stream().map(row -> Long.parseLong(row.getFirst())).toList();
-    }
-
-    /**
-     * Every data file of {@code table} at the newest snapshot with the row ids it holds physically (deleted rows too):
-     * its embedded row-id column read by DuckDB, else {@code row_id_start} .. + record_count from DuckLake's catalog.
-     */
-    private Map<String, long[]> physicalRowIds(LakeTable table)
-            throws Exception
-    {
-        Map<String, long[]> starts = new HashMap<>();
-        for (List<String> row : oracle.query("SELECT f.path, f.row_id_start, f.record_count FROM __ducklake_metadata_lake.ducklake_data_file f "
-                + "JOIN __ducklake_metadata_lake.ducklake_table t ON f.table_id = t.table_id AND t.end_snapshot IS NULL "
-                + "JOIN __ducklake_metadata_lake.ducklake_schema s ON t.schema_id = s.schema_id AND s.end_snapshot IS NULL "
-                + "WHERE f.end_snapshot IS NULL AND t.table_name = '" + table.name() + "' AND s.schema_name = '" + table.schema() + "'")) {
-            starts.put(fileName(row.get(0)), new long[] {row.get(1) == null ? -1 : Long.parseLong(row.get(1)), Long.parseLong(row.get(2))});
-        }
-        Map<String, long[]> held = new HashMap<>();
-        for (List<String> row : oracle.query("SELECT data_file FROM ducklake_list_files('lake', '" + table.name() + "', schema => '" + table.schema() + "')")) {
-            String path = row.getFirst();
-            long[] start = starts.get(fileName(path));
-            assertThat(start).as("catalog row of %s", path).isNotNull();
-            if (embedsRowIds(path)) {
-                held.put(path, oracle.query("SELECT _ducklake_internal_row_id FROM read_parquet('" + path + "')").stream()
-                        .mapToLong(ids -> Long.parseLong(ids.getFirst())).toArray());
-            }
-            else {
-                held.put(path, java.util.stream.LongStream.range(start[0], start[0] + start[1]).toArray());
-            }
-        }
-        assertThat(held).isNotEmpty();
-        return held;
-    }
-
     private Set<String> embeddingFiles(Set<String> paths)
             throws Exception
     {
         Set<String> embedding = new HashSet<>();
         for (String path : paths) {
-            if (embedsRowIds(path)) {
+            if (DuckLakeRowIds.embedsRowIds(oracle, path)) {
                 embedding.add(path);
             }
         }
         return embedding;
     }
 
-    private boolean embedsRowIds(String path)
-            throws Exception
-    {
-        return !oracle.query("SELECT name FROM parquet_schema('" + path + "') WHERE name = '_ducklake_internal_row_id'").isEmpty();
-    }
 
     /** The names of the data files (not delete files, not sidecars) {@code sql} opened. */
     private Set<String> openedDataFiles(String sql)
@@ -230,14 +187,10 @@ class TestMoraineRowSummaryLookups
         for (SpanData span : runner.getSpans()) {
             String location = span.getAttributes().get(AttributeKey.stringKey("trino.file.location"));
             if (location != null && span.getName().equals("InputFile.newInput") && location.endsWith(".parquet") && !location.endsWith("-delete.parquet")) {
-                opened.add(fileName(location));
+                opened.add(DuckLakeRowIds.fileName(location));
             }
         }
         return opened;
     }
 
-    private static String fileName(String path)
-    {
-        return path.substring(path.lastIndexOf('/') + 1);
-    }
 }

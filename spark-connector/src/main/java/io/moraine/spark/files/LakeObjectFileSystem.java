@@ -1,19 +1,13 @@
 package io.moraine.spark.files;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.util.Progressable;
 import org.apache.hadoop.fs.impl.OpenFileParameters;
 import org.apache.parquet.io.InputFile;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
@@ -25,31 +19,17 @@ import java.util.concurrent.CompletableFuture;
  * ({@link LakeObjectFileSystems#configure}); it is never put in Hadoop's shared file-system cache.
  */
 public final class LakeObjectFileSystem
-        extends FileSystem
+        extends ReadOnlyFileSystem
 {
-    private URI uri;
-    private Path workingDirectory;
-
-    @Override
-    public void initialize(URI name, Configuration configuration)
-            throws IOException
+    public LakeObjectFileSystem()
     {
-        super.initialize(name, configuration);
-        setConf(configuration);
-        uri = URI.create(name.getScheme() + "://" + (name.getAuthority() == null ? "" : name.getAuthority()));
-        workingDirectory = new Path(uri.toString() + "/");
+        super("moraine's s3 file system");
     }
 
     @Override
     public String getScheme()
     {
         return "s3";
-    }
-
-    @Override
-    public URI getUri()
-    {
-        return uri;
     }
 
     @Override
@@ -99,56 +79,9 @@ public final class LakeObjectFileSystem
     }
 
     @Override
-    public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite, int bufferSize, short replication, long blockSize, Progressable progress)
-    {
-        throw readOnly("create " + path);
-    }
-
-    @Override
-    public FSDataOutputStream append(Path path, int bufferSize, Progressable progress)
-    {
-        throw readOnly("append to " + path);
-    }
-
-    @Override
-    public boolean rename(Path source, Path target)
-    {
-        throw readOnly("rename " + source);
-    }
-
-    @Override
-    public boolean delete(Path path, boolean recursive)
-    {
-        throw readOnly("delete " + path);
-    }
-
-    @Override
     public FileStatus[] listStatus(Path path)
     {
         throw new UnsupportedOperationException("moraine's s3 file system does not list " + path + ": it reads the files a moraine catalog names. "
                 + "For other s3:// reads in this Spark session configure a Hadoop S3 file system (hadoop-aws: spark.hadoop.fs.s3.impl=org.apache.hadoop.fs.s3a.S3AFileSystem)");
-    }
-
-    @Override
-    public boolean mkdirs(Path path, FsPermission permission)
-    {
-        throw readOnly("create directory " + path);
-    }
-
-    @Override
-    public void setWorkingDirectory(Path directory)
-    {
-        workingDirectory = directory;
-    }
-
-    @Override
-    public Path getWorkingDirectory()
-    {
-        return workingDirectory;
-    }
-
-    private static UnsupportedOperationException readOnly(String what)
-    {
-        return new UnsupportedOperationException("moraine's s3 file system is read-only (it serves moraine scans); cannot " + what);
     }
 }
