@@ -536,6 +536,13 @@ public final class SlateStore
             catch (io.moraine.core.error.FencedException e) {
                 // A fenced writer has nothing left to flush; closing it must still succeed.
             }
+            catch (io.moraine.core.error.StoreException e) {
+                // SlateDB already closed the handle (a fenced writer's background task may close it first, reporting a
+                // clean close): there is nothing left to shut down.
+                if (!(e.getCause() instanceof io.slatedb.uniffi.Error.Closed)) {
+                    throw e;
+                }
+            }
         }
         if (reader != null) {
             try (reader) {
