@@ -72,7 +72,8 @@ class TestMoraineFileOperations
     {
         String sql = "SELECT count(*) FROM t";
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
-                .addCopies("MoraineStore.get system", 11)
+                // one of them the tiny-file threshold, read at planning
+                .addCopies("MoraineStore.get system", 12)
                 .addCopies("MoraineStore.get current/ducklake_snapshot", 8)
                 .addCopies("MoraineStore.scan current/ducklake_schema", 2)
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
@@ -91,6 +92,8 @@ class TestMoraineFileOperations
                 .add("MoraineStore.get inline/schema")
                 .add("MoraineStore.scan inline/chunk_locator")
                 .add("MoraineStore.scan inline/row_tombstone")
+                // the table's tiny-file copies (none published here): its delete files' and its data files' ranges
+                .addCopies("MoraineStore.scan tiny_files", 2)
                 .build());
         // One open and one read per data file (small files are read whole; a large one's footer in one read sized by
         // footer_size); the delete file once.
@@ -106,7 +109,7 @@ class TestMoraineFileOperations
     {
         String sql = "SELECT sum(v) FROM t WHERE id = 250";
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
-                .addCopies("MoraineStore.get system", 12)
+                .addCopies("MoraineStore.get system", 13)
                 .addCopies("MoraineStore.get current/ducklake_snapshot", 9)
                 .addCopies("MoraineStore.scan current/ducklake_schema", 2)
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
@@ -126,6 +129,7 @@ class TestMoraineFileOperations
                 .add("MoraineStore.scan inline/chunk_locator")
                 .add("MoraineStore.scan inline/row_tombstone")
                 .add("MoraineStore.get inline/insert")
+                .addCopies("MoraineStore.scan tiny_files", 2)
                 .build());
         // A file under the reader's small-file threshold (3 MB) is read whole, in one request.
         assertThat(fileOperations(sql)).isEqualTo(ImmutableMultiset.builder()
