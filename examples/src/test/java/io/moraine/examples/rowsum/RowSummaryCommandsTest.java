@@ -1,10 +1,7 @@
 package io.moraine.examples.rowsum;
 
-import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.Main;
-import io.moraine.testing.DuckLakeOracle;
+import io.moraine.examples.ImportedWorkload;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -20,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -44,7 +40,7 @@ class RowSummaryCommandsTest
     @TempDir
     static Path directory;
 
-    private DuckLakeOracle oracle;
+    private ImportedWorkload workload;
     private String store;
     private long published;
 
@@ -52,18 +48,15 @@ class RowSummaryCommandsTest
     void setUp()
             throws Exception
     {
-        oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
-        oracle.runWorkload();
-        store = directory.resolve("store").toString();
-        String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
-        CatalogImporter.importCatalog(DuckLakeSource.parse(copy), StoreUri.parse(store), Optional.empty(), CatalogImporter.Progress.SILENT);
+        workload = ImportedWorkload.create(directory);
+        store = workload.store();
     }
 
     @AfterAll
     void tearDown()
             throws Exception
     {
-        oracle.close();
+        workload.close();
     }
 
     @Test

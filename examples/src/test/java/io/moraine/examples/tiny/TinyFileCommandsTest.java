@@ -5,10 +5,8 @@ import io.moraine.core.catalog.TableKind;
 import io.moraine.core.keyspace.TinyFileKeys;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.Main;
-import io.moraine.testing.DuckLakeOracle;
+import io.moraine.examples.ImportedWorkload;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -26,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,7 +44,7 @@ class TinyFileCommandsTest
     @TempDir
     static Path directory;
 
-    private DuckLakeOracle oracle;
+    private ImportedWorkload workload;
     private String store;
     private long copied;
 
@@ -55,18 +52,15 @@ class TinyFileCommandsTest
     void setUp()
             throws Exception
     {
-        oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
-        oracle.runWorkload();
-        store = directory.resolve("store").toString();
-        String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
-        CatalogImporter.importCatalog(DuckLakeSource.parse(copy), StoreUri.parse(store), Optional.empty(), CatalogImporter.Progress.SILENT);
+        workload = ImportedWorkload.create(directory);
+        store = workload.store();
     }
 
     @AfterAll
     void tearDown()
             throws Exception
     {
-        oracle.close();
+        workload.close();
     }
 
     @Test
