@@ -1,5 +1,9 @@
 package io.moraine.sidecars.rowsum;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.moraine.core.io.LakeFileSystem;
 import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.SeekableInputStream;
@@ -18,7 +22,7 @@ import java.util.OptionalLong;
 /**
  * The last publish pass's outcomes, kept beside the sidecars in {@code <data path>/_moraine/rowsum-publish.json} so
  * that {@code bin/moraine rowsum status} (or anyone with the lake's files) can read them later. Each pass overwrites
- * it. A small flat JSON object (one nested object: failures by reason), written and read here without a JSON library.
+ * it. A small flat JSON object (one nested object: failures by reason), written and read with Jackson.
  */
 public record PublishRecord(long snapshotId, Instant finishedAt, String scope, PublishOutcomes outcomes)
 {
@@ -59,154 +63,62 @@ public record PublishRecord(long snapshotId, Instant finishedAt, String scope, P
         }
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     String toJson()
     {
-        StringBuilder json = new StringBuilder("{\n");
-        json.append("  \"format\": ").append(FORMAT).append(",\n");
-        json.append("  \"snapshot\": ").append(snapshotId).append(",\n");
-        json.append("  \"finished_at\": \"").append(finishedAt).append("\",\n");
-        json.append("  \"scope\": \"").append(escaped(scope)).append("\",\n");
-        json.append("  \"published\": ").append(outcomes.published()).append(",\n");
-        json.append("  \"already_published\": ").append(outcomes.alreadyPublished()).append(",\n");
-        json.append("  \"dense\": ").append(outcomes.dense()).append(",\n");
-        json.append("  \"failed\": ").append(outcomes.failed()).append(",\n");
-        json.append("  \"retries\": ").append(outcomes.retries()).append(",\n");
-        json.append("  \"bytes_written\": ").append(outcomes.bytesWritten()).append(",\n");
-        json.append("  \"cancelled\": ").append(outcomes.cancelled()).append(",\n");
-        json.append("  \"failed_by_reason\": {");
-        String separator = "";
-        for (Map.Entry<String, Long> reason : outcomes.failedByReason().entrySet()) {
-            json.append(separator).append('"').append(escaped(reason.getKey())).append("\": ").append(reason.getValue());
-            separator = ", ";
+        ObjectNode json = JSON.createObjectNode()
+                .put("format", FORMAT)
+                .put("snapshot", snapshotId)
+                .put("finished_at", finishedAt.toString())
+                .put("scope", scope)
+                .put("published", outcomes.published())
+                .put("already_published", outcomes.alreadyPublished())
+                .put("dense", outcomes.dense())
+                .put("failed", outcomes.failed())
+                .put("retries", outcomes.retries())
+                .put("bytes_written", outcomes.bytesWritten())
+                .put("cancelled", outcomes.cancelled());
+        ObjectNode byReason = json.putObject("failed_by_reason");
+        outcomes.failedByReason().forEach(byReason::put);
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n";
         }
-        return json.append("}\n}\n").toString();
+        catch (JsonProcessingException e) {
+            throw new IllegalStateException("a publish record did not serialize: " + e.getMessage(), e);
+        }
     }
 
     static PublishRecord fromJson(String text)
     {
-        Map<String, Object> fields = new FlatJson(text).object();
-        if (((Number) field(fields, "format")).intValue() != FORMAT) {
+        JsonNode fields;
+        try {
+            fields = JSON.readTree(text);
+        }
+        catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e.getOriginalMessage(), e);
+        }
+        if (field(fields, "format").asInt() != FORMAT) {
             throw new IllegalArgumentException("format " + fields.get("format") + ", this build reads format " + FORMAT);
         }
         Map<String, Long> reasons = new LinkedHashMap<>();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> byReason = (Map<String, Object>) field(fields, "failed_by_reason");
-        byReason.forEach((reason, count) -> reasons.put(reason, (Long) count));
+        field(fields, "failed_by_reason").properties().forEach(reason -> reasons.put(reason.getKey(), reason.getValue().asLong()));
         PublishOutcomes outcomes = new PublishOutcomes(number(fields, "published"), number(fields, "already_published"), number(fields, "dense"),
-                number(fields, "failed"), number(fields, "retries"), number(fields, "bytes_written"), (Boolean) field(fields, "cancelled"), reasons);
-        return new PublishRecord(number(fields, "snapshot"), Instant.parse((String) field(fields, "finished_at")), (String) field(fields, "scope"), outcomes);
+                number(fields, "failed"), number(fields, "retries"), number(fields, "bytes_written"), field(fields, "cancelled").asBoolean(), reasons);
+        return new PublishRecord(number(fields, "snapshot"), Instant.parse(field(fields, "finished_at").asText()), field(fields, "scope").asText(), outcomes);
     }
 
-    private static Object field(Map<String, Object> fields, String name)
+    private static JsonNode field(JsonNode fields, String name)
     {
-        Object value = fields.get(name);
-        if (value == null) {
+        JsonNode value = fields.get(name);
+        if (value == null || value.isNull()) {
             throw new IllegalArgumentException("no field " + name);
         }
         return value;
     }
 
-    private static long number(Map<String, Object> fields, String name)
+    private static long number(JsonNode fields, String name)
     {
-        return (Long) field(fields, name);
-    }
-
-    private static String escaped(String text)
-    {
-        return text.replace("\\", "\\\\").replace("\"", "\\\"");
-    }
-
-    /** Objects, strings (with {@code \\} and {@code \"} escapes), whole numbers and booleans: what {@link #toJson} writes. */
-    private static final class FlatJson
-    {
-        private final String text;
-        private int at;
-
-        FlatJson(String text)
-        {
-            this.text = text;
-        }
-
-        Map<String, Object> object()
-        {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            expect('{');
-            if (peek() == '}') {
-                at++;
-                return fields;
-            }
-            do {
-                String name = string();
-                expect(':');
-                fields.put(name, value());
-            }
-            while (consume(','));
-            expect('}');
-            return fields;
-        }
-
-        private Object value()
-        {
-            char next = peek();
-            if (next == '{') {
-                return object();
-            }
-            if (next == '"') {
-                return string();
-            }
-            if (text.startsWith("true", at) || text.startsWith("false", at)) {
-                boolean value = text.startsWith("true", at);
-                at += value ? 4 : 5;
-                return value;
-            }
-            int start = at;
-            while (at < text.length() && (Character.isDigit(text.charAt(at)) || text.charAt(at) == '-')) {
-                at++;
-            }
-            if (start == at) {
-                throw new IllegalArgumentException("unexpected '" + next + "' at offset " + at);
-            }
-            return Long.parseLong(text.substring(start, at));
-        }
-
-        private String string()
-        {
-            expect('"');
-            StringBuilder value = new StringBuilder();
-            while (at < text.length() && text.charAt(at) != '"') {
-                char c = text.charAt(at++);
-                value.append(c == '\\' && at < text.length() ? text.charAt(at++) : c);
-            }
-            expect('"');
-            return value.toString();
-        }
-
-        private boolean consume(char c)
-        {
-            if (peek() == c) {
-                at++;
-                return true;
-            }
-            return false;
-        }
-
-        private void expect(char c)
-        {
-            if (peek() != c) {
-                throw new IllegalArgumentException("expected '" + c + "' at offset " + at);
-            }
-            at++;
-        }
-
-        private char peek()
-        {
-            while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-                at++;
-            }
-            if (at >= text.length()) {
-                throw new IllegalArgumentException("ends early");
-            }
-            return text.charAt(at);
-        }
+        return field(fields, name).asLong();
     }
 }
