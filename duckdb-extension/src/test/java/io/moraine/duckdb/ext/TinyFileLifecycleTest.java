@@ -9,6 +9,9 @@ import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.TinyFileKeys;
 import io.moraine.core.tiny.TinyFilePublisher;
 import io.moraine.core.tiny.TinyFileSweeper;
+import io.moraine.core.verify.StoreVerifier;
+import io.moraine.core.verify.VerifyProblem;
+import io.moraine.core.verify.VerifyReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,6 +78,7 @@ class TinyFileLifecycleTest
             assertThat(AttachedTinyFiles.publish(store.toString(), LocalFileSystem.INSTANCE).published()).as("a second pass writes nothing").isZero();
             Set<String> copied = copies(catalog);
             assertThat(copied).hasSize(INSERTS + 1);
+            assertCopiesVerify(catalog, List.of());
             // A copied file ended whole by a DELETE: its row moves to history and keeps its copy (older snapshots read it)
             // until expire_snapshots deletes the row.
             for (String lake : List.of("oracle", "lake")) {
@@ -101,6 +105,7 @@ class TinyFileLifecycleTest
                 gone.removeAll(prunedRows);
                 prunedPerCall.add(gone.size());
                 prunedRows.addAll(gone);
+                assertCopiesVerify(catalog, List.of());
                 comparisons += compare(connection);
             }
             assertThat(catalog.headSnapshotId().orElseThrow()).as("the merge committed a snapshot").isGreaterThan(headBefore);
@@ -126,10 +131,12 @@ class TinyFileLifecycleTest
             byte[] orphan = TinyFileKeys.key(copyTable(catalog), TableKind.DATA_FILE, 1_000_000);
             catalog.writeBesideCommits(reader -> Map.of(ByteBuffer.wrap(orphan), TinyFileKeys.encodeValue(TableKind.DATA_FILE, 8, "PAR1PAR1".getBytes())));
             int before = copies(catalog).size();
+            assertCopiesVerify(catalog, List.of("tiny-file copy of data file 1000000"));
             TinyFileSweeper.Result swept = AttachedTinyFiles.sweep(store.toString());
             assertThat(swept.deleted()).isEqualTo(1);
             assertThat(copies(catalog)).hasSize(before - 1);
             assertThat(fileRows(catalog)).containsAll(copies(catalog));
+            assertCopiesVerify(catalog, List.of());
             comparisons += compare(connection);
         }
         // Two columns of 31 rows before the DELETE of id 5, of 30 rows in the six comparisons after it.
@@ -153,6 +160,15 @@ class TinyFileLifecycleTest
     }
 
     /** Each copy as kind/table/file. */
+    /** Verify, with the files, finds exactly these tiny-file problems, and compares every other copy with its file. */
+    private static void assertCopiesVerify(MoraineCatalog catalog, List<String> problems)
+    {
+        VerifyReport report = StoreVerifier.verify(catalog.store().latest(), StoreVerifier.Options.STORE_ONLY.withFiles(LocalFileSystem.INSTANCE));
+        assertThat(report.problems()).filteredOn(problem -> problem.check() == VerifyProblem.Check.TINY_FILE)
+                .extracting(VerifyProblem::where).as(report.summary()).containsExactlyElementsOf(problems);
+        assertThat(report.checked("tiny-file copies compared with their files")).as(report.summary()).isEqualTo(copies(catalog).size() - problems.size());
+    }
+
     private static Set<String> copies(MoraineCatalog catalog)
     {
         Set<String> ids = new HashSet<>();

@@ -2,25 +2,34 @@ package io.moraine.core.verify;
 
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.Row;
+import io.moraine.core.catalog.TableKind;
 import io.moraine.core.io.LakeFileSystem;
+import io.moraine.core.keyspace.TinyFileKeys;
+import io.moraine.core.store.KeyValueReader;
+import org.apache.parquet.io.SeekableInputStream;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 import static io.moraine.core.verify.VerifyProblem.Check.FILE_SIZE;
 import static io.moraine.core.verify.VerifyProblem.Check.MISSING_FILE;
+import static io.moraine.core.verify.VerifyProblem.Check.TINY_FILE;
 
 /**
  * Every data and delete file the catalog references (current and history rows: older snapshots still read ended
  * files) exists at its resolved path under the data path, with the size the catalog records. Paths resolve as DuckLake
- * resolves them ({@link CatalogPaths}), through the newest row of the file's table and of that table's schema.
+ * resolves them ({@link CatalogPaths}), through the newest row of the file's table and of that table's schema. A file
+ * with a good tiny-file copy is read whole and compared with it.
  */
 final class FileChecks
 {
     static final String FILES = "files";
+    static final String COPIES_COMPARED = "tiny-file copies compared with their files";
 
     private final LakeFileSystem fileSystem;
     private final Findings findings;
@@ -31,7 +40,7 @@ final class FileChecks
         this.findings = findings;
     }
 
-    void run(CatalogRowChecks catalog, String dataPath)
+    void run(CatalogRowChecks catalog, String dataPath, KeyValueReader reader, Map<TinyFileChecks.FileKey, byte[]> copies)
     {
         findings.expect(FILES);
         for (CatalogRowChecks.FileRow file : catalog.files()) {
@@ -44,11 +53,16 @@ final class FileChecks
             }
             String path = CatalogPaths.filePath(CatalogPaths.tablePath(dataPath, schema.get(), table.get()), file.row());
             findings.checked(FILES);
-            check(file, path);
+            String idColumn = file.row().kind() == TableKind.DATA_FILE ? "data_file_id" : "delete_file_id";
+            byte[] copyKey = copies.get(new TinyFileChecks.FileKey(file.row().kind(), file.row().getLong(idColumn)));
+            if (check(file, path) && copyKey != null) {
+                compareCopy(file, path, reader.get(copyKey), copyKey);
+            }
         }
     }
 
-    private void check(CatalogRowChecks.FileRow file, String path)
+    /** Whether the file exists with the size its row records. */
+    private boolean check(CatalogRowChecks.FileRow file, String path)
     {
         long length;
         try {
@@ -56,15 +70,35 @@ final class FileChecks
         }
         catch (FileNotFoundException | NoSuchFileException e) {
             findings.problem(MISSING_FILE, file.where(), path + " does not exist");
-            return;
+            return false;
+        }
+        catch (IOException | RuntimeException e) {
+            findings.problem(MISSING_FILE, file.where(), path + " cannot be read: " + e.getMessage());
+            return false;
+        }
+        Long recorded = file.row().getLong("file_size_bytes");
+        if (recorded != null && recorded != length) {
+            findings.problem(FILE_SIZE, file.where(), path + " has " + length + " bytes; the catalog records " + recorded);
+            return false;
+        }
+        return true;
+    }
+
+    private void compareCopy(CatalogRowChecks.FileRow file, String path, byte[] copyValue, byte[] copyKey)
+    {
+        findings.checked(COPIES_COMPARED);
+        byte[] bytes;
+        try (SeekableInputStream in = fileSystem.newInputFile(path, OptionalLong.empty()).newStream()) {
+            bytes = in.readAllBytes();
         }
         catch (IOException | RuntimeException e) {
             findings.problem(MISSING_FILE, file.where(), path + " cannot be read: " + e.getMessage());
             return;
         }
-        Long recorded = file.row().getLong("file_size_bytes");
-        if (recorded != null && recorded != length) {
-            findings.problem(FILE_SIZE, file.where(), path + " has " + length + " bytes; the catalog records " + recorded);
+        if (copyValue == null || !Arrays.equals(bytes, TinyFileKeys.fileBytes(copyKey, copyValue))) {
+            findings.problem(TINY_FILE, file.where(), "its tiny-file copy differs from the bytes of " + path
+                    + " (of the same size): Trino and Spark read the copy, DuckDB the file, so their answers may differ; the copy"
+                    + " holds the file's bytes when it was published and data files never change, so restore the file from a backup");
         }
     }
 }

@@ -11,6 +11,7 @@ import io.moraine.core.store.SlateStore;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -22,8 +23,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Checks a store's invariants without changing it (docs/format.md): the format record, the store facts, the head and
  * the id counters, every catalog row (decoding, placement, references of live rows), the primary-key, snapshot-time
- * and file-change indexes, the inline subspace (schemas, chunks decoding against them, locators), and optionally the
- * data and delete files under the data path. Every problem found is reported; nothing stops at the first.
+ * and file-change indexes, the inline subspace (schemas, chunks decoding against them, locators), the tiny-file copies,
+ * and optionally the data and delete files under the data path (and that each copy holds its file's bytes). Every problem found is reported; nothing stops at the first.
  */
 public final class StoreVerifier
 {
@@ -91,6 +92,7 @@ public final class StoreVerifier
             indexes.runFileChanges(catalog.files());
         }
         new InlineChecks(reader, findings, catalog, head).run();
+        Map<TinyFileChecks.FileKey, byte[]> copies = new TinyFileChecks(reader, findings).run(catalog);
         catalog.checkNextRowIds();
         if (options.files().isPresent()) {
             Optional<String> dataPath = options.dataPath().or(() -> facts.map(f -> f.get(StoreFacts.DATA_PATH)));
@@ -99,7 +101,7 @@ public final class StoreVerifier
             }
             else {
                 String path = dataPath.get().endsWith("/") ? dataPath.get() : dataPath.get() + "/";
-                new FileChecks(options.files().get(), findings).run(catalog, path);
+                new FileChecks(options.files().get(), findings).run(catalog, path, reader, copies);
             }
         }
         return findings.report();

@@ -41,6 +41,8 @@ public record VerifyProblem(Check check, String where, String detail)
         INLINE_LOCATOR,
         /** Another inline record (tombstone, file delete, marker) that is malformed or names what is not there. */
         INLINE_RECORD,
+        /** A tiny-file copy that does not decode, is not whole, has no file row, or differs from its row or (with file checks) its file. */
+        TINY_FILE,
         /** A data or delete file the catalog references is missing from the data path (only with file checks). */
         MISSING_FILE,
         /** A referenced file whose size differs from the catalog's file_size_bytes (only with file checks). */

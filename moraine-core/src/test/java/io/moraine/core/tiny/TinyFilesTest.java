@@ -16,6 +16,9 @@ import io.moraine.core.scan.TaskStream;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.CommitListener;
+import io.moraine.core.verify.StoreVerifier;
+import io.moraine.core.verify.VerifyProblem;
+import io.moraine.core.verify.VerifyReport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tiny-file copies in the core: publishing (what is copied, what is skipped and counted, idempotence), planning (tasks
  * carry copies only when the store's option is above 0 and the scan wants them), lifecycle (deleting a file's row
- * deletes its copy in the same batch) and the sweep. The files are on the local file system; the store is real
+ * deletes its copy in the same batch), the sweep and what verify reports of copies. The files are on the local file system; the store is real
  * SlateDB in memory.
  */
 class TinyFilesTest
@@ -270,6 +273,49 @@ class TinyFilesTest
         assertThat(result.deleted()).isEqualTo(2);
         assertThat(copyIds()).containsExactly("9/" + TINY, "9/" + TINY_2, "12/" + DELETE_OF_TINY);
         assertThat(TinyFileSweeper.sweep(catalog).deleted()).isZero();
+    }
+
+    @Test
+    void verifyChecksEveryCopyAndComparesGoodOnesWithTheirFiles()
+            throws IOException
+    {
+        TinyFilePublisher.publish(catalog, LocalFileSystem.INSTANCE);
+        StoreVerifier.Options withFiles = StoreVerifier.Options.STORE_ONLY.withFiles(LocalFileSystem.INSTANCE);
+        VerifyReport clean = StoreVerifier.verify(catalog.store().latest(), withFiles);
+        assertThat(tinyFileProblems(clean)).isEmpty();
+        assertThat(clean.checked("tiny-file copies")).isEqualTo(3);
+        assertThat(clean.checked("tiny-file copies compared with their files")).isEqualTo(3);
+
+        catalog.writeBesideCommits(reader -> Map.of(
+                ByteBuffer.wrap(TinyFileKeys.key(TABLE, TableKind.DATA_FILE, 999)), TinyFileKeys.encodeValue(TableKind.DATA_FILE, 4, "PAR1".getBytes(StandardCharsets.UTF_8)),
+                ByteBuffer.wrap(TinyFileKeys.key(77, TableKind.DATA_FILE, MISMATCH)), TinyFileKeys.encodeValue(TableKind.DATA_FILE, 950, new byte[950]),
+                ByteBuffer.wrap(TinyFileKeys.key(TABLE, TableKind.DATA_FILE, OVERSIZE)), TinyFileKeys.encodeValue(TableKind.DATA_FILE, 4999, new byte[4999]),
+                ByteBuffer.wrap(TinyFileKeys.key(TABLE, TableKind.DATA_FILE, NOT_PARQUET)), new byte[] {1, 9, 0, 0, 0, 0, 0, 0, 1, 0, 7},
+                ByteBuffer.wrap(new byte[] {0x07, 1, 2}), new byte[] {1}));
+        byte[] damaged = contents.get(TINY).clone();
+        damaged[100] ^= 1;
+        Files.write(lake.resolve("main/t1").resolve(name(TINY)), damaged);
+
+        VerifyReport broken = StoreVerifier.verify(catalog.store().latest(), withFiles);
+        assertThat(tinyFileProblems(broken)).containsExactlyInAnyOrder(
+                "tiny-file copy 070102", // a key of no copy
+                "tiny-file copy of data file " + NOT_PARQUET, // a header longer than its bytes
+                "tiny-file copy of data file 999", // no row
+                "tiny-file copy of data file " + MISMATCH, // kept under another table
+                "tiny-file copy of data file " + OVERSIZE, // taken at another size
+                "ducklake_data_file(table_id=" + TABLE + ", data_file_id=" + TINY + ")"); // differs from the file
+        assertThat(broken.checked("tiny-file copies")).isEqualTo(8);
+        assertThat(broken.checked("tiny-file copies compared with their files")).isEqualTo(3);
+        assertThat(broken.problems()).filteredOn(problem -> problem.where().endsWith("data_file_id=" + TINY + ")"))
+                .singleElement().satisfies(problem -> assertThat(problem.detail()).contains("differs from the bytes of").contains(name(TINY)));
+    }
+
+    /** Where each tiny-file problem is (a catalog row without its subspace). */
+    private static List<String> tinyFileProblems(VerifyReport report)
+    {
+        return report.problems().stream().filter(problem -> problem.check() == VerifyProblem.Check.TINY_FILE)
+                .map(problem -> problem.where().replaceAll("^(current|history)/", ""))
+                .toList();
     }
 
     @Test
