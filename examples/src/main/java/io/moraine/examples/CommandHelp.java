@@ -116,7 +116,7 @@ final class CommandHelp
                                 [--planning-files 10000 (0: skip)] [--planning-runs 3] [--dir <directory> (default a temporary one)] [--stats]
                       row-id    [--files 200] [--rows-per-file 20000] [--runs 5] [--warmups 2] [--dir <directory>]
                       rowsum    [--ids 1000000] [--range 10000000] [--runs 5] [--warmups 2] [--dir <directory>]
-                      rowsum-s3 [--files 300] [--rows-per-file 20000] [--lookups 9] [--dir <directory>]
+                      rowsum-s3 [--files 300] [--rows-per-file 20000] [--spread 10] [--lookups 9] [--dir <directory>]
                       tiny-files [--files 5000] [--runs 5] [--dir <directory>]
                       changes   [--files 200] [--scale 10] [--rows-per-file 50] [--repetitions 31] [--planning-files 10000 (0: skip)]
                       duckdb    [--rows 10000] [--repetitions 15] [--warmup-seconds 3] [--threads N (default DuckDB's)]

@@ -11,6 +11,7 @@ import org.gaul.s3proxy.blobstore.options.CreateContainerOptions;
 import org.gaul.s3proxy.blobstore.options.GetOptions;
 import org.gaul.s3proxy.blobstore.options.ListContainerOptions;
 import org.gaul.s3proxy.blobstore.options.PutOptions;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 
 import java.io.File;
@@ -40,10 +41,10 @@ public final class S3ProxyServer
     private final S3Proxy proxy;
     private final BlobStore blobStore;
 
-    private S3ProxyServer(int port, String accessKey, String secretKey)
+    private S3ProxyServer(int port, String accessKey, String secretKey, BlobStore blobStore)
             throws Exception
     {
-        blobStore = new TransientNio2BlobStore();
+        this.blobStore = blobStore;
         proxy = S3Proxy.builder()
                 .blobStore(blobStore)
                 .endpoint(URI.create("http://127.0.0.1:" + port))
@@ -71,7 +72,7 @@ public final class S3ProxyServer
                 throw new IllegalStateException("S3 tests need the build's S3 settings: run them through Maven "
                         + "(make test), which reserves moraine.s3proxy.port and sets AWS_ENDPOINT to match");
             }
-            shared = new S3ProxyServer(Integer.parseInt(port), ACCESS_KEY, SECRET_KEY);
+            shared = new S3ProxyServer(Integer.parseInt(port), ACCESS_KEY, SECRET_KEY, new TransientNio2BlobStore());
         }
         return shared;
     }
@@ -84,11 +85,23 @@ public final class S3ProxyServer
     public static S3ProxyServer startPrivate(String accessKey, String secretKey)
             throws Exception
     {
-        int port;
+        return new S3ProxyServer(freePort(), accessKey, secretKey, new TransientNio2BlobStore());
+    }
+
+    /** {@link #startPrivate(String, String)} keeping its objects in files under {@code directory} instead of the heap (for benchmarks of many gigabytes). */
+    public static S3ProxyServer startPrivate(String accessKey, String secretKey, Path directory)
+            throws Exception
+    {
+        Files.createDirectories(directory);
+        return new S3ProxyServer(freePort(), accessKey, secretKey, new FilesystemNio2BlobStore(directory.toString()));
+    }
+
+    private static int freePort()
+            throws IOException
+    {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
+            return socket.getLocalPort();
         }
-        return new S3ProxyServer(port, accessKey, secretKey);
     }
 
     /** {@link #shared()} for callers that cannot throw checked exceptions. */
