@@ -8,9 +8,11 @@ import io.moraine.core.keyspace.SystemKeys;
 import io.moraine.core.store.KeyValueReader;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -24,16 +26,19 @@ import java.util.function.Supplier;
  * kind's row stamp ({@link RowStamps}) is unchanged. A front end that reads whole tables per transaction (DuckLake
  * through the DuckDB extension) thus scans a table again only after it changed; and when this process's committer
  * changed it, the entry is carried forward by applying the commit's own writes instead ({@link #committing}).
- * Kinds larger than {@link #MAX_ROWS_PER_KIND} rows are not kept; ducklake_metadata, whose first rows are the store
- * facts, is not kept.
+ * A kind keeps its last few versions, not only the newest: concurrent transactions read at different snapshots, and
+ * one reading an older version must neither miss nor push the newest out (which would make every later commit rescan).
+ * The versions of a kind hold at most {@link #MAX_ROWS_PER_KIND} rows together (the newest is always kept if it fits);
+ * ducklake_metadata, whose first rows are the store facts, is not kept.
  */
 public final class CommittedRowsCache
 {
     static final int MAX_ROWS_PER_KIND = 250_000;
+    static final int VERSIONS_PER_KIND = 16;
 
     private static final java.util.Comparator<byte[]> KEY_ORDER = Arrays::compareUnsigned;
 
-    private final Map<TableKind, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<TableKind, Versions> entries = new ConcurrentHashMap<>();
 
     /** A kind's rows under one stamp: each subspace's rows by key, and the served list. */
     private record Entry(byte[] stamp, NavigableMap<byte[], Row> current, NavigableMap<byte[], Row> history, List<Row> rows)
@@ -47,6 +52,45 @@ public final class CommittedRowsCache
         }
     }
 
+    /** A kind's kept versions, the most recently used first (the one each commit carries forward is used by every commit). */
+    private static final class Versions
+    {
+        private final Deque<Entry> entries = new ArrayDeque<>();
+
+        /** The version under {@code stamp}, made the most recently used. */
+        synchronized Entry find(byte[] stamp)
+        {
+            for (var iterator = entries.iterator(); iterator.hasNext(); ) {
+                Entry entry = iterator.next();
+                if (Arrays.equals(entry.stamp(), stamp)) {
+                    iterator.remove();
+                    entries.addFirst(entry);
+                    return entry;
+                }
+            }
+            return null;
+        }
+
+        synchronized void keep(Entry kept)
+        {
+            entries.removeIf(entry -> Arrays.equals(entry.stamp(), kept.stamp()));
+            entries.addFirst(kept);
+            // most recently used first: the first version past the count or the rows bound goes, and every one after it
+            long rows = 0;
+            int count = 0;
+            for (var iterator = entries.iterator(); iterator.hasNext(); ) {
+                Entry entry = iterator.next();
+                rows += entry.rows().size();
+                if (count > 0 && (rows > MAX_ROWS_PER_KIND || count >= VERSIONS_PER_KIND)) {
+                    iterator.remove();
+                }
+                else {
+                    count++;
+                }
+            }
+        }
+    }
+
     /** Every row of {@code kind} as {@code reader} sees it: kept rows when the stamp there matches, else {@code scan}'s. */
     public List<Row> rows(KeyValueReader reader, TableKind kind, Supplier<List<Row>> scan)
     {
@@ -57,8 +101,9 @@ public final class CommittedRowsCache
         if (stamp == null) {
             return scan.get(); // a store written before row stamps, until its next read-write open upgrades it
         }
-        Entry entry = entries.get(kind);
-        if (entry != null && Arrays.equals(entry.stamp(), stamp)) {
+        Versions versions = entries.computeIfAbsent(kind, k -> new Versions());
+        Entry entry = versions.find(stamp);
+        if (entry != null) {
             return entry.rows();
         }
         List<Row> rows = scan.get();
@@ -69,22 +114,23 @@ public final class CommittedRowsCache
                 Subspace subspace = row.isCurrent() ? Subspace.CURRENT : Subspace.HISTORY;
                 (subspace == Subspace.CURRENT ? current : history).put(RowKeys.key(subspace, row), row);
             }
-            entries.put(kind, Entry.of(stamp, current, history));
+            versions.keep(Entry.of(stamp, current, history));
         }
         return rows;
     }
 
     /**
-     * A committer is about to apply {@code writes} (with their new stamps) over the state {@code before} reads: each kept
-     * kind the batch changes moves to its new stamp with the batch's rows applied, if it was kept under the stamp it
-     * has in {@code before}; otherwise it is dropped. Call under the commit lock.
+     * A committer is about to apply {@code writes} (with their new stamps) over the state {@code before} reads: each
+     * kind the batch changes gains a version under its new stamp, the batch's rows applied to the version kept under
+     * the stamp it has in {@code before} (if one is kept). Call under the commit lock.
      */
     public void committing(KeyValueReader before, Map<ByteBuffer, byte[]> writes, Set<TableKind> changed)
     {
         for (TableKind kind : changed) {
-            Entry entry = entries.remove(kind);
+            Versions versions = entries.get(kind);
             byte[] newStamp = writes.get(ByteBuffer.wrap(SystemKeys.rowStamp(kind)));
-            if (entry == null || newStamp == null || !Arrays.equals(entry.stamp(), before.get(SystemKeys.rowStamp(kind)))) {
+            Entry entry = versions == null || newStamp == null ? null : versions.find(before.get(SystemKeys.rowStamp(kind)));
+            if (entry == null) {
                 continue;
             }
             NavigableMap<byte[], Row> current = new TreeMap<>(entry.current());
@@ -103,7 +149,7 @@ public final class CommittedRowsCache
                 }
             }
             if (current.size() + history.size() <= MAX_ROWS_PER_KIND) {
-                entries.put(kind, Entry.of(newStamp, current, history));
+                versions.keep(Entry.of(newStamp, current, history));
             }
         }
     }
@@ -113,5 +159,4 @@ public final class CommittedRowsCache
     {
         entries.clear();
     }
-
 }

@@ -20,6 +20,7 @@ import static io.moraine.core.catalog.CatalogTestSupport.nextSnapshot;
 import static io.moraine.core.catalog.CatalogTestSupport.scan;
 import static io.moraine.core.catalog.CatalogTestSupport.table;
 import static io.moraine.core.catalog.CatalogTestSupport.tableStats;
+import static io.moraine.core.catalog.CommittedRowsCache.VERSIONS_PER_KIND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@link MoraineCatalog#everyRow}: kept rows equal a fresh scan after every kind of change, and unchanged kinds cost no scan. */
@@ -68,6 +69,32 @@ class CommittedRowsCacheTest
                 assertThat(reader.scans).as("scans after this handle's commit %d", i).isZero();
             }
             assertThat(comparisons).isEqualTo(KINDS.size() + 4 * (KINDS.size() - 1));
+        }
+    }
+
+    @Test
+    void aTransactionReadingAnOlderSnapshotNeitherRescansNorPushesTheNewestOut()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("rows-cache-versions"))) {
+            assertEveryKindEqualsAScan(catalog, catalog);
+            Row previous = head(catalog);
+            int comparisons = 0;
+            for (int i = 1; i <= VERSIONS_PER_KIND + 2; i++) {
+                // A transaction opened before this commit (as a concurrent DuckLake connection's) reads after it lands.
+                try (CatalogSnapshot older = catalog.latest()) {
+                    List<Row> olderRows = scan(catalog, TableKind.SNAPSHOT, RowScope.ALL);
+                    Row next = nextSnapshot(previous, 0, 0, 0);
+                    catalog.begin(previous.getLong("snapshot_id")).insert(next).insert(changes(next.getLong("snapshot_id"), "inserted_into_table:1")).commit();
+                    previous = next;
+                    CountingReader atOlder = new CountingReader(older.reader());
+                    assertThat(catalog.everyRow(atOlder, TableKind.SNAPSHOT)).as("the older snapshot's rows after commit %d", i).isEqualTo(olderRows);
+                    CountingReader atHead = new CountingReader(catalog.store().latest());
+                    assertThat(catalog.everyRow(atHead, TableKind.SNAPSHOT)).as("the head's rows after commit %d", i).isEqualTo(scan(catalog, TableKind.SNAPSHOT, RowScope.ALL));
+                    comparisons += 2;
+                    assertThat(List.of(atOlder.scans, atHead.scans)).as("scans after commit %d (older, head)", i).containsExactly(0, 0);
+                }
+            }
+            assertThat(comparisons).isEqualTo(2 * (VERSIONS_PER_KIND + 2));
         }
     }
 
