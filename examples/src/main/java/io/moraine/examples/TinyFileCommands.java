@@ -111,9 +111,9 @@ public final class TinyFileCommands
             System.out.println("tiny_file_threshold_bytes is 0 (off): nothing copied; turn it on with --threshold-bytes N");
             return;
         }
-        System.out.printf("snapshot %d, threshold %,d bytes: %,d files: %,d copied (%,d bytes, %,d batches), %,d already copied, %,d above the threshold, "
+        System.out.printf("snapshot %d, threshold %,d bytes: %,d files: %,d copied (%,d bytes, %,d %s), %,d already copied, %,d above the threshold, "
                 + "%,d size mismatch, %,d missing, %,d unreadable, %,d not Parquet, %,d pruned while read%s%n", result.snapshotId(), result.thresholdBytes(),
-                result.files(), result.published(), result.bytesWritten(), result.batches(), result.alreadyCopied(), result.oversize(), result.sizeMismatch(),
+                result.files(), result.published(), result.bytesWritten(), result.batches(), result.batches() == 1 ? "batch" : "batches", result.alreadyCopied(), result.oversize(), result.sizeMismatch(),
                 result.missing(), result.unreadable(), result.notParquet(), result.goneBeforeWrite(), result.cancelled() ? " (cancelled)" : "");
     }
 

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TinyFileCommandsTest
 {
-    private static final Pattern PUBLISHED = Pattern.compile("([\\d,]+) files: ([\\d,]+) copied \\(([\\d,]+) bytes, ([\\d,]+) batches\\), ([\\d,]+) already copied, ([\\d,]+) above");
+    private static final Pattern PUBLISHED = Pattern.compile("([\\d,]+) files: ([\\d,]+) copied \\(([\\d,]+) bytes, ([\\d,]+) batch(?:es)?\\), ([\\d,]+) already copied, ([\\d,]+) above");
 
     @TempDir
     static Path directory;
