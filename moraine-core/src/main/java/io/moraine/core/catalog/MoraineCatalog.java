@@ -249,10 +249,31 @@ public final class MoraineCatalog
         });
     }
 
-    /** The catalog at snapshot {@code snapshotId}; an expired or unknown id is refused, never replaced by another. */
+    /**
+     * The catalog at snapshot {@code snapshotId}; an expired or unknown id is refused, never replaced by another. A
+     * read-only handle asked for a snapshot past the head it has seen first waits, at most two of its poll intervals,
+     * for it to arrive: an id another process has just committed (and handed out) is read, not refused.
+     */
     public CatalogSnapshot at(long snapshotId)
     {
+        if (store.mode() == OpenMode.READ_ONLY) {
+            awaitHead(snapshotId, store.manifestPollInterval().multipliedBy(2));
+        }
         return onView(view -> snapshotOn(view, snapshotId, SystemKeys.decodeHead(requireHead(view.reader()))));
+    }
+
+    private void awaitHead(long snapshotId, Duration wait)
+    {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (headSnapshotId().orElse(-1) < snapshotId && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(Math.max(1, Math.min(10, wait.toMillis() / 10)));
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /**

@@ -67,6 +67,7 @@ public final class SlateStore
     private final DbReader reader;
     private final StoreReadListener readListener;
     private final Duration timeout;
+    private final Duration manifestPollInterval;
     // How long a write-ahead-log flush waits for committers already queued to apply, so that they share it.
     private static final Duration GROUP_COMMIT_WAIT = Duration.ofMillis(1);
 
@@ -85,6 +86,7 @@ public final class SlateStore
     {
         this.readListener = options.readListener();
         this.timeout = options.timeout();
+        this.manifestPollInterval = options.manifestPollInterval();
         this.uri = uri;
         this.mode = mode;
         this.objectStore = objectStore;
@@ -239,6 +241,12 @@ public final class SlateStore
     public OpenMode mode()
     {
         return mode;
+    }
+
+    /** How often a read-only handle looks for the writer's new commits: it sees a commit at most this long after it lands. */
+    public Duration manifestPollInterval()
+    {
+        return manifestPollInterval;
     }
 
     /** The scan options of one durability level, in both orders. */
