@@ -256,10 +256,16 @@ public final class MoraineCatalog
      */
     public CatalogSnapshot at(long snapshotId)
     {
-        if (store.mode() == OpenMode.READ_ONLY) {
-            awaitHead(snapshotId, store.manifestPollInterval().multipliedBy(2));
+        try {
+            return onView(view -> snapshotOn(view, snapshotId, SystemKeys.decodeHead(requireHead(view.reader()))));
         }
-        return onView(view -> snapshotOn(view, snapshotId, SystemKeys.decodeHead(requireHead(view.reader()))));
+        catch (NotFoundException e) {
+            if (store.mode() != OpenMode.READ_ONLY || headSnapshotId().orElse(-1) >= snapshotId) {
+                throw e;
+            }
+            awaitHead(snapshotId, store.manifestPollInterval().multipliedBy(2));
+            return onView(view -> snapshotOn(view, snapshotId, SystemKeys.decodeHead(requireHead(view.reader()))));
+        }
     }
 
     private void awaitHead(long snapshotId, Duration wait)
