@@ -256,15 +256,17 @@ public final class MoraineCatalog
      */
     public CatalogSnapshot at(long snapshotId)
     {
+        java.util.function.Function<SlateStore.SnapshotView, CatalogSnapshot> open =
+                view -> snapshotOn(view, snapshotId, SystemKeys.decodeHead(requireHead(view.reader())));
         try {
-            return onView(view -> snapshotOn(view, snapshotId, SystemKeys.decodeHead(requireHead(view.reader()))));
+            return onView(open);
         }
         catch (NotFoundException e) {
             if (store.mode() != OpenMode.READ_ONLY || headSnapshotId().orElse(-1) >= snapshotId) {
                 throw e;
             }
             awaitHead(snapshotId, store.manifestPollInterval().multipliedBy(2));
-            return onView(view -> snapshotOn(view, snapshotId, SystemKeys.decodeHead(requireHead(view.reader()))));
+            return onView(open);
         }
     }
 

@@ -195,7 +195,8 @@ public final class FileChangeKeys
         return file.kind();
     }
 
-    private static long fileId(Row file)
+    /** The id of a ducklake_data_file or ducklake_delete_file row. */
+    public static long fileId(Row file)
     {
         return file.getLong(file.kind() == TableKind.DATA_FILE ? "data_file_id" : "delete_file_id");
     }

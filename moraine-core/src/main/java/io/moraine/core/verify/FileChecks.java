@@ -2,7 +2,6 @@ package io.moraine.core.verify;
 
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.keyspace.TinyFileKeys;
 import io.moraine.core.store.KeyValueReader;
@@ -53,8 +52,7 @@ final class FileChecks
             }
             String path = CatalogPaths.filePath(CatalogPaths.tablePath(dataPath, schema.get(), table.get()), file.row());
             findings.checked(FILES);
-            String idColumn = file.row().kind() == TableKind.DATA_FILE ? "data_file_id" : "delete_file_id";
-            byte[] copyKey = copies.get(new TinyFileChecks.FileKey(file.row().kind(), file.row().getLong(idColumn)));
+            byte[] copyKey = copies.get(TinyFileChecks.FileKey.of(file));
             if (check(file, path) && copyKey != null) {
                 compareCopy(file, path, reader.get(copyKey), copyKey);
             }

@@ -2,6 +2,7 @@ package io.moraine.core.verify;
 
 import io.moraine.core.catalog.TableKind;
 import io.moraine.core.error.CorruptionException;
+import io.moraine.core.keyspace.FileChangeKeys;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.TinyFileKeys;
 import io.moraine.core.store.KeyValue;
@@ -26,7 +27,13 @@ final class TinyFileChecks
     private static final int PAGE = 256;
 
     /** A data or delete file by kind and id: a copy's file row. */
-    record FileKey(TableKind kind, long fileId) {}
+    record FileKey(TableKind kind, long fileId)
+    {
+        static FileKey of(CatalogRowChecks.FileRow file)
+        {
+            return new FileKey(file.row().kind(), FileChangeKeys.fileId(file.row()));
+        }
+    }
 
     private final KeyValueReader reader;
     private final Findings findings;
@@ -43,11 +50,7 @@ final class TinyFileChecks
         findings.expect(COPIES);
         Map<FileKey, CatalogRowChecks.FileRow> rows = new HashMap<>();
         for (CatalogRowChecks.FileRow file : catalog.files()) {
-            String idColumn = file.row().kind() == TableKind.DATA_FILE ? "data_file_id" : "delete_file_id";
-            Long fileId = file.row().getLong(idColumn);
-            if (fileId != null) {
-                rows.put(new FileKey(file.row().kind(), fileId), file);
-            }
+            rows.put(FileKey.of(file), file);
         }
         Map<FileKey, byte[]> good = new HashMap<>();
         try (KeyValueCursor cursor = reader.scan(Subspace.TINY_FILES.start(), Subspace.TINY_FILES.end(), PAGE)) {
