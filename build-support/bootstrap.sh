@@ -22,6 +22,9 @@ source "$here/versions.env"
 cache=${MORAINE_CACHE_DIR:-$HOME/.cache/moraine}
 downloads=$cache/downloads
 mkdir -p "$downloads"
+# Two builds on one machine (two checkouts, say) share the cache: the second waits here instead of racing the first.
+exec 9>"$cache/.bootstrap.lock"
+flock 9
 export JAVA_HOME=${JAVA_HOME:-$("$here/find-jdk.sh")}
 export MAVEN_OPTS=${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}
 mvn=(mvn -B -ntp -q)

@@ -36,6 +36,9 @@ python=$(command -v python3 || true)
 [ -n "$python" ] || die "python3 (with pip) is needed to download DuckDB's headers from PyPI"
 [ -f "$JAVA_HOME/include/jni.h" ] || die "no JNI headers in JAVA_HOME=$JAVA_HOME (include/jni.h); point JAVA_HOME at a JDK"
 mkdir -p "$downloads" "$out"
+# Two builds on one machine (two checkouts, say) share the cache: the second waits here instead of racing the first.
+exec 9>"$cache/.build-duckdb-extension.lock"
+flock 9
 
 # 1. DuckDB's headers: the source distribution's external/duckdb/src/include.
 headers=$cache/duckdb-$DUCKDB_VERSION/include
