@@ -23,6 +23,7 @@ import io.slatedb.uniffi.KeyRange;
 import io.slatedb.uniffi.ObjectStore;
 import io.slatedb.uniffi.ReaderMode;
 import io.slatedb.uniffi.ReaderOptions;
+import io.slatedb.uniffi.Settings;
 import io.slatedb.uniffi.WriteBatch;
 import io.slatedb.uniffi.WriteHandle;
 
@@ -76,6 +77,12 @@ public final class SlateStore
     // now replays at most this many objects. A catalog's commits are small: the memtable would otherwise fill (and
     // flush) only after many thousands of them.
     static final int WAL_OBJECTS_PER_MEMTABLE_FLUSH = 64;
+    // How often the writer's embedded compactor looks for work (SlateDB's default is 5 s). With a memtable flush every
+    // few dozen WAL objects, a writer at ~100 commits a second makes an L0 SST every second or two: between two looks
+    // every 5 s, L0 reached SlateDB's limit of 8 SSTs and the next memtable flush (so every commit waiting on it) stalled
+    // until a compaction finished, halving the 8-connection commit rate for seconds at a time. Each look reads the
+    // store's manifest, idle or not.
+    static final Duration COMPACTOR_POLL_INTERVAL = Duration.ofSeconds(1);
     private int walObjectsSinceMemtableFlush;
     /** Held while a batch is applied and numbered, and while a snapshot is taken with nothing pending. */
     private final Object applyGate = new Object();
@@ -173,13 +180,33 @@ public final class SlateStore
         }
     }
 
+    /** SlateDB's default settings but for {@link #COMPACTOR_POLL_INTERVAL}. */
+    static Settings writerSettings()
+    {
+        Settings settings = Settings._default();
+        String interval = "\"" + COMPACTOR_POLL_INTERVAL.toMillis() + "ms\"";
+        try {
+            settings.set("compactor_options.poll_interval", interval);
+            settings.set("compactor_options.worker.compactions_poll_interval", interval);
+        }
+        catch (io.slatedb.uniffi.Error e) {
+            settings.close();
+            throw new IllegalStateException("SlateDB refused moraine's writer settings: " + e.getMessage(), e);
+        }
+        return settings;
+    }
+
     private static Db openWriter(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
     {
-        try (DbBuilder builder = new DbBuilder(uri.dbPath(), objectStore)) {
+        try (DbBuilder builder = new DbBuilder(uri.dbPath(), objectStore); Settings settings = writerSettings()) {
             wal.ifPresent(store -> call(() -> {
                 builder.withWalObjectStore(store);
                 return null;
             }, uri, "configuring the WAL store"));
+            call(() -> {
+                builder.withSettings(settings);
+                return null;
+            }, uri, "configuring the writer");
             Db db = await(builder::build, uri, "opening the store read-write", timeout);
             try {
                 // The open replayed every WAL object written since the last memtable flush into the memtable. A catalog's small

@@ -258,6 +258,23 @@ class SlateStoreTest
         }
     }
 
+    @Test
+    void aWritersCompactorLooksForWorkEverySecond()
+            throws Exception
+    {
+        try (io.slatedb.uniffi.Settings settings = SlateStore.writerSettings()) {
+            String json = settings.toJsonString();
+            // SlateDB's default for both is 5 s; "manifest_poll_interval" is another setting (1 s by default)
+            assertThat(json).contains("\"poll_interval\":\"1s\"", "\"compactions_poll_interval\":\"1s\"");
+            // everything else as SlateDB ships it
+            try (io.slatedb.uniffi.Settings defaults = io.slatedb.uniffi.Settings._default()) {
+                assertThat(json.replace("\"poll_interval\":\"1s\"", "\"poll_interval\":\"5s\"")
+                        .replace("\"compactions_poll_interval\":\"1s\"", "\"compactions_poll_interval\":\"5s\""))
+                        .isEqualTo(defaults.toJsonString());
+            }
+        }
+    }
+
     private static long countFiles(Path directory)
             throws java.io.IOException
     {
