@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,13 +26,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code bin/moraine bench ducklake}: DuckLake driving four catalogs in one run — moraine on {@code file://}, moraine
  * on S3Proxy, a DuckDB-file catalog and PostgreSQL (a throwaway loopback server from build-support/postgres.sh):
- * (a) one-row inlined INSERT commits per second with 1 and 8 connections of one DuckDB instance, (b) the time an
+ * (a) one-row inlined INSERT commits per second with 1 and 8 connections of one DuckDB instance (the median of
+ * {@code --rounds} runs of each, with the machine's CPU time per commit), (b) the time an
  * autocommit {@code EXPLAIN} of a scan takes on a table of N data files (bind and plan in a new DuckLake transaction:
  * catalog reads only, no data file is opened), without and with a filter DuckLake prunes files by.
  */
 public final class DuckLakeCommitBenchmark
 {
-    public static final String USAGE = "bench ducklake [--commits N] [--files N] [--repetitions N] [--skip-s3] [--skip-postgres]";
+    public static final String USAGE = "bench ducklake [--commits N] [--rounds N] [--warmup-seconds N] [--files N] [--repetitions N] [--skip-s3] [--skip-postgres]";
 
     private static final int CONNECTIONS = 8;
 
@@ -40,13 +42,29 @@ public final class DuckLakeCommitBenchmark
     /** A catalog DuckLake attaches: its ATTACH target and the extensions it needs loaded. */
     private record Target(String name, String attachTarget, String scanner, String options) {}
 
-    private record Result(double oneConnection, double eightConnections, long failures, double planMillis, double filteredPlanMillis) {}
+    private record Result(CommitRate oneConnection, CommitRate eightConnections, long failures, double planMillis, double filteredPlanMillis) {}
+
+    /** The median commits per second of the rounds, and the machine's CPU time per commit in that round (NaN: unknown). */
+    private record CommitRate(double perSecond, double cpuMillisPerCommit)
+    {
+        String describe()
+        {
+            return String.format("%7.1f commits/s (%s)", perSecond,
+                    Double.isNaN(cpuMillisPerCommit) ? "CPU unknown" : String.format("%5.1f ms CPU a commit", cpuMillisPerCommit));
+        }
+    }
 
     public static void main(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("commits", "files", "repetitions", "skip-s3", "skip-postgres"));
+        CommandLine line = CommandLine.parse(args, Set.of("commits", "rounds", "warmup-seconds", "files", "repetitions", "skip-s3", "skip-postgres"));
         int commits = line.intOption("commits", 40);
+        int rounds = line.intOption("rounds", 3);
+        int warmupSeconds = line.intOption("warmup-seconds", 10);
+        if (commits < 1 || rounds < 1 || warmupSeconds < 0) {
+            throw new IllegalArgumentException("--commits and --rounds must be at least 1 and --warmup-seconds at least 0 (got "
+                    + commits + ", " + rounds + " and " + warmupSeconds + ")");
+        }
         int files = line.intOption("files", 10_000);
         int repetitions = line.intOption("repetitions", 9);
         Path work = Files.createTempDirectory("moraine-bench-ducklake-");
@@ -64,14 +82,17 @@ public final class DuckLakeCommitBenchmark
                 String bucket = io.moraine.testing.S3ProxyServer.sharedUnchecked().createBucket("moraine-bench-ducklake");
                 targets.add(new Target("moraine S3Proxy", "ducklake:moraine:s3://" + bucket + "/catalog", null, ", READ_WRITE"));
             }
-            System.out.printf("DuckLake 1.5.5 (DuckDB 1.5.5, threads=1), one-row inlined INSERT autocommits, %d per connection; "
-                    + "EXPLAIN SELECT count(*) / SELECT * WHERE id = 2 on %,d data files, median of %d%n", commits, files, repetitions);
+            System.out.printf("DuckLake 1.5.5 (DuckDB 1.5.5, threads=1), one-row inlined INSERT autocommits after %d s of them on %d connections "
+                    + "(warm-up), %d per connection, median of %d rounds (CPU: the whole machine's, database servers included); "
+                    + "EXPLAIN SELECT count(*) / SELECT * WHERE id = 2 on %,d data files, median of %d%n",
+                    warmupSeconds, CONNECTIONS, commits, rounds, files, repetitions);
             for (Target target : targets) {
-                Result result = run(target, work.resolve(target.name().replaceAll("[^A-Za-z0-9]", "-")), parquetDirectory, commits, repetitions);
+                Result result = run(target, work.resolve(target.name().replaceAll("[^A-Za-z0-9]", "-")), parquetDirectory, commits, rounds,
+                        java.time.Duration.ofSeconds(warmupSeconds), repetitions);
                 results.put(target.name(), result);
-                System.out.printf("  %-22s 1 connection %7.1f commits/s   %d connections %7.1f commits/s (%d gave up after DuckLake's retries)   "
-                        + "EXPLAIN %7.2f ms, with a filter %7.2f ms%n", target.name(), result.oneConnection(), CONNECTIONS, result.eightConnections(),
-                        result.failures(), result.planMillis(), result.filteredPlanMillis());
+                System.out.printf("  %-22s 1 connection %s   %d connections %s (%d gave up after DuckLake's retries)   "
+                        + "EXPLAIN %7.2f ms, with a filter %7.2f ms%n", target.name(), result.oneConnection().describe(), CONNECTIONS,
+                        result.eightConnections().describe(), result.failures(), result.planMillis(), result.filteredPlanMillis());
             }
         }
         finally {
@@ -99,15 +120,17 @@ public final class DuckLakeCommitBenchmark
                 }
                 Result b = results.get(baseline);
                 double goal = baseline.startsWith("PostgreSQL") ? 2 : 1;
-                double eight = m.eightConnections() / b.eightConnections();
+                double eight = m.eightConnections().perSecond() / b.eightConnections().perSecond();
                 System.out.printf("  %s / %s: commits/s 1 connection %.2fx, %d connections %.2fx (goal >= %.0fx: %s); EXPLAIN time %.2fx, with a filter %.2fx%n",
-                        moraine, baseline, m.oneConnection() / b.oneConnection(), CONNECTIONS, eight, goal, eight >= goal ? "met" : "NOT met",
+                        moraine, baseline, m.oneConnection().perSecond() / b.oneConnection().perSecond(), CONNECTIONS, eight, goal,
+                        eight >= goal ? "met" : "NOT met",
                         m.planMillis() / b.planMillis(), m.filteredPlanMillis() / b.filteredPlanMillis());
             }
         }
     }
 
-    private static Result run(Target target, Path directory, Path parquetDirectory, int commits, int repetitions)
+    private static Result run(Target target, Path directory, Path parquetDirectory, int commits, int rounds, java.time.Duration warmup,
+            int repetitions)
             throws Exception
     {
         Files.createDirectories(directory.resolve("data"));
@@ -121,10 +144,18 @@ public final class DuckLakeCommitBenchmark
                     + MoraineDuckDb.quote(directory.resolve("data") + "/") + target.options() + ")");
             statement.execute("CREATE TABLE lake.t (writer INTEGER, n INTEGER, note VARCHAR)");
             AtomicLong failures = new AtomicLong();
-            insert(statement, -1, Math.max(5, commits / 4), failures); // warm-up: the JIT, DuckLake's caches
-            double one = commitsPerSecond(first, 1, commits, failures);
-            double eight = commitsPerSecond(first, CONNECTIONS, commits, failures);
-            long expected = Math.max(5, commits / 4) + (long) commits * (1 + CONNECTIONS) - failures.get();
+            // Warm-up: the JIT (moraine's bridge runs in this JVM), DuckLake's caches; eight connections, so that the
+            // rebasing of commits that lost a race is compiled too. At least one round.
+            long warmupCommits = 0;
+            long warmupEnds = System.nanoTime() + warmup.toNanos();
+            do {
+                commitsPerSecond(first, CONNECTIONS, commits, failures);
+                warmupCommits += (long) CONNECTIONS * commits;
+            }
+            while (System.nanoTime() < warmupEnds);
+            CommitRate one = medianRate(first, 1, commits, rounds, failures);
+            CommitRate eight = medianRate(first, CONNECTIONS, commits, rounds, failures);
+            long expected = warmupCommits + (long) commits * (1 + CONNECTIONS) * rounds - failures.get();
             check(statement, "SELECT count(*) FROM lake.t", expected);
 
             statement.execute("CREATE TABLE lake.f (id BIGINT, note VARCHAR)");
@@ -158,7 +189,19 @@ public final class DuckLakeCommitBenchmark
         });
     }
 
-    private static double commitsPerSecond(Connection first, int connections, int commits, AtomicLong failures)
+    /** {@code rounds} runs of {@link #commitsPerSecond}, one after the other; the median by commits per second. */
+    private static CommitRate medianRate(Connection first, int connections, int commits, int rounds, AtomicLong failures)
+            throws Exception
+    {
+        List<CommitRate> runs = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            runs.add(commitsPerSecond(first, connections, commits, failures));
+        }
+        runs.sort(java.util.Comparator.comparingDouble(CommitRate::perSecond));
+        return runs.get(rounds / 2);
+    }
+
+    private static CommitRate commitsPerSecond(Connection first, int connections, int commits, AtomicLong failures)
             throws Exception
     {
         ExecutorService pool = Executors.newFixedThreadPool(connections);
@@ -167,6 +210,7 @@ public final class DuckLakeCommitBenchmark
             for (int i = 0; i < connections; i++) {
                 opened.add(((org.duckdb.DuckDBConnection) first).duplicate());
             }
+            OptionalLong cpuStart = MachineCpu.busyNanos();
             long start = System.nanoTime();
             List<Future<?>> writers = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
@@ -183,7 +227,10 @@ public final class DuckLakeCommitBenchmark
                 writer.get();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            return connections * (double) commits / seconds;
+            OptionalLong cpuEnd = MachineCpu.busyNanos();
+            double total = connections * (double) commits;
+            double cpuMillis = cpuStart.isPresent() && cpuEnd.isPresent() ? (cpuEnd.getAsLong() - cpuStart.getAsLong()) / 1e6 / total : Double.NaN;
+            return new CommitRate(total / seconds, cpuMillis);
         }
         finally {
             pool.shutdown();
