@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,7 +89,7 @@ public final class DuckLakeCommitBenchmark
                     warmupSeconds, CONNECTIONS, commits, rounds, files, repetitions);
             for (Target target : targets) {
                 Result result = run(target, work.resolve(target.name().replaceAll("[^A-Za-z0-9]", "-")), parquetDirectory, commits, rounds,
-                        java.time.Duration.ofSeconds(warmupSeconds), repetitions);
+                        Duration.ofSeconds(warmupSeconds), repetitions);
                 results.put(target.name(), result);
                 System.out.printf("  %-22s 1 connection %s   %d connections %s (%d gave up after DuckLake's retries)   "
                         + "EXPLAIN %7.2f ms, with a filter %7.2f ms%n", target.name(), result.oneConnection().describe(), CONNECTIONS,
@@ -129,7 +130,7 @@ public final class DuckLakeCommitBenchmark
         }
     }
 
-    private static Result run(Target target, Path directory, Path parquetDirectory, int commits, int rounds, java.time.Duration warmup,
+    private static Result run(Target target, Path directory, Path parquetDirectory, int commits, int rounds, Duration warmup,
             int repetitions)
             throws Exception
     {

@@ -180,31 +180,24 @@ public final class SlateStore
         }
     }
 
-    /** SlateDB's default settings but for {@link #COMPACTOR_POLL_INTERVAL}. */
-    static Settings writerSettings()
+    /** Sets SlateDB's default settings but for {@link #COMPACTOR_POLL_INTERVAL} on {@code settings}. */
+    static void applyWriterSettings(Settings settings)
+            throws io.slatedb.uniffi.Error
     {
-        Settings settings = Settings._default();
         String interval = "\"" + COMPACTOR_POLL_INTERVAL.toMillis() + "ms\"";
-        try {
-            settings.set("compactor_options.poll_interval", interval);
-            settings.set("compactor_options.worker.compactions_poll_interval", interval);
-        }
-        catch (io.slatedb.uniffi.Error e) {
-            settings.close();
-            throw new IllegalStateException("SlateDB refused moraine's writer settings: " + e.getMessage(), e);
-        }
-        return settings;
+        settings.set("compactor_options.poll_interval", interval);
+        settings.set("compactor_options.worker.compactions_poll_interval", interval);
     }
 
     private static Db openWriter(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
     {
-        try (DbBuilder builder = new DbBuilder(uri.dbPath(), objectStore); Settings settings = writerSettings()) {
-            wal.ifPresent(store -> call(() -> {
-                builder.withWalObjectStore(store);
-                return null;
-            }, uri, "configuring the WAL store"));
+        try (DbBuilder builder = new DbBuilder(uri.dbPath(), objectStore); Settings settings = Settings._default()) {
             call(() -> {
+                applyWriterSettings(settings);
                 builder.withSettings(settings);
+                if (wal.isPresent()) {
+                    builder.withWalObjectStore(wal.get());
+                }
                 return null;
             }, uri, "configuring the writer");
             Db db = await(builder::build, uri, "opening the store read-write", timeout);

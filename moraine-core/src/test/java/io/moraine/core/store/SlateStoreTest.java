@@ -262,7 +262,8 @@ class SlateStoreTest
     void aWritersCompactorLooksForWorkEverySecond()
             throws Exception
     {
-        try (io.slatedb.uniffi.Settings settings = SlateStore.writerSettings()) {
+        try (io.slatedb.uniffi.Settings settings = io.slatedb.uniffi.Settings._default()) {
+            SlateStore.applyWriterSettings(settings);
             String json = settings.toJsonString();
             // SlateDB's default for both is 5 s; "manifest_poll_interval" is another setting (1 s by default)
             assertThat(json).contains("\"poll_interval\":\"1s\"", "\"compactions_poll_interval\":\"1s\"");
