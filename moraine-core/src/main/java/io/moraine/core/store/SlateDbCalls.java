@@ -112,8 +112,7 @@ final class SlateDbCalls
     static StoreUnavailableException timedOut(StoreUri store, String what, Duration timeout)
     {
         return new StoreUnavailableException("store " + store + " did not answer within " + timeout.toMillis() / 1000.0 + " s while " + what
-                + " (" + StoreLocation.describe(store) + "). Check that the endpoint is reachable, the bucket exists and "
-                + StoreLocation.credentials(store) + " are accepted; a slow store needs a longer store timeout "
+                + " (" + StoreLocation.describe(store) + "). " + StoreLocation.whatToCheck(store) + "; a slow store needs a longer store timeout "
                 + "(--store-timeout, the catalog property moraine.store-timeout, DuckDB's ATTACH option STORE_TIMEOUT, or Spark's catalog setting store-timeout).");
     }
 
@@ -147,7 +146,7 @@ final class SlateDbCalls
             case Error.Closed closed -> new StoreException("the store handle is closed (" + closed.reason() + ": " + Secrets.redact(closed.message())
                     + ") while " + context + "; re-open the catalog", cause);
             case Error.Unavailable unavailable -> new StoreException("object store unavailable while " + context + " (" + StoreLocation.describe(store)
-                    + "): " + Secrets.redact(unavailable.getMessage()) + ". Check that the store is reachable and " + StoreLocation.credentials(store) + ", then retry.", cause);
+                    + "): " + Secrets.redact(unavailable.getMessage()) + ". " + StoreLocation.whatToCheck(store) + ", then retry.", cause);
             case Error.Invalid invalid -> new InvalidArgumentException("SlateDB refused " + context + ": " + Secrets.redact(invalid.getMessage()), cause);
             case Error.Data data -> new CorruptionException("SlateDB found damaged data while " + context + ": " + Secrets.redact(data.getMessage())
                     + ". Restore the store from a checkpoint or backup.", cause);

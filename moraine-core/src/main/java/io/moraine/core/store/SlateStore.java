@@ -83,7 +83,15 @@ public final class SlateStore
     // until a compaction finished, halving the 8-connection commit rate for seconds at a time. Each look reads the
     // store's manifest, idle or not.
     static final Duration COMPACTOR_POLL_INTERVAL = Duration.ofSeconds(1);
+    // A writer killed while compacting leaves its compaction "running"; the next writer's compactor takes it over only
+    // once its heartbeat is this old (SlateDB's default is 30 s, with a heartbeat every 10 s). Until then L0 can stay at
+    // SlateDB's limit, where every memtable flush, the one a clean close makes included, waits. A catalog's compactions
+    // are small, so a live worker that misses a few heartbeats loses little: its job is handed to another worker.
+    static final Duration STALE_COMPACTION_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration COMPACTION_HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
     private int walObjectsSinceMemtableFlush;
+    // The memtable flush last asked for: at most one is in flight (see requestMemtableFlush).
+    private CompletableFuture<Void> memtableFlush = CompletableFuture.completedFuture(null);
     /** Held while a batch is applied and numbered, and while a snapshot is taken with nothing pending. */
     private final Object applyGate = new Object();
     private boolean closed;
@@ -126,7 +134,14 @@ public final class SlateStore
                     + "(bin/moraine import --source ducklake:<catalog> --store " + uri + " ...).");
         }
         return switch (mode) {
-            case READ_WRITE -> new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);
+            case READ_WRITE -> {
+                SlateStore writer = new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);
+                // The open replayed every WAL object written since the last memtable flush into the memtable. A catalog's small
+                // commits rarely fill one, so a writer that never closes cleanly (killed, crashed) would leave them all for the next
+                // open to replay again, and each open would take longer than the last: flush them into an L0 SST.
+                writer.requestMemtableFlush();
+                yield writer;
+            }
             case READ_ONLY -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
                     openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options), options);
             case UNPINNED -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
@@ -180,13 +195,22 @@ public final class SlateStore
         }
     }
 
-    /** Sets SlateDB's default settings but for {@link #COMPACTOR_POLL_INTERVAL} on {@code settings}. */
+    /**
+     * Sets SlateDB's default settings on {@code settings} but for {@link #COMPACTOR_POLL_INTERVAL},
+     * {@link #STALE_COMPACTION_TIMEOUT} and {@link #COMPACTION_HEARTBEAT_INTERVAL}.
+     */
     static void applyWriterSettings(Settings settings)
             throws io.slatedb.uniffi.Error
     {
-        String interval = "\"" + COMPACTOR_POLL_INTERVAL.toMillis() + "ms\"";
-        settings.set("compactor_options.poll_interval", interval);
-        settings.set("compactor_options.worker.compactions_poll_interval", interval);
+        settings.set("compactor_options.poll_interval", jsonDuration(COMPACTOR_POLL_INTERVAL));
+        settings.set("compactor_options.worker.compactions_poll_interval", jsonDuration(COMPACTOR_POLL_INTERVAL));
+        settings.set("compactor_options.worker_heartbeat_timeout", jsonDuration(STALE_COMPACTION_TIMEOUT));
+        settings.set("compactor_options.worker.heartbeat_interval", jsonDuration(COMPACTION_HEARTBEAT_INTERVAL));
+    }
+
+    private static String jsonDuration(Duration duration)
+    {
+        return "\"" + duration.toMillis() + "ms\"";
     }
 
     private static Db openWriter(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
@@ -200,24 +224,7 @@ public final class SlateStore
                 }
                 return null;
             }, uri, "configuring the writer");
-            Db db = await(builder::build, uri, "opening the store read-write", timeout);
-            try {
-                // The open replayed every WAL object written since the last memtable flush into the memtable. A catalog's small
-                // commits rarely fill one, so a writer that never closes cleanly (killed, crashed) would leave them all for the next
-                // open to replay again, and each open would take longer than the last: flush them into an L0 SST now.
-                await(executor -> db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE), executor), uri,
-                        "flushing the write-ahead log replayed at open", timeout);
-                return db;
-            }
-            catch (RuntimeException e) {
-                try (db) {
-                    await(db::shutdown, uri, "closing the store after a failed open", timeout);
-                }
-                catch (RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            }
+            return await(builder::build, uri, "opening the store read-write", timeout);
         }
     }
 
@@ -407,16 +414,23 @@ public final class SlateStore
     private void flushWal()
     {
         await(executor -> db.flushWithOptions(new FlushOptions(FlushType.WAL), executor), uri, "flushing the write-ahead log");
-        if (++walObjectsSinceMemtableFlush >= WAL_OBJECTS_PER_MEMTABLE_FLUSH) {
+        if (++walObjectsSinceMemtableFlush >= WAL_OBJECTS_PER_MEMTABLE_FLUSH && requestMemtableFlush()) {
             walObjectsSinceMemtableFlush = 0;
-            try {
-                await(executor -> db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE), executor), uri, "flushing the memtable");
-            }
-            catch (io.moraine.core.error.StoreException e) {
-                // The batches are durable in the write-ahead log already; the next flush tries again.
-                walObjectsSinceMemtableFlush = WAL_OBJECTS_PER_MEMTABLE_FLUSH - 1;
-            }
         }
+    }
+
+    /**
+     * Asks SlateDB to write the memtable to an L0 SST, without waiting: the batches are durable in the write-ahead log
+     * already, and a memtable flush can wait long for a compaction (SlateDB holds it while L0 is full). Returns false,
+     * asking nothing, while the previous flush is still in flight; a failed flush is left for the next one to redo.
+     */
+    private synchronized boolean requestMemtableFlush()
+    {
+        if (!memtableFlush.isDone()) {
+            return false;
+        }
+        memtableFlush = db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE)).exceptionally(failure -> null);
+        return true;
     }
 
     /**

@@ -38,6 +38,16 @@ final class StoreLocation
         };
     }
 
+    /** What to check when the store at {@code uri} fails to answer, or answers that it is unavailable. */
+    static String whatToCheck(StoreUri uri)
+    {
+        return switch (uri.scheme()) {
+            case S3 -> "Check that the endpoint is reachable, the bucket exists and " + credentials(uri) + " are accepted";
+            case FILE -> "Check that the directory is readable and writable and that its file system answers (a network mount may be hung)";
+            case MEMORY -> "An in-memory store answers at once unless the process is starved of CPU or memory";
+        };
+    }
+
     /** Which credentials a failing store was reached with, for the advice to check them. */
     static String credentials(StoreUri uri)
     {

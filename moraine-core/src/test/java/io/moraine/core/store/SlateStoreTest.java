@@ -216,10 +216,8 @@ class SlateStoreTest
             for (int writer = 0; writer < 3; writer++) {
                 SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing());
                 unclosed.add(store);
-                long ssts = countFiles(directory.resolve("compacted"));
-                if (writer > 0) {
-                    assertThat(ssts).as("L0 SSTs after writer %s opened over the WAL of an unclosed one", writer).isGreaterThan(previousSsts);
-                }
+                long ssts = writer == 0 ? countFiles(directory.resolve("compacted"))
+                        : awaitFileCount(directory.resolve("compacted"), previousSsts + 1, "L0 SSTs after writer " + writer + " opened over the WAL of an unclosed one");
                 assertThat(scanKeys(store.latest(), key(0), key(1000), 100)).hasSize(writer * 10);
                 for (int batch = 0; batch < 10; batch++) {
                     writeNumbered(store, writer * 10 + batch, writer * 10 + batch + 1);
@@ -245,9 +243,7 @@ class SlateStoreTest
             for (int batch = 0; batch < batches; batch++) {
                 writeNumbered(killedLater, batch, batch + 1);
             }
-            assertThat(countFiles(directory.resolve("compacted")))
-                    .as("SSTs after %s durable batches by a writer that is still open", batches)
-                    .isGreaterThanOrEqualTo(before + 2);
+            awaitFileCount(directory.resolve("compacted"), before + 2, "SSTs after " + batches + " durable batches by a writer that is still open");
             // A writer opening now (the first one never closed, as if killed) replays only the WAL since the last flush.
             try (SlateStore next = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS)) {
                 assertThat(scanKeys(next.latest(), key(0), key(100_000), 100)).hasSize(batches);
@@ -259,21 +255,42 @@ class SlateStoreTest
     }
 
     @Test
-    void aWritersCompactorLooksForWorkEverySecond()
+    void aWritersCompactorLooksForWorkEverySecondAndTakesOverADeadWorkersJobAfterFive()
             throws Exception
     {
+        SlateDbNativeLibrary.prepare();
         try (io.slatedb.uniffi.Settings settings = io.slatedb.uniffi.Settings._default()) {
             SlateStore.applyWriterSettings(settings);
             String json = settings.toJsonString();
-            // SlateDB's default for both is 5 s; "manifest_poll_interval" is another setting (1 s by default)
-            assertThat(json).contains("\"poll_interval\":\"1s\"", "\"compactions_poll_interval\":\"1s\"");
+            // SlateDB's defaults: 5 s, 5 s, 30 s, 10 s; "manifest_poll_interval" is another setting (1 s by default)
+            Map<String, String> changed = Map.of(
+                    "\"poll_interval\":\"1s\"", "\"poll_interval\":\"5s\"",
+                    "\"compactions_poll_interval\":\"1s\"", "\"compactions_poll_interval\":\"5s\"",
+                    "\"worker_heartbeat_timeout\":\"5s\"", "\"worker_heartbeat_timeout\":\"30s\"",
+                    "\"heartbeat_interval\":\"1s\"", "\"heartbeat_interval\":\"10s\"");
+            assertThat(json).contains(changed.keySet());
             // everything else as SlateDB ships it
+            String restored = json;
+            for (Map.Entry<String, String> setting : changed.entrySet()) {
+                restored = restored.replace(setting.getKey(), setting.getValue());
+            }
             try (io.slatedb.uniffi.Settings defaults = io.slatedb.uniffi.Settings._default()) {
-                assertThat(json.replace("\"poll_interval\":\"1s\"", "\"poll_interval\":\"5s\"")
-                        .replace("\"compactions_poll_interval\":\"1s\"", "\"compactions_poll_interval\":\"5s\""))
-                        .isEqualTo(defaults.toJsonString());
+                assertThat(restored).isEqualTo(defaults.toJsonString());
             }
         }
+    }
+
+    /** Waits up to 20 s for {@code directory} to hold at least {@code atLeast} files (memtable flushes run in the background). */
+    private static long awaitFileCount(Path directory, long atLeast, String what)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long count;
+        while ((count = countFiles(directory)) < atLeast && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(count).as(what).isGreaterThanOrEqualTo(atLeast);
+        return count;
     }
 
     private static long countFiles(Path directory)
