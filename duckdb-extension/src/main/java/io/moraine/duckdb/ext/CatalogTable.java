@@ -1,6 +1,7 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.Column;
+import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -76,29 +77,45 @@ final class CatalogTable
     public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
     {
         StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
-        return new PositionalBatchSource<io.moraine.core.catalog.Row>(schema, columns, rowIds, allocator, rows::size, rows::at,
-                (vector, index, row, column) -> set(vector, index, row.get(column)));
+        return new PositionalBatchSource<Row>(schema, columns, rowIds, allocator, rows::size, rows::at,
+                CatalogTable::writer);
     }
 
-    private static void set(FieldVector vector, int index, Object value)
+    /** The writer of {@code column}'s cells into {@code vector}, chosen once per scan rather than per cell. */
+    private static PositionalBatchSource.ColumnWriter<Row> writer(FieldVector vector, int column)
     {
-        if (value == null) {
-            vector.setNull(index);
-            return;
-        }
-        switch (vector) {
-            case BigIntVector bigint -> bigint.setSafe(index, (Long) value);
-            case VarCharVector varchar -> varchar.setSafe(index, ((String) value).getBytes(StandardCharsets.UTF_8));
-            case BitVector bit -> bit.setSafe(index, (Boolean) value ? 1 : 0);
+        CellWriter cells = switch (vector) {
+            case BigIntVector bigint -> (index, value) -> bigint.setSafe(index, (Long) value);
+            case VarCharVector varchar -> (index, value) -> varchar.setSafe(index, ((String) value).getBytes(StandardCharsets.UTF_8));
+            case BitVector bit -> (index, value) -> bit.setSafe(index, (Boolean) value ? 1 : 0);
             case FixedSizeBinaryVector binary -> {
-                UUID uuid = (UUID) value;
-                binary.setSafe(index, ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array());
+                ByteBuffer uuidBytes = ByteBuffer.allocate(16);
+                yield (index, value) -> {
+                    UUID uuid = (UUID) value;
+                    binary.setSafe(index, uuidBytes.putLong(0, uuid.getMostSignificantBits()).putLong(8, uuid.getLeastSignificantBits()).array());
+                };
             }
-            case TimeStampMicroTZVector timestamp -> {
+            case TimeStampMicroTZVector timestamp -> (index, value) -> {
                 Instant instant = (Instant) value;
                 timestamp.setSafe(index, Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000));
-            }
+            };
             default -> throw new IllegalStateException("no Arrow writer for " + vector.getClass().getSimpleName());
-        }
+        };
+        return (index, row) -> {
+            Object value = row.get(column);
+            if (value == null) {
+                vector.setNull(index);
+            }
+            else {
+                cells.write(index, value);
+            }
+        };
+    }
+
+    /** Writes a non-null cell at {@code index}. */
+    @FunctionalInterface
+    private interface CellWriter
+    {
+        void write(int index, Object value);
     }
 }

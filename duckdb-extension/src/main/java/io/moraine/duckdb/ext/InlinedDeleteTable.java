@@ -90,6 +90,6 @@ final class InlinedDeleteTable
     {
         StagedFileDeletes rows = transaction != null ? transaction.fileDeletes(this) : new StagedFileDeletes(table.tableId(), committedRows(catalog.store().latest()));
         return new PositionalBatchSource<long[]>(SCHEMA, columns, rowIds, allocator, rows::size, rows::at,
-                (vector, index, row, column) -> ((BigIntVector) vector).setSafe(index, row[column]));
+                (vector, column) -> (index, row) -> ((BigIntVector) vector).setSafe(index, row[column]));
     }
 }

@@ -19,22 +19,28 @@ import java.util.function.IntSupplier;
 final class PositionalBatchSource<R>
         implements BatchSource
 {
-    /** Writes column {@code column} of {@code row} at {@code index} of {@code vector}. */
+    /** Writes one column of {@code row} at {@code index} of the vector it was made for. */
     @FunctionalInterface
-    interface CellWriter<R>
+    interface ColumnWriter<R>
     {
-        void write(FieldVector vector, int index, R row, int column);
+        void write(int index, R row);
+    }
+
+    /** Makes the writer of column {@code column} (of the full schema) into {@code vector}, once per scan. */
+    @FunctionalInterface
+    interface ColumnWriters<R>
+    {
+        ColumnWriter<R> writer(FieldVector vector, int column);
     }
 
     private final IntSupplier size;
     private final IntFunction<R> rowAt;
-    private final int[] columns;
-    private final boolean rowIds;
-    private final CellWriter<R> cells;
+    private final List<ColumnWriter<R>> writers = new ArrayList<>();
+    private final BigIntVector rowIds;
     private final VectorSchemaRoot root;
     private int position;
 
-    PositionalBatchSource(Schema schema, int[] columns, boolean rowIds, BufferAllocator allocator, IntSupplier size, IntFunction<R> rowAt, CellWriter<R> cells)
+    PositionalBatchSource(Schema schema, int[] columns, boolean rowIds, BufferAllocator allocator, IntSupplier size, IntFunction<R> rowAt, ColumnWriters<R> writers)
     {
         List<Field> fields = new ArrayList<>();
         for (int column : columns) {
@@ -45,10 +51,11 @@ final class PositionalBatchSource<R>
         }
         this.size = size;
         this.rowAt = rowAt;
-        this.columns = columns.clone();
-        this.rowIds = rowIds;
-        this.cells = cells;
         this.root = VectorSchemaRoot.create(new Schema(fields), allocator);
+        for (int i = 0; i < columns.length; i++) {
+            this.writers.add(writers.writer(root.getVector(i), columns[i]));
+        }
+        this.rowIds = rowIds ? (BigIntVector) root.getVector(columns.length) : null;
     }
 
     @Override
@@ -63,11 +70,11 @@ final class PositionalBatchSource<R>
         while (count < CatalogTable.BATCH_ROWS && position < rows) {
             R row = rowAt.apply(position);
             if (row != null) {
-                for (int i = 0; i < columns.length; i++) {
-                    cells.write(root.getVector(i), count, row, columns[i]);
+                for (ColumnWriter<R> writer : writers) {
+                    writer.write(count, row);
                 }
-                if (rowIds) {
-                    ((BigIntVector) root.getVector(columns.length)).setSafe(count, position);
+                if (rowIds != null) {
+                    rowIds.setSafe(count, position);
                 }
                 count++;
             }

@@ -50,6 +50,9 @@ final class StagedCatalogRows
         if (position >= read.size()) {
             return inserted.get(position - read.size());
         }
+        if (changedReads.isEmpty()) {
+            return read.get(position);
+        }
         Integer boxed = position;
         return changedReads.containsKey(boxed) ? changedReads.get(boxed) : read.get(position);
     }

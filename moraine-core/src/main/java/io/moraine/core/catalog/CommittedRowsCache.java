@@ -40,15 +40,77 @@ public final class CommittedRowsCache
 
     private final Map<TableKind, Versions> entries = new ConcurrentHashMap<>();
 
-    /** A kind's rows under one stamp: each subspace's rows by key, and the served list. */
-    private record Entry(byte[] stamp, NavigableMap<byte[], Row> current, NavigableMap<byte[], Row> history, List<Row> rows)
+    /**
+     * A kind's rows under one stamp, as served: its current rows, then its history rows, each in key order. Carrying an
+     * entry forward copies the list in runs between the written keys, found by binary search: a commit costs a copy of
+     * the references, not a rebuild of sorted maps.
+     */
+    private record Entry(byte[] stamp, List<Row> rows, int currentRows)
     {
-        static Entry of(byte[] stamp, NavigableMap<byte[], Row> current, NavigableMap<byte[], Row> history)
+        static Entry sorted(byte[] stamp, List<Row> rows)
         {
-            List<Row> rows = new ArrayList<>(current.size() + history.size());
-            rows.addAll(current.values());
-            rows.addAll(history.values());
-            return new Entry(stamp, current, history, Collections.unmodifiableList(rows));
+            NavigableMap<byte[], Row> current = new TreeMap<>(KEY_ORDER);
+            NavigableMap<byte[], Row> history = new TreeMap<>(KEY_ORDER);
+            for (Row row : rows) {
+                Subspace subspace = row.isCurrent() ? Subspace.CURRENT : Subspace.HISTORY;
+                (subspace == Subspace.CURRENT ? current : history).put(RowKeys.key(subspace, row), row);
+            }
+            List<Row> served = new ArrayList<>(current.size() + history.size());
+            served.addAll(current.values());
+            served.addAll(history.values());
+            return new Entry(stamp, Collections.unmodifiableList(served), current.size());
+        }
+
+        /** This entry with {@code writes} (each subspace's, in key order; a null value deletes) applied, under {@code newStamp}. */
+        Entry with(byte[] newStamp, TableKind kind, NavigableMap<byte[], byte[]> currentWrites, NavigableMap<byte[], byte[]> historyWrites)
+        {
+            List<Row> current = applied(rows.subList(0, currentRows), Subspace.CURRENT, kind, currentWrites);
+            List<Row> history = applied(rows.subList(currentRows, rows.size()), Subspace.HISTORY, kind, historyWrites);
+            List<Row> served = new ArrayList<>(current.size() + history.size());
+            served.addAll(current);
+            served.addAll(history);
+            return new Entry(newStamp, Collections.unmodifiableList(served), current.size());
+        }
+
+        private static List<Row> applied(List<Row> rows, Subspace subspace, TableKind kind, NavigableMap<byte[], byte[]> writes)
+        {
+            if (writes.isEmpty()) {
+                return rows;
+            }
+            List<Row> result = new ArrayList<>(rows.size() + writes.size());
+            int from = 0;
+            for (Map.Entry<byte[], byte[]> write : writes.entrySet()) {
+                int found = search(rows, from, subspace, write.getKey());
+                int at = found >= 0 ? found : -found - 1;
+                result.addAll(rows.subList(from, at));
+                if (write.getValue() != null) {
+                    result.add(RowValueCodec.decode(kind, write.getKey(), write.getValue()));
+                }
+                from = found >= 0 ? found + 1 : at;
+            }
+            result.addAll(rows.subList(from, rows.size()));
+            return result;
+        }
+
+        /** {@link Collections#binarySearch} over {@code rows[from..]} by key. */
+        private static int search(List<Row> rows, int from, Subspace subspace, byte[] key)
+        {
+            int low = from;
+            int high = rows.size() - 1;
+            while (low <= high) {
+                int middle = (low + high) >>> 1;
+                int order = KEY_ORDER.compare(RowKeys.key(subspace, rows.get(middle)), key);
+                if (order < 0) {
+                    low = middle + 1;
+                }
+                else if (order > 0) {
+                    high = middle - 1;
+                }
+                else {
+                    return middle;
+                }
+            }
+            return -(low + 1);
         }
     }
 
@@ -108,13 +170,7 @@ public final class CommittedRowsCache
         }
         List<Row> rows = scan.get();
         if (rows.size() <= MAX_ROWS_PER_KIND) {
-            NavigableMap<byte[], Row> current = new TreeMap<>(KEY_ORDER);
-            NavigableMap<byte[], Row> history = new TreeMap<>(KEY_ORDER);
-            for (Row row : rows) {
-                Subspace subspace = row.isCurrent() ? Subspace.CURRENT : Subspace.HISTORY;
-                (subspace == Subspace.CURRENT ? current : history).put(RowKeys.key(subspace, row), row);
-            }
-            versions.keep(Entry.of(stamp, current, history));
+            versions.keep(Entry.sorted(stamp, rows));
         }
         return rows;
     }
@@ -133,23 +189,18 @@ public final class CommittedRowsCache
             if (entry == null) {
                 continue;
             }
-            NavigableMap<byte[], Row> current = new TreeMap<>(entry.current());
-            NavigableMap<byte[], Row> history = new TreeMap<>(entry.history());
+            NavigableMap<byte[], byte[]> currentWrites = new TreeMap<>(KEY_ORDER);
+            NavigableMap<byte[], byte[]> historyWrites = new TreeMap<>(KEY_ORDER);
             for (Map.Entry<ByteBuffer, byte[]> write : writes.entrySet()) {
                 if (RowStamps.kindOf(write.getKey()).orElse(null) != kind) {
                     continue;
                 }
                 byte[] key = KeyBytes.toArray(write.getKey());
-                NavigableMap<byte[], Row> rows = key[0] == Subspace.HISTORY.tag() ? history : current;
-                if (write.getValue() == null) {
-                    rows.remove(key);
-                }
-                else {
-                    rows.put(key, RowValueCodec.decode(kind, key, write.getValue()));
-                }
+                (key[0] == Subspace.HISTORY.tag() ? historyWrites : currentWrites).put(key, write.getValue());
             }
-            if (current.size() + history.size() <= MAX_ROWS_PER_KIND) {
-                versions.keep(Entry.of(newStamp, current, history));
+            Entry next = entry.with(newStamp, kind, currentWrites, historyWrites);
+            if (next.rows().size() <= MAX_ROWS_PER_KIND) {
+                versions.keep(next);
             }
         }
     }

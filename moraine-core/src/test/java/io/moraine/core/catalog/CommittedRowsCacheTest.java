@@ -72,6 +72,52 @@ class CommittedRowsCacheTest
         }
     }
 
+    /** Writes that land between kept rows, at both ends, and move rows to history, many to a commit. */
+    @Test
+    void rowsWrittenAnywhereInTheKeyOrderAreCarriedForwardInPlace()
+    {
+        try (MoraineCatalog catalog = newCatalog(memoryStore("rows-cache-splices"))) {
+            Row previous = head(catalog);
+            java.util.Random random = new java.util.Random(20261204);
+            List<Long> liveFiles = new java.util.ArrayList<>();
+            int comparisons = assertEveryKindEqualsAScan(catalog, catalog);
+            for (int i = 1; i <= 30; i++) {
+                Row next = nextSnapshot(previous, i == 1 ? 1 : 0, i == 1 ? 1 : 0, 3);
+                long snapshot = next.getLong("snapshot_id");
+                var transaction = catalog.begin(previous.getLong("snapshot_id")).insert(next).insert(changes(snapshot, "inserted_into_table:1"));
+                if (i == 1) {
+                    transaction.insert(table(1, 0, "t", snapshot)).insert(tableStats(1, 0, 0, 0));
+                }
+                for (int f = 0; f < 3; f++) {
+                    // file ids spread over a wide range, so that most land between rows already kept
+                    long fileId = random.nextLong(1_000_000);
+                    if (!liveFiles.contains(fileId)) {
+                        transaction.insert(dataFile(1, fileId, snapshot, fileId * 10, 10));
+                        liveFiles.add(fileId);
+                    }
+                }
+                for (int e = 0; e < 2 && liveFiles.size() > 4; e++) {
+                    Long ended = liveFiles.remove(random.nextInt(liveFiles.size() - 3)); // not one this commit inserted
+                    transaction.endRow(TableKind.DATA_FILE, snapshot, 1L, ended);
+                }
+                transaction.update(TableKind.TABLE_STATS, Map.of("record_count", 10L * i), 1L);
+                transaction.commit();
+                previous = next;
+
+                CountingReader reader = new CountingReader(catalog.store().latest());
+                for (TableKind kind : KINDS) {
+                    if (kind != TableKind.METADATA) {
+                        assertThat(catalog.everyRow(reader, kind)).as("%s after commit %d", kind, i).isEqualTo(scan(catalog, kind, RowScope.ALL));
+                        comparisons++;
+                    }
+                }
+                assertThat(reader.scans).as("scans after this handle's commit %d", i).isZero();
+            }
+            assertThat(scan(catalog, TableKind.DATA_FILE, RowScope.ALL)).as("data files, current and ended").hasSizeGreaterThan(60);
+            assertThat(comparisons).isEqualTo(KINDS.size() + 30 * (KINDS.size() - 1));
+        }
+    }
+
     @Test
     void aTransactionReadingAnOlderSnapshotNeitherRescansNorPushesTheNewestOut()
     {
