@@ -64,32 +64,27 @@ public final class CommittedRowsCache
         /** This entry with {@code writes} (each subspace's, in key order; a null value deletes) applied, under {@code newStamp}. */
         Entry with(byte[] newStamp, TableKind kind, NavigableMap<byte[], byte[]> currentWrites, NavigableMap<byte[], byte[]> historyWrites)
         {
-            List<Row> current = applied(rows.subList(0, currentRows), Subspace.CURRENT, kind, currentWrites);
-            List<Row> history = applied(rows.subList(currentRows, rows.size()), Subspace.HISTORY, kind, historyWrites);
-            List<Row> served = new ArrayList<>(current.size() + history.size());
-            served.addAll(current);
-            served.addAll(history);
-            return new Entry(newStamp, Collections.unmodifiableList(served), current.size());
+            List<Row> served = new ArrayList<>(rows.size() + currentWrites.size() + historyWrites.size());
+            applyInto(served, rows.subList(0, currentRows), Subspace.CURRENT, kind, currentWrites);
+            int newCurrentRows = served.size();
+            applyInto(served, rows.subList(currentRows, rows.size()), Subspace.HISTORY, kind, historyWrites);
+            return new Entry(newStamp, Collections.unmodifiableList(served), newCurrentRows);
         }
 
-        private static List<Row> applied(List<Row> rows, Subspace subspace, TableKind kind, NavigableMap<byte[], byte[]> writes)
+        /** Appends {@code rows} (one subspace's, in key order) with {@code writes} applied to {@code target}. */
+        private static void applyInto(List<Row> target, List<Row> rows, Subspace subspace, TableKind kind, NavigableMap<byte[], byte[]> writes)
         {
-            if (writes.isEmpty()) {
-                return rows;
-            }
-            List<Row> result = new ArrayList<>(rows.size() + writes.size());
             int from = 0;
             for (Map.Entry<byte[], byte[]> write : writes.entrySet()) {
                 int found = search(rows, from, subspace, write.getKey());
                 int at = found >= 0 ? found : -found - 1;
-                result.addAll(rows.subList(from, at));
+                target.addAll(rows.subList(from, at));
                 if (write.getValue() != null) {
-                    result.add(RowValueCodec.decode(kind, write.getKey(), write.getValue()));
+                    target.add(RowValueCodec.decode(kind, write.getKey(), write.getValue()));
                 }
                 from = found >= 0 ? found + 1 : at;
             }
-            result.addAll(rows.subList(from, rows.size()));
-            return result;
+            target.addAll(rows.subList(from, rows.size()));
         }
 
         /** {@link Collections#binarySearch} over {@code rows[from..]} by key. */
