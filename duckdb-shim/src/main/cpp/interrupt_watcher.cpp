@@ -26,6 +26,8 @@ struct Registry {
 	std::unordered_map<jlong, Entry> calls;
 	std::atomic<jlong> next_id {1};
 	bool watcher_started = false;
+	//! True while the watcher sleeps until a call registers (the only time a registration wakes it).
+	bool watcher_sleeping = false;
 };
 
 Registry &registry() {
@@ -33,14 +35,25 @@ Registry &registry() {
 	return *instance;
 }
 
-//! Polls the registered calls' contexts; an interrupted one gets its Java thread interrupted, once.
+//! How often the watcher looks at the registered calls while there are any.
+constexpr auto POLL_INTERVAL = std::chrono::milliseconds(20);
+//! How long the watcher keeps polling after the last call ended before it sleeps until the next one registers.
+constexpr auto IDLE_AFTER = std::chrono::seconds(1);
+
+//! Polls the registered calls' contexts; an interrupted one gets its Java thread interrupted, once. While calls come
+//! and go it polls and is never woken (a wake-up per call cost a context switch per JNI call); idle, it sleeps.
 void Watch() {
 	auto &jvm = Jvm::Existing();
 	JNIEnv *env = jvm.Env();
 	auto &state = registry();
 	std::unique_lock<std::mutex> guard(state.lock);
+	auto last_busy = std::chrono::steady_clock::now();
 	while (true) {
-		state.work.wait(guard, [&state] { return !state.calls.empty(); });
+		if (state.calls.empty() && std::chrono::steady_clock::now() - last_busy > IDLE_AFTER) {
+			state.watcher_sleeping = true;
+			state.work.wait(guard, [&state] { return !state.calls.empty(); });
+			state.watcher_sleeping = false;
+		}
 		for (auto &call : state.calls) {
 			if (!call.second.signalled && call.second.context->interrupted) {
 				call.second.signalled = true;
@@ -51,7 +64,10 @@ void Watch() {
 				}
 			}
 		}
-		state.work.wait_for(guard, std::chrono::milliseconds(20));
+		if (!state.calls.empty()) {
+			last_busy = std::chrono::steady_clock::now();
+		}
+		state.work.wait_for(guard, POLL_INTERVAL);
 	}
 }
 
@@ -65,7 +81,9 @@ InterruptibleCall::InterruptibleCall(duckdb::ClientContext &context) : id(regist
 		state.watcher_started = true;
 	}
 	state.calls[id] = Entry {&context, false};
-	state.work.notify_all();
+	if (state.watcher_sleeping) {
+		state.work.notify_one();
+	}
 }
 
 InterruptibleCall::~InterruptibleCall() {

@@ -69,6 +69,15 @@ class InterruptTest
     {
         StoreUri store = StoreUri.parse(temp.resolve("store").toString());
         MoraineCatalog.create(store, NewCatalog.bootstrapped(temp.resolve("data").toString())).close();
+        // The first cancel wakes the shim's idle interrupt watcher; the second, in a new session right after, comes
+        // while the watcher still polls.
+        cancelAScanBlockedInAStoreRead(store);
+        cancelAScanBlockedInAStoreRead(store);
+    }
+
+    private static void cancelAScanBlockedInAStoreRead(StoreUri store)
+            throws Exception
+    {
         BlockingReads reads = new BlockingReads();
         NativeBridge.setReadListener(reads);
         try (Connection connection = ExtensionConnections.open(); Statement statement = connection.createStatement()) {
