@@ -442,6 +442,15 @@ PhysicalOperator &MoraineCatalog::PlanUpdate(ClientContext &context, PhysicalPla
 	return update;
 }
 
+// A plan may hold a served column's range folded into a constant (MIN/MAX from the scan's partition statistics), and
+// the rows change with every commit and with the transaction's own writes: a version per query makes DuckDB plan a
+// prepared statement on this attach again at each execution.
+optional_idx MoraineCatalog::GetCatalogVersion(ClientContext &context) {
+	auto query = context.transaction.GetActiveQuery();
+	// Outside a query (a prepare through the C API): no version, which no later execution's version equals.
+	return query == DConstants::INVALID_INDEX ? optional_idx() : optional_idx(query);
+}
+
 DatabaseSize MoraineCatalog::GetDatabaseSize(ClientContext &context) {
 	return DatabaseSize();
 }

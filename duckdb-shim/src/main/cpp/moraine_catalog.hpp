@@ -119,6 +119,7 @@ public:
 		return settings.uri;
 	}
 	CatalogLookupBehavior CatalogTypeLookupRule(CatalogType type) const override;
+	optional_idx GetCatalogVersion(ClientContext &context) override;
 	void OnDetach(ClientContext &context) override;
 
 private:

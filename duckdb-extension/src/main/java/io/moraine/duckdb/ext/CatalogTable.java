@@ -31,6 +31,7 @@ final class CatalogTable
     private final AttachedStore store;
     private final TableKind kind;
     private final Schema schema;
+    private final BigintRange.Recent committedRanges = new BigintRange.Recent();
 
     CatalogTable(AttachedStore store, TableKind kind)
     {
@@ -74,11 +75,27 @@ final class CatalogTable
 
     /** The rows as {@code transaction} sees them (a row's DuckDB row id is its position there), or as committed. */
     @Override
-    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
+    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, ScanFilter filter, BufferAllocator allocator)
     {
         StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
-        return new PositionalBatchSource<Row>(schema, columns, rowIds, allocator, rows::size, rows::at,
-                CatalogTable::writer);
+        java.util.function.IntFunction<Row> rowAt = filter.isEmpty() ? rows::at : position -> {
+            Row row = rows.at(position);
+            return row != null && filter.test(row::get) ? row : null;
+        };
+        return new PositionalBatchSource<Row>(schema, columns, rowIds, allocator, rows::size, rowAt, CatalogTable::writer);
+    }
+
+    @Override
+    public long[] bigintRange(AttachTransaction transaction, int column)
+    {
+        if (kind.columns().get(column).type() != io.moraine.core.catalog.ColumnType.BIGINT) {
+            return null;
+        }
+        StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
+        if (rows.changed()) {
+            return BigintRange.of(rows.size(), rows::at, column);
+        }
+        return committedRanges.get(rows.read(), column);
     }
 
     /** The writer of {@code column}'s cells into {@code vector}, chosen once per scan rather than per cell. */

@@ -156,7 +156,7 @@ final class InlinedDataTable
      * ({@link #versionRowId}): UPDATE ... SET end_snapshot ends the row, DELETE removes that version.
      */
     @Override
-    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
+    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, ScanFilter filter, BufferAllocator allocator)
     {
         List<String> userColumns = new ArrayList<>();
         for (int column : columns) {

@@ -86,10 +86,14 @@ final class InlinedDeleteTable
 
     /** The rows as {@code transaction} sees them (a row's DuckDB row id is its position there), or as committed. */
     @Override
-    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator)
+    public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, ScanFilter filter, BufferAllocator allocator)
     {
         StagedFileDeletes rows = transaction != null ? transaction.fileDeletes(this) : new StagedFileDeletes(table.tableId(), committedRows(catalog.store().latest()));
-        return new PositionalBatchSource<long[]>(SCHEMA, columns, rowIds, allocator, rows::size, rows::at,
+        java.util.function.IntFunction<long[]> rowAt = filter.isEmpty() ? rows::at : position -> {
+            long[] row = rows.at(position);
+            return row != null && filter.test(column -> row[column]) ? row : null;
+        };
+        return new PositionalBatchSource<long[]>(SCHEMA, columns, rowIds, allocator, rows::size, rowAt,
                 (vector, column) -> (index, row) -> ((BigIntVector) vector).setSafe(index, row[column]));
     }
 }

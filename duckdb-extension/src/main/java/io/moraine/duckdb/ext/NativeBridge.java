@@ -76,23 +76,38 @@ public final class NativeBridge
 
     /**
      * Opens a scan of the table as DuckDB transaction {@code tx} sees it, with a trailing row-id column when
-     * {@code rowIds}; {@code call} identifies this call to {@link #interruptCall} while it runs.
+     * {@code rowIds}; {@code call} identifies this call to {@link #interruptCall} while it runs. {@code comparisons}: the
+     * pushed BIGINT comparisons as {@link ScanFilter#decode} reads them (rows failing one may be left out).
      */
-    public static long scanOpen(long handle, long tx, String schema, String table, int[] columns, boolean rowIds, long call)
+    public static long scanOpen(long handle, long tx, String schema, String table, int[] columns, boolean rowIds, long[] comparisons, long call)
     {
-        AttachTransaction transaction = tx == 0 ? null : transaction(tx);
-        BatchSource source = CALLS.run(call, () -> {
-            ServedTable served = catalog(handle).served(schema, table);
-            if (transaction == null) {
-                return served.open(null, columns, rowIds, ALLOCATOR);
-            }
-            synchronized (transaction) {
-                return served.open(transaction, columns, rowIds, ALLOCATOR);
-            }
-        });
+        ScanFilter filter = ScanFilter.decode(comparisons);
+        BatchSource source = onTable(handle, tx, schema, table, call,
+                (served, transaction) -> served.open(transaction, columns, rowIds, filter, ALLOCATOR));
         long scan = NEXT_HANDLE.getAndIncrement();
         SCANS.put(scan, source);
         return scan;
+    }
+
+    /** The exact range of a BIGINT column as DuckDB transaction {@code tx} sees the table (see {@link ServedTable#bigintRange}). */
+    public static long[] columnRange(long handle, long tx, String schema, String table, int column, long call)
+    {
+        return onTable(handle, tx, schema, table, call, (served, transaction) -> served.bigintRange(transaction, column));
+    }
+
+    /** Runs {@code body} on a served table and DuckDB transaction {@code tx} (0: none, read as committed), interruptibly. */
+    private static <T> T onTable(long handle, long tx, String schema, String table, long call, java.util.function.BiFunction<ServedTable, AttachTransaction, T> body)
+    {
+        AttachTransaction transaction = tx == 0 ? null : transaction(tx);
+        return CALLS.run(call, () -> {
+            ServedTable served = catalog(handle).served(schema, table);
+            if (transaction == null) {
+                return body.apply(served, null);
+            }
+            synchronized (transaction) {
+                return body.apply(served, transaction);
+            }
+        });
     }
 
     /** Begins the Java side of a DuckDB transaction on an attach (cheap: nothing is read until it is used). */

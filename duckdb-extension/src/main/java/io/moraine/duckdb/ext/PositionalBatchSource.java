@@ -14,7 +14,7 @@ import java.util.function.IntSupplier;
 
 /**
  * A transaction's rows served by position as Arrow batches: a row's DuckDB row id is its position, and a position
- * holding null (a row the transaction deleted) is skipped.
+ * holding null (a row the transaction deleted, or one a pushed filter leaves out) is skipped.
  */
 final class PositionalBatchSource<R>
         implements BatchSource

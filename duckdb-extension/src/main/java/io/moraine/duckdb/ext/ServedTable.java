@@ -18,7 +18,18 @@ interface ServedTable
 
     /**
      * A scan of the columns at {@code columns} (indexes into {@link #schema()}), in that order, followed by
-     * {@link #ROW_ID} when {@code rowIds}; as {@code transaction} sees the table (null: as committed).
+     * {@link #ROW_ID} when {@code rowIds}; as {@code transaction} sees the table (null: as committed). Rows failing
+     * {@code filter} may be left out.
      */
-    BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, BufferAllocator allocator);
+    BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, ScanFilter filter, BufferAllocator allocator);
+
+    /**
+     * The exact range of BIGINT column {@code column} as {@code transaction} sees the table (null: as committed):
+     * {@code {min, max, 1 if a row holds NULL there else 0}}; null when no row holds a value there, or when the table
+     * keeps no range of it (the optimizer then scans).
+     */
+    default long[] bigintRange(AttachTransaction transaction, int column)
+    {
+        return null;
+    }
 }

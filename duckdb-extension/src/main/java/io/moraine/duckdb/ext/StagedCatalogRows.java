@@ -91,6 +91,12 @@ final class StagedCatalogRows
         }
     }
 
+    /** The rows read, shared and never modified; the rows now held when {@link #changed()} is false. */
+    List<Row> read()
+    {
+        return read;
+    }
+
     boolean changed()
     {
         return !changedReads.isEmpty() || !inserted.isEmpty();
