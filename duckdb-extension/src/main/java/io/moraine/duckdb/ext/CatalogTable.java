@@ -77,7 +77,7 @@ final class CatalogTable
     @Override
     public BatchSource open(AttachTransaction transaction, int[] columns, boolean rowIds, ScanFilter filter, BufferAllocator allocator)
     {
-        StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
+        StagedCatalogRows rows = rowsSeenBy(transaction);
         java.util.function.IntFunction<Row> rowAt = filter.isEmpty() ? rows::at : position -> {
             Row row = rows.at(position);
             return row != null && filter.test(row::get) ? row : null;
@@ -91,11 +91,17 @@ final class CatalogTable
         if (kind.columns().get(column).type() != io.moraine.core.catalog.ColumnType.BIGINT) {
             return null;
         }
-        StagedCatalogRows rows = transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
+        StagedCatalogRows rows = rowsSeenBy(transaction);
         if (rows.changed()) {
             return BigintRange.of(rows.size(), rows::at, column);
         }
         return committedRanges.get(rows.read(), column);
+    }
+
+    /** The table as {@code transaction} sees it, or as committed when it is null. */
+    private StagedCatalogRows rowsSeenBy(AttachTransaction transaction)
+    {
+        return transaction != null ? transaction.catalogRows(kind) : new StagedCatalogRows(kind, store.committedRows(null, kind));
     }
 
     /** The writer of {@code column}'s cells into {@code vector}, chosen once per scan rather than per cell. */
