@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.IntUnaryOperator;
 
 /** One ducklake_* table, every row (current and history) as the core serves it, in batches of Arrow columns. */
 final class CatalogTable
@@ -32,12 +33,14 @@ final class CatalogTable
     private final TableKind kind;
     private final Schema schema;
     private final BigintRange.Recent committedRanges = new BigintRange.Recent();
+    private final int leadingKeyColumn;
 
     CatalogTable(AttachedStore store, TableKind kind)
     {
         this.store = store;
         this.kind = kind;
         this.schema = new Schema(kind.columns().stream().map(CatalogTable::field).toList());
+        this.leadingKeyColumn = LeadingKeyColumn.of(kind);
     }
 
     @Override
@@ -82,7 +85,20 @@ final class CatalogTable
             Row row = rows.at(position);
             return row != null && filter.test(row::get) ? row : null;
         };
-        return new PositionalBatchSource<Row>(schema, columns, rowIds, allocator, rows::size, rowAt, CatalogTable::writer);
+        return new PositionalBatchSource<Row>(schema, columns, rowIds, allocator, rows::size, rowAt, candidates(rows, filter), CatalogTable::writer);
+    }
+
+    /** Positions {@code filter} can hold at: narrowed by binary search when it bounds the leading key column of rows read in key order. */
+    private IntUnaryOperator candidates(StagedCatalogRows rows, ScanFilter filter)
+    {
+        if (leadingKeyColumn < 0 || filter.isEmpty() || rows.changedRead()) {
+            return IntUnaryOperator.identity();
+        }
+        long[] bounds = filter.bounds(leadingKeyColumn);
+        if (bounds[0] == Long.MIN_VALUE && bounds[1] == Long.MAX_VALUE) {
+            return IntUnaryOperator.identity();
+        }
+        return LeadingKeyColumn.candidates(rows.read(), leadingKeyColumn, bounds);
     }
 
     @Override
@@ -94,6 +110,9 @@ final class CatalogTable
         StagedCatalogRows rows = rowsSeenBy(transaction);
         if (rows.changed()) {
             return BigintRange.of(rows.size(), rows::at, column);
+        }
+        if (column == leadingKeyColumn) {
+            return LeadingKeyColumn.range(rows.read(), column);
         }
         return committedRanges.get(rows.read(), column);
     }

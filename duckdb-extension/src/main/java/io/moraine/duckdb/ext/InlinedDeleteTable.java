@@ -93,7 +93,7 @@ final class InlinedDeleteTable
             long[] row = rows.at(position);
             return row != null && filter.test(column -> row[column]) ? row : null;
         };
-        return new PositionalBatchSource<long[]>(SCHEMA, columns, rowIds, allocator, rows::size, rowAt,
+        return new PositionalBatchSource<long[]>(SCHEMA, columns, rowIds, allocator, rows::size, rowAt, java.util.function.IntUnaryOperator.identity(),
                 (vector, column) -> (index, row) -> ((BigIntVector) vector).setSafe(index, row[column]));
     }
 }

@@ -11,10 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
+import java.util.function.IntUnaryOperator;
 
 /**
  * A transaction's rows served by position as Arrow batches: a row's DuckDB row id is its position, and a position
- * holding null (a row the transaction deleted, or one a pushed filter leaves out) is skipped.
+ * holding null (a row the transaction deleted, or one a pushed filter leaves out) is skipped, as is every position
+ * the table knows no row to serve is at (see the {@code candidates} of the constructor).
  */
 final class PositionalBatchSource<R>
         implements BatchSource
@@ -35,12 +37,15 @@ final class PositionalBatchSource<R>
 
     private final IntSupplier size;
     private final IntFunction<R> rowAt;
+    private final IntUnaryOperator candidates;
     private final List<ColumnWriter<R>> writers = new ArrayList<>();
     private final BigIntVector rowIds;
     private final VectorSchemaRoot root;
     private int position;
 
-    PositionalBatchSource(Schema schema, int[] columns, boolean rowIds, BufferAllocator allocator, IntSupplier size, IntFunction<R> rowAt, ColumnWriters<R> writers)
+    /** {@code candidates}: the next position at or after a given one that may hold a row to serve. */
+    PositionalBatchSource(Schema schema, int[] columns, boolean rowIds, BufferAllocator allocator, IntSupplier size, IntFunction<R> rowAt,
+            IntUnaryOperator candidates, ColumnWriters<R> writers)
     {
         List<Field> fields = new ArrayList<>();
         for (int column : columns) {
@@ -51,6 +56,7 @@ final class PositionalBatchSource<R>
         }
         this.size = size;
         this.rowAt = rowAt;
+        this.candidates = candidates;
         this.root = VectorSchemaRoot.create(new Schema(fields), allocator);
         for (int i = 0; i < columns.length; i++) {
             this.writers.add(writers.writer(root.getVector(i), columns[i]));
@@ -62,12 +68,13 @@ final class PositionalBatchSource<R>
     public VectorSchemaRoot next()
     {
         int rows = size.getAsInt();
+        position = candidates.applyAsInt(position);
         if (position >= rows) {
             return null;
         }
         root.allocateNew();
         int count = 0;
-        while (count < CatalogTable.BATCH_ROWS && position < rows) {
+        while (count < CatalogTable.BATCH_ROWS && (position = candidates.applyAsInt(position)) < rows) {
             R row = rowAt.apply(position);
             if (row != null) {
                 for (ColumnWriter<R> writer : writers) {

@@ -60,6 +60,44 @@ final class ScanFilter
         return columns.length == 0;
     }
 
+    /**
+     * {@code {low, high}}: every value of {@code column} meeting the comparisons on it lies in {@code [low, high]}
+     * (low > high: none does); {@code {Long.MIN_VALUE, Long.MAX_VALUE}} when no comparison names the column.
+     */
+    long[] bounds(int column)
+    {
+        long low = Long.MIN_VALUE;
+        long high = Long.MAX_VALUE;
+        for (int i = 0; i < columns.length; i++) {
+            if (columns[i] != column) {
+                continue;
+            }
+            long value = values[i];
+            switch (comparisons[i]) {
+                case EQUAL -> {
+                    low = Math.max(low, value);
+                    high = Math.min(high, value);
+                }
+                case LESS -> {
+                    if (value == Long.MIN_VALUE) {
+                        return new long[] {1, 0};
+                    }
+                    high = Math.min(high, value - 1);
+                }
+                case LESS_OR_EQUAL -> high = Math.min(high, value);
+                case GREATER -> {
+                    if (value == Long.MAX_VALUE) {
+                        return new long[] {1, 0};
+                    }
+                    low = Math.max(low, value + 1);
+                }
+                case GREATER_OR_EQUAL -> low = Math.max(low, value);
+                default -> throw new IllegalStateException("comparison " + comparisons[i]);
+            }
+        }
+        return new long[] {low, high};
+    }
+
     /** Whether a row whose cells {@code cell} returns by column index meets every comparison (a NULL meets none). */
     boolean test(IntFunction<Object> cell)
     {

@@ -99,7 +99,13 @@ final class StagedCatalogRows
 
     boolean changed()
     {
-        return !changedReads.isEmpty() || !inserted.isEmpty();
+        return changedRead() || !inserted.isEmpty();
+    }
+
+    /** Whether the transaction updated or deleted a row it read (inserted rows come after them all). */
+    boolean changedRead()
+    {
+        return !changedReads.isEmpty();
     }
 
     private Row live(long rowId, String statement)
