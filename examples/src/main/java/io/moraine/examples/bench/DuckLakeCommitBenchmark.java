@@ -7,8 +7,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -16,51 +17,45 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code bin/moraine bench ducklake}: DuckLake driving four catalogs in one run — moraine on {@code file://}, moraine
  * on S3Proxy, a DuckDB-file catalog and PostgreSQL (a throwaway loopback server from build-support/postgres.sh):
- * (a) one-row inlined INSERT commits per second with 1 and 8 connections of one DuckDB instance (the median of
- * {@code --rounds} runs of each, with the machine's CPU time per commit), (b) the time an
- * autocommit {@code EXPLAIN} of a scan takes on a table of N data files (bind and plan in a new DuckLake transaction:
- * catalog reads only, no data file is opened), without and with a filter DuckLake prunes files by.
+ * (a) one-row inlined INSERT commits per second with 1 and 8 connections of one DuckDB instance, the catalogs taking
+ * turns round by round so that a slow moment of a shared machine falls on all of them (each rate the median of
+ * {@code --rounds} rounds, with the machine's CPU time per commit; each ratio the median of the rounds' ratios),
+ * (b) the time an autocommit {@code EXPLAIN} of a scan takes on a table of N data files (bind and plan in a new
+ * DuckLake transaction: catalog reads only, no data file is opened), without and with a filter DuckLake prunes files by.
  */
 public final class DuckLakeCommitBenchmark
 {
     public static final String USAGE = "bench ducklake [--commits N] [--rounds N] [--warmup-seconds N] [--files N] [--repetitions N] [--skip-s3] [--skip-postgres]";
 
     private static final int CONNECTIONS = 8;
+    // moraine's bridge runs in this JVM, and on two cores the JIT compiler takes about a minute of commits to finish it:
+    // a catalog serving a lake is a long-running process, so it is measured compiled (see warmUpJit).
+    private static final Duration JIT_WARMUP_MINIMUM = Duration.ofSeconds(20);
+    private static final Duration JIT_WARMUP_MAXIMUM = Duration.ofMinutes(3);
+    private static final Duration JIT_WINDOW = Duration.ofSeconds(5);
+    private static final double JIT_BUSY_SHARE = 0.02;
 
     private DuckLakeCommitBenchmark() {}
 
-    /** A catalog DuckLake attaches: its ATTACH target and the extensions it needs loaded. */
-    private record Target(String name, String attachTarget, String scanner, String options) {}
+    /**
+     * A catalog DuckLake attaches: its ATTACH target and the extensions it needs loaded; for moraine, also the ATTACH
+     * target of a scratch lake of the same kind that warms the JIT compiler up (null for the others).
+     */
+    private record Target(String name, String attachTarget, String scanner, String options, String jitWarmupTarget) {}
 
-    private record Result(CommitRate oneConnection, CommitRate eightConnections, long failures, double planMillis, double filteredPlanMillis) {}
-
-    /** The median commits per second of the rounds, and the machine's CPU time per commit in that round (NaN: unknown). */
-    private record CommitRate(double perSecond, double cpuMillisPerCommit)
-    {
-        String describe()
-        {
-            return String.format("%7.1f commits/s (%s)", perSecond,
-                    Double.isNaN(cpuMillisPerCommit) ? "CPU unknown" : String.format("%5.1f ms CPU a commit", cpuMillisPerCommit));
-        }
-    }
+    private record PlanTimes(double planMillis, double filteredPlanMillis) {}
 
     public static void main(String[] args)
             throws Exception
     {
         CommandLine line = CommandLine.parse(args, Set.of("commits", "rounds", "warmup-seconds", "files", "repetitions", "skip-s3", "skip-postgres"));
         int commits = line.intOption("commits", 40);
-        int rounds = line.intOption("rounds", 3);
+        int rounds = line.intOption("rounds", 5);
         int warmupSeconds = line.intOption("warmup-seconds", 10);
         if (commits < 1 || rounds < 1 || warmupSeconds < 0) {
             throw new IllegalArgumentException("--commits and --rounds must be at least 1 and --warmup-seconds at least 0 (got "
@@ -71,32 +66,67 @@ public final class DuckLakeCommitBenchmark
         Path work = Files.createTempDirectory("moraine-bench-ducklake-");
         Path parquetDirectory = parquetCopies(work, files);
         Postgres postgres = line.flag("skip-postgres") ? null : Postgres.start();
-        Map<String, Result> results = new LinkedHashMap<>();
+        List<BenchmarkLake> lakes = new ArrayList<>();
         try {
             List<Target> targets = new ArrayList<>();
-            targets.add(new Target("DuckDB-file catalog", "ducklake:" + work.resolve("duckdb-file.ducklake"), null, ""));
+            targets.add(new Target("DuckDB-file catalog", "ducklake:" + work.resolve("duckdb-file.ducklake"), null, "", null));
             if (postgres != null) {
-                targets.add(new Target("PostgreSQL 127.0.0.1", "ducklake:postgres:" + postgres.conninfo(), "postgres_scanner", ""));
+                targets.add(new Target("PostgreSQL 127.0.0.1", "ducklake:postgres:" + postgres.conninfo(), "postgres_scanner", "", null));
             }
-            targets.add(new Target("moraine file://", "ducklake:moraine:" + work.resolve("moraine-store"), null, ""));
+            targets.add(new Target("moraine file://", "ducklake:moraine:" + work.resolve("moraine-store"), null, "",
+                    "ducklake:moraine:" + work.resolve("jit-warmup-store")));
             if (!line.flag("skip-s3")) {
                 String bucket = io.moraine.testing.S3ProxyServer.sharedUnchecked().createBucket("moraine-bench-ducklake");
-                targets.add(new Target("moraine S3Proxy", "ducklake:moraine:s3://" + bucket + "/catalog", null, ", READ_WRITE"));
+                targets.add(new Target("moraine S3Proxy", "ducklake:moraine:s3://" + bucket + "/catalog", null, ", READ_WRITE",
+                        "ducklake:moraine:s3://" + bucket + "/jit-warmup"));
             }
-            System.out.printf("DuckLake 1.5.5 (DuckDB 1.5.5, threads=1), one-row inlined INSERT autocommits after %d s of them on %d connections "
-                    + "(warm-up), %d per connection, median of %d rounds (CPU: the whole machine's, database servers included); "
+            System.out.printf("DuckLake 1.5.5 (DuckDB 1.5.5, threads=1), one-row inlined INSERT autocommits; the catalogs take turns: a warm-up "
+                    + "of at least %d s of %d per connection on %d connections, then %d rounds of %d "
+                    + "commits on 1 connection and %d per connection on %d; medians (CPU: the whole machine's, database servers included); "
                     + "EXPLAIN SELECT count(*) / SELECT * WHERE id = 2 on %,d data files, median of %d%n",
-                    warmupSeconds, CONNECTIONS, commits, rounds, files, repetitions);
+                    warmupSeconds, commits, CONNECTIONS, rounds, commits, commits, CONNECTIONS, files, repetitions);
+            System.out.println("  " + warmUpJit(targets, work.resolve("jit-warmup"), commits));
             for (Target target : targets) {
-                Result result = run(target, work.resolve(target.name().replaceAll("[^A-Za-z0-9]", "-")), parquetDirectory, commits, rounds,
-                        Duration.ofSeconds(warmupSeconds), repetitions);
-                results.put(target.name(), result);
-                System.out.printf("  %-22s 1 connection %s   %d connections %s (%d gave up after DuckLake's retries)   "
-                        + "EXPLAIN %7.2f ms, with a filter %7.2f ms%n", target.name(), result.oneConnection().describe(), CONNECTIONS,
-                        result.eightConnections().describe(), result.failures(), result.planMillis(), result.filteredPlanMillis());
+                lakes.add(BenchmarkLake.attach(target.name(), target.attachTarget(), target.scanner(), target.options(),
+                        work.resolve(target.name().replaceAll("[^A-Za-z0-9]", "-"))));
             }
+            warmUp(lakes, commits, Duration.ofSeconds(warmupSeconds));
+            long snapshotsBefore = lakes.getFirst().snapshots();
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            long compileMillisBefore = jit.getTotalCompilationTime();
+            long roundsStart = System.nanoTime();
+            for (int round = 0; round < rounds; round++) {
+                // each round starts with another catalog, so that none always follows the same one
+                for (BenchmarkLake lake : rotated(lakes, round)) {
+                    lake.measure(1, commits);
+                }
+                for (BenchmarkLake lake : rotated(lakes, round)) {
+                    lake.measure(CONNECTIONS, commits);
+                }
+            }
+            System.out.printf("  measured rounds: %.0f s, the JIT compiler's share %.1f%%; %,d snapshots in the first lake before them, %,d after%n",
+                    (System.nanoTime() - roundsStart) / 1e9, 100 * (jit.getTotalCompilationTime() - compileMillisBefore) / ((System.nanoTime() - roundsStart) / 1e6),
+                    snapshotsBefore, lakes.getFirst().snapshots());
+            Map<String, PlanTimes> plans = new LinkedHashMap<>();
+            for (BenchmarkLake lake : lakes) {
+                lake.checkRowCount();
+                if (lake.addDataFiles(parquetDirectory) == 0) {
+                    throw new IllegalStateException(lake.name() + ": ducklake_add_data_files added no file");
+                }
+                plans.put(lake.name(), new PlanTimes(lake.explainMillis("SELECT count(*) FROM lake.f", repetitions),
+                        lake.explainMillis("SELECT * FROM lake.f WHERE id = 2", repetitions)));
+            }
+            for (BenchmarkLake lake : lakes) {
+                PlanTimes plan = plans.get(lake.name());
+                System.out.printf("  %-22s 1 connection %s   %d connections %s (%d gave up after DuckLake's retries)   "
+                        + "EXPLAIN %7.2f ms, with a filter %7.2f ms%n", lake.name(), BenchmarkLake.median(lake.oneConnectionRounds()).describe(),
+                        CONNECTIONS, BenchmarkLake.median(lake.manyConnectionRounds()).describe(), lake.failures(), plan.planMillis(),
+                        plan.filteredPlanMillis());
+            }
+            printRatios(lakes, plans);
         }
         finally {
+            closeAll(lakes);
             if (postgres != null) {
                 postgres.stop();
             }
@@ -105,167 +135,127 @@ public final class DuckLakeCommitBenchmark
             }
             deleteTree(work);
         }
-        printRatios(results);
     }
 
-    private static void printRatios(Map<String, Result> results)
-    {
-        for (String moraine : results.keySet()) {
-            if (!moraine.startsWith("moraine")) {
-                continue;
-            }
-            Result m = results.get(moraine);
-            for (String baseline : results.keySet()) {
-                if (baseline.startsWith("moraine")) {
-                    continue;
-                }
-                Result b = results.get(baseline);
-                double goal = baseline.startsWith("PostgreSQL") ? 2 : 1;
-                double eight = m.eightConnections().perSecond() / b.eightConnections().perSecond();
-                System.out.printf("  %s / %s: commits/s 1 connection %.2fx, %d connections %.2fx (goal >= %.0fx: %s); EXPLAIN time %.2fx, with a filter %.2fx%n",
-                        moraine, baseline, m.oneConnection().perSecond() / b.oneConnection().perSecond(), CONNECTIONS, eight, goal,
-                        eight >= goal ? "met" : "NOT met",
-                        m.planMillis() / b.planMillis(), m.filteredPlanMillis() / b.filteredPlanMillis());
-            }
-        }
-    }
-
-    private static Result run(Target target, Path directory, Path parquetDirectory, int commits, int rounds, Duration warmup,
-            int repetitions)
+    /**
+     * Commits on a scratch lake of each moraine target, on 1 and on {@link #CONNECTIONS} connections, until the JIT
+     * compiler is done with moraine's bridge and S3Proxy (both run in this JVM): at least {@link #JIT_WARMUP_MINIMUM},
+     * then until the compiler took at most {@link #JIT_BUSY_SHARE} of a {@link #JIT_WINDOW}, up to
+     * {@link #JIT_WARMUP_MAXIMUM}. The measured lakes start afterwards, so none of them carries the longer history this
+     * builds. Returns what it found, for the report.
+     */
+    private static String warmUpJit(List<Target> targets, Path directory, int commits)
             throws Exception
     {
-        Files.createDirectories(directory.resolve("data"));
-        try (Connection first = MoraineDuckDb.openWithDuckLake(); Statement statement = first.createStatement()) {
-            statement.execute("SET threads = 1"); // as DuckLakeWritesTest: DuckLake's catalog cache race after writes (RFC 0006)
-            statement.execute("SET ducklake_max_retry_count = 100");
-            if (target.scanner() != null) {
-                statement.execute("LOAD " + target.scanner());
-            }
-            statement.execute("ATTACH " + MoraineDuckDb.quote(target.attachTarget()) + " AS lake (DATA_PATH "
-                    + MoraineDuckDb.quote(directory.resolve("data") + "/") + target.options() + ")");
-            statement.execute("CREATE TABLE lake.t (writer INTEGER, n INTEGER, note VARCHAR)");
-            AtomicLong failures = new AtomicLong();
-            // Warm-up: the JIT (moraine's bridge runs in this JVM), DuckLake's caches; eight connections, so that the
-            // rebasing of commits that lost a race is compiled too. At least one round.
-            long warmupCommits = 0;
-            long warmupEnds = System.nanoTime() + warmup.toNanos();
-            do {
-                commitsPerSecond(first, CONNECTIONS, commits, failures);
-                warmupCommits += (long) CONNECTIONS * commits;
-            }
-            while (System.nanoTime() < warmupEnds);
-            CommitRate one = medianRate(first, 1, commits, rounds, failures);
-            CommitRate eight = medianRate(first, CONNECTIONS, commits, rounds, failures);
-            long expected = warmupCommits + (long) commits * (1 + CONNECTIONS) * rounds - failures.get();
-            check(statement, "SELECT count(*) FROM lake.t", expected);
-
-            statement.execute("CREATE TABLE lake.f (id BIGINT, note VARCHAR)");
-            statement.execute("CALL ducklake_add_data_files('lake', 'f', " + MoraineDuckDb.quote(parquetDirectory + "/*.parquet") + ")");
-            long files;
-            try (ResultSet result = statement.executeQuery("SELECT count(*) FROM ducklake_list_files('lake', 'f')")) {
-                result.next();
-                files = result.getLong(1);
-            }
-            if (files == 0) {
-                throw new IllegalStateException(target.name() + ": ducklake_add_data_files added no file");
-            }
-            double plan = explainMillis(statement, "SELECT count(*) FROM lake.f", repetitions);
-            double filtered = explainMillis(statement, "SELECT * FROM lake.f WHERE id = 2", repetitions);
-            return new Result(one, eight, failures.get(), plan, filtered);
-        }
-    }
-
-    /** One autocommit EXPLAIN per run, so each run is a new DuckLake transaction that reads the catalog. */
-    private static double explainMillis(Statement statement, String query, int repetitions)
-            throws Exception
-    {
-        return Timing.medianMillis(2, repetitions, () -> {
-            try (ResultSet result = statement.executeQuery("EXPLAIN " + query)) {
-                long rows = 0;
-                while (result.next()) {
-                    rows++;
-                }
-                return rows;
-            }
-        });
-    }
-
-    /** {@code rounds} runs of {@link #commitsPerSecond}, one after the other; the median by commits per second. */
-    private static CommitRate medianRate(Connection first, int connections, int commits, int rounds, AtomicLong failures)
-            throws Exception
-    {
-        List<CommitRate> runs = new ArrayList<>();
-        for (int round = 0; round < rounds; round++) {
-            runs.add(commitsPerSecond(first, connections, commits, failures));
-        }
-        runs.sort(java.util.Comparator.comparingDouble(CommitRate::perSecond));
-        return runs.get(rounds / 2);
-    }
-
-    private static CommitRate commitsPerSecond(Connection first, int connections, int commits, AtomicLong failures)
-            throws Exception
-    {
-        ExecutorService pool = Executors.newFixedThreadPool(connections);
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        List<BenchmarkLake> scratch = new ArrayList<>();
         try {
-            List<Connection> opened = new ArrayList<>();
-            for (int i = 0; i < connections; i++) {
-                opened.add(((org.duckdb.DuckDBConnection) first).duplicate());
+            for (Target target : targets) {
+                if (target.jitWarmupTarget() != null) {
+                    scratch.add(BenchmarkLake.attach("JIT warm-up, " + target.name(), target.jitWarmupTarget(), null, target.options(),
+                            directory.resolve(target.name().replaceAll("[^A-Za-z0-9]", "-"))));
+                }
             }
-            OptionalLong cpuStart = MachineCpu.busyNanos();
             long start = System.nanoTime();
-            List<Future<?>> writers = new ArrayList<>();
-            for (int i = 0; i < connections; i++) {
-                int writer = connections * 100 + i;
-                Connection connection = opened.get(i);
-                writers.add(pool.submit(() -> {
-                    try (connection; Statement statement = connection.createStatement()) {
-                        insert(statement, writer, commits, failures);
+            double share;
+            long elapsed;
+            do {
+                long windowStart = System.nanoTime();
+                long compileMillisBefore = jit.getTotalCompilationTime();
+                do {
+                    for (BenchmarkLake lake : scratch) {
+                        lake.warmUp(1, commits);
+                        lake.warmUp(CONNECTIONS, commits);
                     }
-                    return null;
-                }));
+                }
+                while (System.nanoTime() - windowStart < JIT_WINDOW.toNanos());
+                share = (jit.getTotalCompilationTime() - compileMillisBefore) / ((System.nanoTime() - windowStart) / 1e6);
+                elapsed = System.nanoTime() - start;
             }
-            for (Future<?> writer : writers) {
-                writer.get();
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            OptionalLong cpuEnd = MachineCpu.busyNanos();
-            double total = connections * (double) commits;
-            double cpuMillis = cpuStart.isPresent() && cpuEnd.isPresent() ? (cpuEnd.getAsLong() - cpuStart.getAsLong()) / 1e6 / total : Double.NaN;
-            return new CommitRate(total / seconds, cpuMillis);
+            while (elapsed < JIT_WARMUP_MINIMUM.toNanos() || (share > JIT_BUSY_SHARE && elapsed < JIT_WARMUP_MAXIMUM.toNanos()));
+            return String.format("JIT warm-up on scratch moraine lakes: %.0f s, the compiler's share of its last %d s %.1f%%", elapsed / 1e9,
+                    JIT_WINDOW.toSeconds(), 100 * share);
         }
         finally {
-            pool.shutdown();
-            pool.awaitTermination(1, TimeUnit.MINUTES);
+            closeAll(scratch);
         }
     }
 
-    /** {@code commits} one-row autocommits; a commit DuckLake gave up on (after its retries) is counted, not repeated. */
-    private static void insert(Statement statement, int writer, int commits, AtomicLong failures)
-            throws SQLException
+    /** Rounds of {@code commits} per connection on {@link #CONNECTIONS} connections, the lakes taking turns, for at least {@code minimum} (one turn at least). */
+    private static void warmUp(List<BenchmarkLake> lakes, int commits, Duration minimum)
+            throws Exception
     {
-        for (int n = 0; n < commits; n++) {
+        long ends = System.nanoTime() + minimum.toNanos();
+        do {
+            for (BenchmarkLake lake : lakes) {
+                lake.warmUp(CONNECTIONS, commits);
+            }
+        }
+        while (System.nanoTime() < ends);
+    }
+
+    /** Closes every lake, reporting (not throwing) a failure to close one, so that the run's own cleanup still happens. */
+    private static void closeAll(List<BenchmarkLake> lakes)
+    {
+        for (BenchmarkLake lake : lakes) {
             try {
-                statement.execute("INSERT INTO lake.t VALUES (" + writer + ", " + n + ", 'row " + n + " of writer " + writer + "')");
+                lake.close();
             }
-            catch (SQLException e) {
-                String message = String.valueOf(e.getMessage()).toLowerCase();
-                if (!message.contains("conflict")) {
-                    throw e;
-                }
-                failures.incrementAndGet();
+            catch (SQLException | RuntimeException e) {
+                System.err.println("closing " + lake.name() + " failed: " + e.getMessage());
             }
         }
     }
 
-    private static void check(Statement statement, String query, long expected)
-            throws SQLException
+    /** {@code lakes} starting at index {@code round} modulo their count. */
+    private static List<BenchmarkLake> rotated(List<BenchmarkLake> lakes, int round)
     {
-        try (ResultSet result = statement.executeQuery(query)) {
-            result.next();
-            if (result.getLong(1) != expected) {
-                throw new IllegalStateException(query + " returned " + result.getLong(1) + ", expected " + expected);
+        List<BenchmarkLake> rotated = new ArrayList<>(lakes);
+        java.util.Collections.rotate(rotated, -(round % lakes.size()));
+        return rotated;
+    }
+
+    /** Each moraine lake against each baseline: the median of the rounds' ratios (the rounds ran side by side). */
+    private static void printRatios(List<BenchmarkLake> lakes, Map<String, PlanTimes> plans)
+    {
+        for (BenchmarkLake moraine : lakes) {
+            if (!moraine.name().startsWith("moraine")) {
+                continue;
+            }
+            for (BenchmarkLake baseline : lakes) {
+                if (baseline.name().startsWith("moraine")) {
+                    continue;
+                }
+                double goal = baseline.name().startsWith("PostgreSQL") ? 2 : 1;
+                List<Double> eight = roundRatios(moraine.manyConnectionRounds(), baseline.manyConnectionRounds());
+                double eightMedian = median(eight);
+                long met = eight.stream().filter(ratio -> ratio >= goal).count();
+                System.out.printf("  %s / %s: commits/s 1 connection %.2fx, %d connections %.2fx (goal >= %.0fx: %s; rounds %s, met in %d of %d); "
+                        + "EXPLAIN time %.2fx, with a filter %.2fx%n",
+                        moraine.name(), baseline.name(), median(roundRatios(moraine.oneConnectionRounds(), baseline.oneConnectionRounds())),
+                        CONNECTIONS, eightMedian, goal, eightMedian >= goal ? "met" : "NOT met",
+                        eight.stream().map(ratio -> String.format("%.2f", ratio)).collect(java.util.stream.Collectors.joining(" ")), met, eight.size(),
+                        plans.get(moraine.name()).planMillis() / plans.get(baseline.name()).planMillis(),
+                        plans.get(moraine.name()).filteredPlanMillis() / plans.get(baseline.name()).filteredPlanMillis());
             }
         }
+    }
+
+    private static List<Double> roundRatios(List<BenchmarkLake.CommitRate> rates, List<BenchmarkLake.CommitRate> baselineRates)
+    {
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 0; round < rates.size(); round++) {
+            ratios.add(rates.get(round).perSecond() / baselineRates.get(round).perSecond());
+        }
+        return ratios;
+    }
+
+    private static double median(List<Double> values)
+    {
+        List<Double> sorted = new ArrayList<>(values);
+        java.util.Collections.sort(sorted);
+        int size = sorted.size();
+        return size % 2 == 1 ? sorted.get(size / 2) : (sorted.get(size / 2 - 1) + sorted.get(size / 2)) / 2;
     }
 
     /** One tiny Parquet file written by DuckDB, hard-linked {@code files} times: ducklake_add_data_files reads each footer. */
