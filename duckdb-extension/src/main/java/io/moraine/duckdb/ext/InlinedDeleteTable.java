@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntUnaryOperator;
 
 /** {@code ducklake_inlined_delete_<t>}: file_id, row_id (the position in the file) and begin_snapshot per delete. */
 final class InlinedDeleteTable
@@ -93,7 +94,7 @@ final class InlinedDeleteTable
             long[] row = rows.at(position);
             return row != null && filter.test(column -> row[column]) ? row : null;
         };
-        return new PositionalBatchSource<long[]>(SCHEMA, columns, rowIds, allocator, rows::size, rowAt, java.util.function.IntUnaryOperator.identity(),
+        return new PositionalBatchSource<long[]>(SCHEMA, columns, rowIds, allocator, rows::size, rowAt, IntUnaryOperator.identity(),
                 (vector, column) -> (index, row) -> ((BigIntVector) vector).setSafe(index, row[column]));
     }
 }

@@ -4,11 +4,11 @@ import io.moraine.examples.CommandLine;
 import io.moraine.examples.MoraineDuckDb;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -90,7 +90,7 @@ public final class DuckLakeCommitBenchmark
                 lakes.add(BenchmarkLake.attach(target.name(), target.attachTarget(), target.scanner(), target.options(),
                         work.resolve(target.name().replaceAll("[^A-Za-z0-9]", "-"))));
             }
-            warmUp(lakes, commits, Duration.ofSeconds(warmupSeconds));
+            warmUp(lakes, commits, Duration.ofSeconds(warmupSeconds), CONNECTIONS);
             long snapshotsBefore = lakes.getFirst().snapshots();
             CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
             long compileMillisBefore = jit.getTotalCompilationTime();
@@ -162,13 +162,7 @@ public final class DuckLakeCommitBenchmark
             do {
                 long windowStart = System.nanoTime();
                 long compileMillisBefore = jit.getTotalCompilationTime();
-                do {
-                    for (BenchmarkLake lake : scratch) {
-                        lake.warmUp(1, commits);
-                        lake.warmUp(CONNECTIONS, commits);
-                    }
-                }
-                while (System.nanoTime() - windowStart < JIT_WINDOW.toNanos());
+                warmUp(scratch, commits, JIT_WINDOW, 1, CONNECTIONS);
                 share = (jit.getTotalCompilationTime() - compileMillisBefore) / ((System.nanoTime() - windowStart) / 1e6);
                 elapsed = System.nanoTime() - start;
             }
@@ -181,14 +175,19 @@ public final class DuckLakeCommitBenchmark
         }
     }
 
-    /** Rounds of {@code commits} per connection on {@link #CONNECTIONS} connections, the lakes taking turns, for at least {@code minimum} (one turn at least). */
-    private static void warmUp(List<BenchmarkLake> lakes, int commits, Duration minimum)
+    /**
+     * Unmeasured rounds of {@code commits} per connection on each of {@code connectionCounts} connections, the lakes
+     * taking turns, for at least {@code minimum} (one turn at least).
+     */
+    private static void warmUp(List<BenchmarkLake> lakes, int commits, Duration minimum, int... connectionCounts)
             throws Exception
     {
         long ends = System.nanoTime() + minimum.toNanos();
         do {
             for (BenchmarkLake lake : lakes) {
-                lake.warmUp(CONNECTIONS, commits);
+                for (int connections : connectionCounts) {
+                    lake.warmUp(connections, commits);
+                }
             }
         }
         while (System.nanoTime() < ends);
