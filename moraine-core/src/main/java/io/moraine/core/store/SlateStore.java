@@ -94,6 +94,8 @@ public final class SlateStore
     private CompletableFuture<Void> memtableFlush = CompletableFuture.completedFuture(null);
     /** Held while a batch is applied and numbered, and while a snapshot is taken with nothing pending. */
     private final Object applyGate = new Object();
+    // Guarded by applyGate.
+    private final AppliedSystemRecords systemRecords = new AppliedSystemRecords();
     private boolean closed;
 
     private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader,
@@ -136,6 +138,20 @@ public final class SlateStore
         return switch (mode) {
             case READ_WRITE -> {
                 SlateStore writer = new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);
+                try {
+                    synchronized (writer.applyGate) {
+                        writer.systemRecords.load(writer.latestIncludingPending());
+                    }
+                }
+                catch (RuntimeException e) {
+                    try {
+                        writer.close();
+                    }
+                    catch (RuntimeException closing) {
+                        e.addSuppressed(closing);
+                    }
+                    throw e;
+                }
                 // The open replayed every WAL object written since the last memtable flush into the memtable. A catalog's small
                 // commits rarely fill one, so a writer that never closes cleanly (killed, crashed) would leave them all for the next
                 // open to replay again, and each open would take longer than the last: flush them into an L0 SST.
@@ -324,9 +340,11 @@ public final class SlateStore
         // flight, if any, and the next one at most, and never holds committers back.
         long newest;
         DbSnapshot snapshot;
+        Map<ByteBuffer, byte[]> system;
         synchronized (applyGate) {
             newest = walFlushes.lastApplied();
             snapshot = await(db::snapshot, uri, "taking a snapshot", timeout);
+            system = systemRecords.current();
         }
         try {
             walFlushes.awaitFlushed(newest);
@@ -341,7 +359,7 @@ public final class SlateStore
             throw e;
         }
         return new SnapshotView(new Reader((key, executor) -> snapshot.getWithOptions(key, PENDING_READ_OPTIONS, executor),
-                snapshot::scanWithOptions, PENDING_SCAN_OPTIONS), snapshot::close);
+                snapshot::scanWithOptions, PENDING_SCAN_OPTIONS, system), snapshot::close);
     }
 
     /** Returns once every batch applied so far is durable (for a commit that wrote nothing but reports the head). */
@@ -402,10 +420,13 @@ public final class SlateStore
                 }
                 catch (RuntimeException | Error e) {
                     // SlateDB may have applied the batch all the same (an interrupted wait does not withdraw it):
-                    // number it, so that snapshot views taken from now on wait for a flush that covers it.
+                    // number it, so that snapshot views taken from now on wait for a flush that covers it, and stop
+                    // answering system records from memory.
                     walFlushes.applied();
+                    systemRecords.forget();
                     throw e;
                 }
+                systemRecords.applied(writes);
                 return new PendingWrite(handle, walFlushes.applied());
             }
         }
@@ -607,17 +628,30 @@ public final class SlateStore
         private final BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter;
         private final Scanner scanner;
         private final ScanOrders scanOptions;
+        // The view's system records when the writer kept them (see AppliedSystemRecords), else null.
+        private final Map<ByteBuffer, byte[]> systemRecords;
 
         private Reader(BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter, Scanner scanner, ScanOrders scanOptions)
+        {
+            this(getter, scanner, scanOptions, null);
+        }
+
+        private Reader(BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter, Scanner scanner, ScanOrders scanOptions,
+                Map<ByteBuffer, byte[]> systemRecords)
         {
             this.getter = getter;
             this.scanner = scanner;
             this.scanOptions = scanOptions;
+            this.systemRecords = systemRecords;
         }
 
         @Override
         public byte[] get(byte[] key)
         {
+            if (systemRecords != null && AppliedSystemRecords.isSystemKey(key)) {
+                byte[] value = systemRecords.get(ByteBuffer.wrap(key));
+                return value == null ? null : value.clone();
+            }
             readListener.pointRead(key);
             return await(executor -> getter.apply(key, executor), uri, "reading a key", timeout);
         }

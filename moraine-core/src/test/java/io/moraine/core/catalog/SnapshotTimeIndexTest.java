@@ -161,7 +161,7 @@ class SnapshotTimeIndexTest
                 assertThat(snapshot.time()).isEqualTo(t0.plusSeconds(50));
             }
             assertThat(reads.scans()).containsExactly("snapshot_time");
-            assertThat(reads.points()).as("the head and the one snapshot chosen").containsExactlyInAnyOrder("system", "current/ducklake_snapshot");
+            assertThat(reads.points()).as("the one snapshot chosen (the head comes from the writer's memory)").containsExactly("current/ducklake_snapshot");
 
             reads.clear();
             assertThat(catalog.firstSnapshotAtOrAfter(t0.plusSeconds(50).plusNanos(1))).isNotEmpty();

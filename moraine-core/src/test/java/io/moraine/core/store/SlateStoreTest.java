@@ -98,6 +98,86 @@ class SlateStoreTest
         }
     }
 
+    /**
+     * The writer answers a view's reads of system records from memory: at every view, across puts, changes and deletes
+     * of system keys and a reopen, each answer equals what SlateDB itself holds in that view (its scan of the subspace).
+     */
+    @Test
+    void aSnapshotViewAnswersSystemRecordsAsSlateDbHoldsThem()
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("system-records").toString());
+        List<byte[]> systemKeys = List.of(systemKey("head"), systemKey("stamp-a"), systemKey("stamp-b"), systemKey("never-written"));
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withCreateIfMissing())) {
+            store.write(Map.of(ByteBuffer.wrap(systemKeys.get(0)), bytes("h0"), ByteBuffer.wrap(systemKeys.get(1)), bytes("a0")));
+        }
+        int comparisons = 0;
+        java.util.concurrent.atomic.AtomicInteger systemKeysReadFromSlateDb = new java.util.concurrent.atomic.AtomicInteger();
+        StoreReadListener counting = new StoreReadListener()
+        {
+            @Override
+            public void pointRead(byte[] key)
+            {
+                if (key[0] == 0) {
+                    systemKeysReadFromSlateDb.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void rangeScan(byte[] start, byte[] end) {}
+        };
+        try (SlateStore store = SlateStore.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withReadListener(counting))) {
+            List<SlateStore.SnapshotView> views = new ArrayList<>();
+            try {
+                for (int step = 1; step <= 6; step++) {
+                    views.add(store.snapshot());
+                    Map<ByteBuffer, byte[]> batch = new LinkedHashMap<>();
+                    batch.put(ByteBuffer.wrap(systemKeys.get(0)), bytes("h" + step));
+                    batch.put(ByteBuffer.wrap(systemKeys.get(step % 2 == 0 ? 1 : 2)), step % 3 == 0 ? null : bytes("stamp" + step));
+                    batch.put(ByteBuffer.wrap(key(step)), bytes("row" + step));
+                    store.write(batch);
+                }
+                views.add(store.snapshot());
+                for (SlateStore.SnapshotView view : views) {
+                    Map<String, String> held = new java.util.HashMap<>();
+                    try (KeyValueCursor cursor = view.reader().scan(new byte[] {0}, new byte[] {1}, 100)) {
+                        cursor.forEachRemaining(entry -> held.put(text(entry.key()), text(entry.value())));
+                    }
+                    for (byte[] systemKey : systemKeys) {
+                        assertThat(text(view.reader().get(systemKey))).as("%s in view %d", text(systemKey), views.indexOf(view))
+                                .isEqualTo(held.get(text(systemKey)));
+                        comparisons++;
+                    }
+                }
+                assertThat(text(views.get(0).reader().get(systemKeys.get(0)))).as("loaded at the reopen").isEqualTo("h0");
+                assertThat(text(views.getLast().reader().get(systemKeys.get(0)))).isEqualTo("h6");
+                assertThat(systemKeysReadFromSlateDb).as("answered from the writer's memory").hasValue(0);
+            }
+            finally {
+                views.forEach(SlateStore.SnapshotView::close);
+            }
+        }
+        assertThat(comparisons).isEqualTo(7 * 4);
+    }
+
+    @Test
+    void systemRecordsAreNoLongerKeptOnceABatchFailedWithItsOutcomeUnknown()
+    {
+        try (SlateStore store = SlateStore.open(StoreUri.parse("memory://forget-" + UUID.randomUUID()), OpenMode.READ_WRITE,
+                StoreOptions.DEFAULTS.withCreateIfMissing())) {
+            AppliedSystemRecords records = new AppliedSystemRecords();
+            assertThat(records.current()).as("not loaded").isNull();
+            store.write(Map.of(ByteBuffer.wrap(systemKey("head")), bytes("h1")));
+            records.load(store.latestIncludingPending());
+            assertThat(records.current()).containsOnlyKeys(ByteBuffer.wrap(systemKey("head")));
+            records.applied(Map.of(ByteBuffer.wrap(systemKey("head")), bytes("h2"), ByteBuffer.wrap(key(1)), bytes("row")));
+            assertThat(text(records.current().get(ByteBuffer.wrap(systemKey("head"))))).isEqualTo("h2");
+            records.forget();
+            assertThat(records.current()).as("read from SlateDB from now on").isNull();
+            records.applied(Map.of(ByteBuffer.wrap(systemKey("head")), bytes("h3")));
+            assertThat(records.current()).isNull();
+        }
+    }
+
     @Test
     void pendingBatchesAreInvisibleToReadersAndASnapshotViewStaysPutWhileTheyBecomeDurable()
     {
@@ -344,6 +424,15 @@ class SlateStoreTest
             cursor.forEachRemaining(entry -> keys.add(text(entry.key())));
         }
         return keys;
+    }
+
+    /** A key of the system subspace (tag 0x00), which the writer keeps in memory. */
+    static byte[] systemKey(String name)
+    {
+        byte[] text = bytes(name);
+        byte[] key = new byte[text.length + 1];
+        System.arraycopy(text, 0, key, 1, text.length);
+        return key;
     }
 
     static byte[] key(int i)
