@@ -4,6 +4,7 @@ import io.moraine.core.keyspace.KeyBytes;
 import io.moraine.core.keyspace.Subspace;
 
 import java.nio.ByteBuffer;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -17,15 +18,13 @@ final class AppliedSystemRecords
 {
     // A store's system subspace holds a few dozen keys; past this many something else is there, and nothing is kept.
     private static final int MAX_RECORDS = 1_000;
-    private static final byte[] START = {Subspace.SYSTEM.tag()};
-    private static final byte[] END = {(byte) (Subspace.SYSTEM.tag() + 1)};
 
     // Replaced, never changed, by each batch (a view keeps the map it was given); null while not kept.
     private Map<ByteBuffer, byte[]> records;
 
-    static boolean isSystemKey(byte[] key)
+    static boolean isSystemKey(ByteBuffer key)
     {
-        return key.length > 0 && key[0] == Subspace.SYSTEM.tag();
+        return key.remaining() > 0 && key.get(key.position()) == Subspace.SYSTEM.tag();
     }
 
     /** The records as of the newest applied batch; null if they are not kept. */
@@ -38,7 +37,7 @@ final class AppliedSystemRecords
     void load(KeyValueReader newest)
     {
         Map<ByteBuffer, byte[]> loaded = new HashMap<>();
-        try (KeyValueCursor cursor = newest.scan(START, END, MAX_RECORDS + 1)) {
+        try (KeyValueCursor cursor = newest.scan(Subspace.SYSTEM.start(), Subspace.SYSTEM.end(), MAX_RECORDS + 1)) {
             while (cursor.hasNext() && loaded.size() <= MAX_RECORDS) {
                 KeyValue entry = cursor.next();
                 loaded.put(ByteBuffer.wrap(entry.key()), entry.value());
@@ -55,14 +54,13 @@ final class AppliedSystemRecords
         }
         Map<ByteBuffer, byte[]> next = null;
         for (Map.Entry<ByteBuffer, byte[]> write : writes.entrySet()) {
-            ByteBuffer key = write.getKey();
-            if (key.remaining() == 0 || key.get(key.position()) != Subspace.SYSTEM.tag()) {
+            if (!isSystemKey(write.getKey())) {
                 continue;
             }
             if (next == null) {
                 next = new HashMap<>(records);
             }
-            ByteBuffer copy = ByteBuffer.wrap(KeyBytes.toArray(key));
+            ByteBuffer copy = ByteBuffer.wrap(KeyBytes.toArray(write.getKey()));
             if (write.getValue() == null) {
                 next.remove(copy);
             }
@@ -71,7 +69,7 @@ final class AppliedSystemRecords
             }
         }
         if (next != null) {
-            records = Map.copyOf(next);
+            records = Collections.unmodifiableMap(next);
         }
     }
 

@@ -648,8 +648,9 @@ public final class SlateStore
         @Override
         public byte[] get(byte[] key)
         {
-            if (systemRecords != null && AppliedSystemRecords.isSystemKey(key)) {
-                byte[] value = systemRecords.get(ByteBuffer.wrap(key));
+            ByteBuffer wrapped = ByteBuffer.wrap(key);
+            if (systemRecords != null && AppliedSystemRecords.isSystemKey(wrapped)) {
+                byte[] value = systemRecords.get(wrapped);
                 return value == null ? null : value.clone();
             }
             readListener.pointRead(key);
