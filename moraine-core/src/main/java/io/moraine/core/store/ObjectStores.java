@@ -1,5 +1,6 @@
 package io.moraine.core.store;
 
+import io.moraine.core.error.InvalidArgumentException;
 import io.slatedb.uniffi.ObjectStore;
 import io.slatedb.uniffi.ObjectStoreBuilder;
 import io.slatedb.uniffi.ObjectStoreType;
@@ -25,6 +26,12 @@ final class ObjectStores
     static ObjectStore resolve(StoreUri uri, StoreOptions options)
     {
         SlateDbNativeLibrary.prepare();
+        if (uri.scheme() == StoreUri.Scheme.FILE && java.nio.file.Files.isRegularFile(java.nio.file.Path.of("/" + uri.dbPath()))) {
+            // SlateDB would wait for a manifest under it until the store timeout.
+            throw new InvalidArgumentException("store " + uri + " is a file, not a directory: a moraine store is a directory of SlateDB objects. "
+                    + "A DuckDB database file is a DuckLake catalog of its own: attach it as 'ducklake:<file>', or copy it into a store with "
+                    + "`bin/moraine import --source ducklake:<file> --store <directory>`");
+        }
         if (uri.scheme() == StoreUri.Scheme.MEMORY && !uri.memoryName().isEmpty()) {
             return NAMED_MEMORY_STORES.computeIfAbsent(uri.memoryName(), name -> resolveUrl(uri));
         }
