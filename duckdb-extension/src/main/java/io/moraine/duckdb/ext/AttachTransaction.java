@@ -91,6 +91,22 @@ final class AttachTransaction
         return view != null ? view.reader() : store.catalog().store().latest();
     }
 
+    /** Whether this transaction's view holds the registration of a stored inlined data table. */
+    boolean sees(InlinedDataTable table)
+    {
+        touch();
+        return view != null && io.moraine.inline.InlinedTables.dataTables(view.reader())
+                .contains(new io.moraine.inline.InlinedTables.DataTable(table.tableId(), table.schemaVersion()));
+    }
+
+    /** Whether this transaction's view holds a stored inlined delete table. */
+    boolean sees(InlinedDeleteTable table)
+    {
+        touch();
+        return view != null && io.moraine.inline.InlinedTables.deleteTables(view.reader())
+                .contains(new io.moraine.inline.InlinedTables.DeleteTable(table.tableId()));
+    }
+
     /** CREATE TABLE of an inlined data table: its registration commits with this transaction. */
     void created(InlinedDataTable table)
     {

@@ -160,6 +160,13 @@ final class AttachedStore
             transaction.created(deletes);
             return existing;
         }
+        if ((existing instanceof InlinedDataTable inlined && !transaction.sees(inlined))
+                || (existing instanceof InlinedDeleteTable deletes && !transaction.sees(deletes))) {
+            // Another transaction created and committed it after this one began (both took the same table id from the
+            // same snapshot): on a DuckDB catalog the two creations collide, here the later commit must retry too.
+            throw new io.moraine.core.error.CommitConflictException("CREATE TABLE " + name + ": another transaction created and committed "
+                    + "this table after this one began; DuckLake retries the commit on the newer snapshot");
+        }
         if (existing != null) {
             return null;
         }
