@@ -193,6 +193,9 @@ void Jvm::ResolveBridge(JNIEnv *env) {
 	Method methods[] = {
 	    {&open_catalog, "open", "(Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;)J"},
 	    {&close_catalog, "close", "(J)V"},
+	    {&open_metadata_schema, "openMetadataSchema", "(JLjava/lang/String;Z)J"},
+	    {&new_lake_data_path, "newLakeDataPath",
+	     "(Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;)Ljava/lang/String;"},
 	    {&list_tables, "tables", "(J)[Ljava/lang/String;"},
 	    {&table_schema, "tableSchema", "(JLjava/lang/String;Ljava/lang/String;J)V"},
 	    {&scan_open, "scanOpen", "(JJLjava/lang/String;Ljava/lang/String;[IZ[JJ)J"},

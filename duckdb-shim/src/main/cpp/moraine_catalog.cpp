@@ -54,7 +54,12 @@ TableStorageInfo MoraineTableEntry::GetStorageInfo(ClientContext &context) {
 // ---------------------------------------------------------------------------------------------------------------
 // Schemas
 
-MoraineSchemaEntry::MoraineSchemaEntry(Catalog &catalog, CreateSchemaInfo &info) : SchemaCatalogEntry(catalog, info) {
+MoraineSchemaEntry::MoraineSchemaEntry(Catalog &catalog, CreateSchemaInfo &info, jlong handle_p, string served_name_p)
+    : SchemaCatalogEntry(catalog, info), handle(handle_p), served_name(std::move(served_name_p)) {
+}
+
+jlong MoraineSchemaEntry::JavaTransaction(ClientContext &context) {
+	return Transaction::Get(context, ParentCatalog()).Cast<MoraineTransaction>().JavaTransaction(handle);
 }
 
 optional_ptr<MoraineTableEntry> MoraineSchemaEntry::FindTable(const string &name) {
@@ -145,8 +150,8 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction tr
 		for (idx_t i = 0; i < uuid_columns.size(); i++) {
 			env->SetObjectArrayElement(uuids, static_cast<jsize>(i), ToJava(env, uuid_columns[i]));
 		}
-		auto java_transaction = transaction.transaction->Cast<MoraineTransaction>().java_transaction;
-		auto created = env->CallStaticBooleanMethod(jvm.bridge, jvm.create_table, java_transaction, ToJava(env, name),
+		auto java_transaction = transaction.transaction->Cast<MoraineTransaction>().JavaTransaction(handle);
+		auto created = env->CallStaticBooleanMethod(jvm.bridge, jvm.create_table, java_transaction, ToJava(env, served_name),
 		                                            ToJava(env, base.table), reinterpret_cast<jlong>(&schema), uuids);
 		jvm.Check(env);
 		if (created) {
@@ -215,8 +220,7 @@ void MoraineSchemaEntry::DropEntry(ClientContext &context, DropInfo &info) {
 		auto &jvm = Jvm::Existing();
 		auto env = jvm.Env();
 		LocalFrame frame(env);
-		auto java_transaction = Transaction::Get(context, catalog).Cast<MoraineTransaction>().java_transaction;
-		existed = env->CallStaticBooleanMethod(jvm.bridge, jvm.drop_table, java_transaction, ToJava(env, name),
+		existed = env->CallStaticBooleanMethod(jvm.bridge, jvm.drop_table, JavaTransaction(context), ToJava(env, served_name),
 		                                       ToJava(env, info.name));
 		jvm.Check(env);
 	}
@@ -253,10 +257,17 @@ void MoraineCatalog::Close() {
 	}
 	auto &jvm = Jvm::Existing();
 	auto env = jvm.Env();
-	auto closing = handle;
+	vector<jlong> closing {handle};
+	{
+		lock_guard<mutex> guard(schemas_lock);
+		closing.insert(closing.end(), schema_handles.begin(), schema_handles.end());
+		schema_handles.clear();
+	}
 	handle = 0;
-	env->CallStaticVoidMethod(jvm.bridge, jvm.close_catalog, closing);
-	jvm.Check(env);
+	for (auto attach : closing) {
+		env->CallStaticVoidMethod(jvm.bridge, jvm.close_catalog, attach);
+		jvm.Check(env);
+	}
 }
 
 void MoraineCatalog::RequireWritable(const string &statement) {
@@ -282,7 +293,7 @@ MoraineSchemaEntry &MoraineCatalog::SchemaFor(const string &name) {
 	}
 	CreateSchemaInfo info;
 	info.schema = name;
-	auto schema = make_uniq<MoraineSchemaEntry>(*this, info);
+	auto schema = make_uniq<MoraineSchemaEntry>(*this, info, handle, name);
 	auto &result = *schema;
 	schema_order.push_back(name);
 	schemas[name] = std::move(schema);
@@ -306,6 +317,7 @@ void MoraineCatalog::LoadEntries(ClientContext &context) {
 	auto &jvm = Jvm::Existing();
 	auto env = jvm.Env();
 	LocalFrame frame(env);
+	lock_guard<mutex> guard(schemas_lock);
 	// Schema main always exists: a new lake's DuckLake bootstrap creates its tables there.
 	SchemaFor("main");
 	auto listing = static_cast<jobjectArray>(env->CallStaticObjectMethod(jvm.bridge, jvm.list_tables, handle));
@@ -338,7 +350,7 @@ unique_ptr<MoraineTableEntry> MoraineCatalog::ServedEntry(ClientContext &context
 	ArrowSchemaWrapper wrapper;
 	{
 		LocalFrame call(env);
-		env->CallStaticVoidMethod(jvm.bridge, jvm.table_schema, handle, ToJava(env, schema.name), ToJava(env, name),
+		env->CallStaticVoidMethod(jvm.bridge, jvm.table_schema, schema.handle, ToJava(env, schema.served_name), ToJava(env, name),
 		                          reinterpret_cast<jlong>(&wrapper.arrow_schema));
 		jvm.Check(env);
 	}
@@ -352,8 +364,55 @@ unique_ptr<MoraineTableEntry> MoraineCatalog::ServedEntry(ClientContext &context
 	return make_uniq<MoraineTableEntry>(*this, schema, info, true, std::move(arrow_schema));
 }
 
-optional_ptr<CatalogEntry> MoraineCatalog::CreateSchema(CatalogTransaction, CreateSchemaInfo &) {
-	RefuseWrite("CREATE SCHEMA");
+MoraineSchemaEntry &MoraineCatalog::AddMetadataSchema(ClientContext &context, const string &name, jlong schema_handle) {
+	schema_handles.push_back(schema_handle);
+	CreateSchemaInfo info;
+	info.schema = name;
+	auto schema = make_uniq<MoraineSchemaEntry>(*this, info, schema_handle, string(METADATA_SCHEMA_NAME));
+	auto &jvm = Jvm::Existing();
+	auto env = jvm.Env();
+	LocalFrame frame(env);
+	auto listing = static_cast<jobjectArray>(env->CallStaticObjectMethod(jvm.bridge, jvm.list_tables, schema_handle));
+	jvm.Check(env);
+	// Only the lake's metadata tables: its user tables are read through the DuckLake attach that uses this schema.
+	for (auto &line : FromJava(env, listing)) {
+		auto parts = Split(line, '\x1f');
+		if (parts.size() >= 3 && parts[0] == METADATA_SCHEMA_NAME && parts[2] == "1") {
+			schema->AddTable(ServedEntry(context, *schema, parts[1]));
+		}
+	}
+	auto &result = *schema;
+	schema_order.push_back(name);
+	schemas[name] = std::move(schema);
+	return result;
+}
+
+// CREATE SCHEMA makes a metadata schema: DuckLake's METADATA_SCHEMA, whose lake is a store of its own under this one.
+// Nothing is written until DuckLake's bootstrap commits there.
+optional_ptr<CatalogEntry> MoraineCatalog::CreateSchema(CatalogTransaction transaction, CreateSchemaInfo &info) {
+	if (!transaction.context) {
+		throw InternalException("moraine: CREATE SCHEMA outside a client context");
+	}
+	auto existing = LookupSchema(transaction, EntryLookupInfo(CatalogType::SCHEMA_ENTRY, info.schema),
+	                             OnEntryNotFound::RETURN_NULL);
+	if (existing) {
+		if (info.on_conflict == OnCreateConflict::IGNORE_ON_CONFLICT) {
+			return existing.get();
+		}
+		throw CatalogException("moraine: schema %s already exists in %s", info.schema, GetName());
+	}
+	RequireWritable("CREATE SCHEMA");
+	auto &jvm = Jvm::Existing();
+	auto env = jvm.Env();
+	jlong schema_handle;
+	{
+		LocalFrame frame(env);
+		schema_handle = env->CallStaticLongMethod(jvm.bridge, jvm.open_metadata_schema, handle,
+		                                          ToJava(env, info.schema), static_cast<jboolean>(true));
+		jvm.Check(env);
+	}
+	lock_guard<mutex> guard(schemas_lock);
+	return &AddMetadataSchema(*transaction.context, info.schema, schema_handle);
 }
 
 void MoraineCatalog::DropSchema(ClientContext &, DropInfo &) {
@@ -363,9 +422,26 @@ void MoraineCatalog::DropSchema(ClientContext &, DropInfo &) {
 optional_ptr<SchemaCatalogEntry> MoraineCatalog::LookupSchema(CatalogTransaction transaction,
                                                               const EntryLookupInfo &schema_lookup,
                                                               OnEntryNotFound if_not_found) {
-	auto found = schemas.find(schema_lookup.GetEntryName());
+	auto &name = schema_lookup.GetEntryName();
+	lock_guard<mutex> guard(schemas_lock);
+	auto found = schemas.find(name);
 	if (found != schemas.end()) {
 		return found->second.get();
+	}
+	// A metadata schema another attach created: its lake, if it holds one.
+	if (transaction.context && handle != 0) {
+		auto &jvm = Jvm::Existing();
+		auto env = jvm.Env();
+		jlong schema_handle;
+		{
+			LocalFrame frame(env);
+			schema_handle = env->CallStaticLongMethod(jvm.bridge, jvm.open_metadata_schema, handle, ToJava(env, name),
+			                                          static_cast<jboolean>(false));
+			jvm.Check(env);
+		}
+		if (schema_handle != 0) {
+			return &AddMetadataSchema(*transaction.context, name, schema_handle);
+		}
 	}
 	if (if_not_found == OnEntryNotFound::RETURN_NULL) {
 		return nullptr;
@@ -374,8 +450,15 @@ optional_ptr<SchemaCatalogEntry> MoraineCatalog::LookupSchema(CatalogTransaction
 }
 
 void MoraineCatalog::ScanSchemas(ClientContext &context, std::function<void(SchemaCatalogEntry &)> callback) {
-	for (auto &name : schema_order) {
-		callback(*schemas[name]);
+	vector<reference<MoraineSchemaEntry>> listed;
+	{
+		lock_guard<mutex> guard(schemas_lock);
+		for (auto &name : schema_order) {
+			listed.push_back(*schemas[name]);
+		}
+	}
+	for (auto &schema : listed) {
+		callback(schema.get());
 	}
 }
 
@@ -467,12 +550,33 @@ MoraineTransactionManager::MoraineTransactionManager(AttachedDatabase &db, Morai
     : TransactionManager(db), catalog(catalog_p) {
 }
 
-Transaction &MoraineTransactionManager::StartTransaction(ClientContext &context) {
+jlong MoraineTransaction::JavaTransaction(jlong handle) {
+	lock_guard<mutex> guard(lock);
+	for (auto &begun : java_transactions) {
+		if (begun.first == handle) {
+			return begun.second;
+		}
+	}
 	auto &jvm = Jvm::Existing();
 	auto env = jvm.Env();
-	auto java_transaction = env->CallStaticLongMethod(jvm.bridge, jvm.tx_begin, catalog.handle);
+	auto java_transaction = env->CallStaticLongMethod(jvm.bridge, jvm.tx_begin, handle);
 	jvm.Check(env);
-	auto transaction = make_uniq<MoraineTransaction>(*this, context, java_transaction);
+	java_transactions.emplace_back(handle, java_transaction);
+	return java_transaction;
+}
+
+vector<jlong> MoraineTransaction::TakeJavaTransactions() {
+	lock_guard<mutex> guard(lock);
+	vector<jlong> result;
+	for (auto &begun : java_transactions) {
+		result.push_back(begun.second);
+	}
+	java_transactions.clear();
+	return result;
+}
+
+Transaction &MoraineTransactionManager::StartTransaction(ClientContext &context) {
+	auto transaction = make_uniq<MoraineTransaction>(*this, context);
 	auto &result = *transaction;
 	lock_guard<mutex> guard(lock);
 	transactions[result] = std::move(transaction);
@@ -480,34 +584,47 @@ Transaction &MoraineTransactionManager::StartTransaction(ClientContext &context)
 }
 
 ErrorData MoraineTransactionManager::CommitTransaction(ClientContext &context, Transaction &transaction) {
-	auto java_transaction = transaction.Cast<MoraineTransaction>().java_transaction;
+	auto java_transactions = transaction.Cast<MoraineTransaction>().TakeJavaTransactions();
 	{
 		lock_guard<mutex> guard(lock);
 		transactions.erase(transaction);
 	}
-	// DuckDB does not roll a transaction back whose commit failed: the Java side ends it either way.
-	try {
-		auto &jvm = Jvm::Existing();
-		auto env = jvm.Env();
-		// Not interruptible: interrupted while its batch becomes durable, a commit's outcome would be unknown.
-		env->CallStaticVoidMethod(jvm.bridge, jvm.tx_commit, java_transaction, static_cast<jlong>(0));
-		jvm.Check(env);
-	} catch (std::exception &ex) {
-		return ErrorData(ex);
+	// DuckDB does not roll a transaction back whose commit failed: the Java side ends it either way. A transaction on
+	// two lakes (main and a metadata schema's) commits them one after the other; DuckLake writes one lake per
+	// transaction.
+	ErrorData error;
+	auto &jvm = Jvm::Existing();
+	auto env = jvm.Env();
+	for (auto java_transaction : java_transactions) {
+		try {
+			if (error.HasError()) {
+				env->CallStaticVoidMethod(jvm.bridge, jvm.tx_rollback, java_transaction);
+			} else {
+				// Not interruptible: interrupted while its batch becomes durable, a commit's outcome would be unknown.
+				env->CallStaticVoidMethod(jvm.bridge, jvm.tx_commit, java_transaction, static_cast<jlong>(0));
+			}
+			jvm.Check(env);
+		} catch (std::exception &ex) {
+			if (!error.HasError()) {
+				error = ErrorData(ex);
+			}
+		}
 	}
-	return ErrorData();
+	return error;
 }
 
 void MoraineTransactionManager::RollbackTransaction(Transaction &transaction) {
-	auto java_transaction = transaction.Cast<MoraineTransaction>().java_transaction;
+	auto java_transactions = transaction.Cast<MoraineTransaction>().TakeJavaTransactions();
 	{
 		lock_guard<mutex> guard(lock);
 		transactions.erase(transaction);
 	}
 	auto &jvm = Jvm::Existing();
 	auto env = jvm.Env();
-	env->CallStaticVoidMethod(jvm.bridge, jvm.tx_rollback, java_transaction);
-	jvm.Check(env);
+	for (auto java_transaction : java_transactions) {
+		env->CallStaticVoidMethod(jvm.bridge, jvm.tx_rollback, java_transaction);
+		jvm.Check(env);
+	}
 }
 
 void MoraineTransactionManager::Checkpoint(ClientContext &context, bool force) {

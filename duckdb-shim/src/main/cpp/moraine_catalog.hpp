@@ -28,6 +28,9 @@ struct AttachSettings {
 
 class MoraineCatalog;
 
+//! The schema in which the Java side serves a lake's ducklake_* and inlined tables.
+static constexpr const char *METADATA_SCHEMA_NAME = "main";
+
 class MoraineTableEntry : public TableCatalogEntry {
 public:
 	MoraineTableEntry(Catalog &catalog, SchemaCatalogEntry &schema, CreateTableInfo &info, bool served,
@@ -45,7 +48,14 @@ public:
 
 class MoraineSchemaEntry : public SchemaCatalogEntry {
 public:
-	MoraineSchemaEntry(Catalog &catalog, CreateSchemaInfo &info);
+	//! `handle`: the Java attach serving the schema's tables, known there as schema `served_name` (a metadata
+	//! schema's lake serves its ducklake_* tables as "main").
+	MoraineSchemaEntry(Catalog &catalog, CreateSchemaInfo &info, jlong handle, string served_name);
+
+	const jlong handle;
+	const string served_name;
+	//! The Java transaction of `context`'s DuckDB transaction on this schema's attach.
+	jlong JavaTransaction(ClientContext &context);
 
 	void AddTable(unique_ptr<MoraineTableEntry> table);
 	optional_ptr<MoraineTableEntry> FindTable(const string &name);
@@ -85,7 +95,7 @@ public:
 	~MoraineCatalog() override;
 
 	AttachSettings settings;
-	//! The Java catalog this attach opened (a handle into the bridge's registry).
+	//! The Java catalog this attach opened (a handle into the bridge's registry): the store's lake, schema main.
 	jlong handle;
 
 	//! Refuses a write on an attach that is not READ_WRITE.
@@ -125,19 +135,32 @@ public:
 private:
 	void DropSchema(ClientContext &context, DropInfo &info) override;
 	MoraineSchemaEntry &SchemaFor(const string &name);
+	//! Lists the schema of a metadata schema's lake (opened as Java attach `schema_handle`).
+	MoraineSchemaEntry &AddMetadataSchema(ClientContext &context, const string &name, jlong schema_handle);
 	void Close();
 
+	//! Guards the schema map: DuckLake's probe and CREATE SCHEMA add schemas after the attach.
+	mutex schemas_lock;
 	case_insensitive_map_t<unique_ptr<MoraineSchemaEntry>> schemas;
 	vector<string> schema_order;
+	//! The Java attaches of metadata schemas (docs/duckdb.md, "Metadata schemas"), closed with this one.
+	vector<jlong> schema_handles;
 };
 
-//! A DuckDB transaction on a moraine attach, and the Java transaction its writes are staged in.
+//! A DuckDB transaction on a moraine attach, and the Java transactions its writes are staged in: one per Java attach
+//! it uses (the store's lake and the lakes of metadata schemas), begun at first use.
 class MoraineTransaction : public Transaction {
 public:
-	MoraineTransaction(TransactionManager &manager, ClientContext &context, jlong java_transaction_p)
-	    : Transaction(manager, context), java_transaction(java_transaction_p) {
+	MoraineTransaction(TransactionManager &manager, ClientContext &context) : Transaction(manager, context) {
 	}
-	jlong java_transaction;
+	//! The Java transaction on attach `handle`.
+	jlong JavaTransaction(jlong handle);
+	//! Every Java transaction begun, handing them over (the transaction ends with them).
+	vector<jlong> TakeJavaTransactions();
+
+private:
+	mutex lock;
+	vector<std::pair<jlong, jlong>> java_transactions;
 };
 
 class MoraineTransactionManager : public TransactionManager {

@@ -1,6 +1,8 @@
 // Entry point of moraine.duckdb_extension: registers the storage extension behind ATTACH '<uri>' (TYPE moraine) and
-// ATTACH 'moraine:<uri>', the JVM launch settings, and the checkpoint table functions.
+// ATTACH 'moraine:<uri>', the JVM launch settings and the checkpoint table functions, and wraps DuckLake's attach
+// (ducklake_defaults.hpp).
 #include "checkpoint_functions.hpp"
+#include "ducklake_defaults.hpp"
 #include "jvm_bridge.hpp"
 #include "moraine_catalog.hpp"
 #include "store_secrets.hpp"
@@ -115,6 +117,7 @@ static void Load(ExtensionLoader &loader) {
 	                          "Class path (the moraine-duckdb jar) of the Java VM the moraine extension starts",
 	                          LogicalType::VARCHAR);
 	RegisterCheckpointFunctions(loader);
+	WrapDuckLakeAttach(instance);
 }
 
 } // namespace moraine

@@ -160,8 +160,8 @@ public:
 		    table.GetColumn(LogicalIndex(column)).Type().id() != LogicalTypeId::BIGINT) {
 			return nullptr;
 		}
-		auto &catalog = table.catalog.Cast<MoraineCatalog>();
-		auto java_transaction = Transaction::Get(context, catalog).Cast<MoraineTransaction>().java_transaction;
+		auto &schema = table.schema.Cast<MoraineSchemaEntry>();
+		auto java_transaction = schema.JavaTransaction(context);
 		auto &jvm = Jvm::Existing();
 		auto env = jvm.Env();
 		LocalFrame frame(env);
@@ -169,7 +169,7 @@ public:
 		{
 			InterruptibleCall call(context);
 			range = static_cast<jlongArray>(env->CallStaticObjectMethod(
-			    jvm.bridge, jvm.column_range, catalog.handle, java_transaction, ToJava(env, table.schema.name),
+			    jvm.bridge, jvm.column_range, schema.handle, java_transaction, ToJava(env, schema.served_name),
 			    ToJava(env, table.name), static_cast<jint>(column), call.id));
 		}
 		jvm.Check(env);
@@ -248,11 +248,12 @@ unique_ptr<GlobalTableFunctionState> MoraineScanInit(ClientContext &context, Tab
 	                        reinterpret_cast<const jlong *>(comparisons.data()));
 	// A user table's scan is refused here, at execution, by the core (with the DuckLake attach to use instead).
 	// The scan reads the table as this DuckDB transaction sees it (its own staged writes included).
-	auto java_transaction = Transaction::Get(context, catalog).Cast<MoraineTransaction>().java_transaction;
+	auto &schema = table.schema.Cast<MoraineSchemaEntry>();
+	auto java_transaction = schema.JavaTransaction(context);
 	{
 		InterruptibleCall call(context);
-		state->scan = env->CallStaticLongMethod(jvm.bridge, jvm.scan_open, catalog.handle, java_transaction,
-		                                        ToJava(env, table.schema.name), ToJava(env, table.name), column_array,
+		state->scan = env->CallStaticLongMethod(jvm.bridge, jvm.scan_open, schema.handle, java_transaction,
+		                                        ToJava(env, schema.served_name), ToJava(env, table.name), column_array,
 		                                        static_cast<jboolean>(state->row_ids), comparison_array, call.id);
 	}
 	jvm.Check(env);

@@ -58,7 +58,7 @@ SourceResultType MoraineWrite::GetDataInternal(ExecutionContext &context, DataCh
 }
 
 jlong MoraineWrite::JavaTransaction(ClientContext &context) const {
-	return Transaction::Get(context, table.catalog).Cast<MoraineTransaction>().java_transaction;
+	return table.schema.Cast<MoraineSchemaEntry>().JavaTransaction(context);
 }
 
 void MoraineWrite::Count(OperatorSinkInput &input, idx_t rows) const {
@@ -106,7 +106,7 @@ SinkResultType MoraineInsert::Sink(ExecutionContext &context, DataChunk &chunk, 
 	auto env = jvm.Env();
 	LocalFrame frame(env);
 	auto rows = env->CallStaticLongMethod(jvm.bridge, jvm.insert_rows, JavaTransaction(client),
-	                                      ToJava(env, table.schema.name), ToJava(env, table.name),
+	                                      ToJava(env, table.schema.Cast<MoraineSchemaEntry>().served_name), ToJava(env, table.name),
 	                                      reinterpret_cast<jlong>(&array), reinterpret_cast<jlong>(&schema));
 	jvm.Check(env);
 	Count(input, static_cast<idx_t>(rows));
@@ -149,7 +149,7 @@ SinkResultType MoraineUpdate::Sink(ExecutionContext &context, DataChunk &chunk, 
 	env->SetIntArrayRegion(column_array, 0, static_cast<jsize>(column_indexes.size()), column_indexes.data());
 	auto row_ids = RowIds(env, chunk.data[chunk.ColumnCount() - 1], chunk.size());
 	auto rows = env->CallStaticLongMethod(jvm.bridge, jvm.update_rows, JavaTransaction(client),
-	                                      ToJava(env, table.schema.name), ToJava(env, table.name), column_array,
+	                                      ToJava(env, table.schema.Cast<MoraineSchemaEntry>().served_name), ToJava(env, table.name), column_array,
 	                                      reinterpret_cast<jlong>(&array), reinterpret_cast<jlong>(&schema), row_ids);
 	jvm.Check(env);
 	Count(input, static_cast<idx_t>(rows));
@@ -169,7 +169,7 @@ SinkResultType MoraineDelete::Sink(ExecutionContext &context, DataChunk &chunk, 
 	LocalFrame frame(env);
 	auto row_ids = RowIds(env, chunk.data[row_id_index], chunk.size());
 	auto rows = env->CallStaticLongMethod(jvm.bridge, jvm.delete_rows, JavaTransaction(context.client),
-	                                      ToJava(env, table.schema.name), ToJava(env, table.name), row_ids);
+	                                      ToJava(env, table.schema.Cast<MoraineSchemaEntry>().served_name), ToJava(env, table.name), row_ids);
 	jvm.Check(env);
 	Count(input, static_cast<idx_t>(rows));
 	return SinkResultType::NEED_MORE_INPUT;

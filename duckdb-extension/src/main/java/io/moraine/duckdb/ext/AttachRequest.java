@@ -2,6 +2,7 @@ package io.moraine.duckdb.ext;
 
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.S3Settings;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.CommitPolicy;
@@ -47,6 +48,35 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, Commit
             mode = accessMode.equals("READ_ONLY") ? OpenMode.READ_ONLY : OpenMode.READ_WRITE;
         }
         return new AttachRequest(store, mode, options, attachOptions.get("commit_policy").map(CommitPolicy::parse).orElse(DEFAULT_COMMIT_POLICY));
+    }
+
+    /**
+     * The attach of the lake whose DuckLake metadata lives in schema {@code schema} (DuckLake's METADATA_SCHEMA) of
+     * this store: a store of its own under {@link MetadataSchemaPath#of}, opened as this one is (mode, WAL store
+     * under the same path, S3 settings, timeout, commit policy).
+     */
+    AttachRequest forMetadataSchema(String schema)
+    {
+        if (mode == OpenMode.CHECKPOINT) {
+            throw new InvalidArgumentException("schema " + schema + " of " + store + ": a CHECKPOINT attach pins the store's lake in schema main; "
+                    + "the lakes of other metadata schemas are stores of their own, without that checkpoint. Attach READ_ONLY to read them");
+        }
+        String path = MetadataSchemaPath.of(schema);
+        StoreUri schemaStore = store.resolve(path);
+        StoreOptions schemaOptions = options;
+        if (options.walStore().isPresent()) {
+            StoreUri schemaWal = options.walStore().get().resolve(path);
+            schemaOptions = schemaOptions.withWalStore(schemaWal);
+            S3Settings walSettings = options.s3Settings().get(options.walStore().get());
+            if (walSettings != null) {
+                schemaOptions = schemaOptions.withS3Settings(schemaWal, walSettings);
+            }
+        }
+        S3Settings settings = options.s3Settings().get(store);
+        if (settings != null) {
+            schemaOptions = schemaOptions.withS3Settings(schemaStore, settings);
+        }
+        return new AttachRequest(schemaStore, mode, schemaOptions, commitPolicy);
     }
 
     Optional<String> checkpointId()

@@ -93,6 +93,20 @@ final class AttachedStore
         }
     }
 
+    /**
+     * The attach of the lake whose DuckLake metadata lives in schema {@code schema} of this store (DuckLake's
+     * METADATA_SCHEMA; docs/duckdb.md, "Metadata schemas"): null when that lake holds nothing yet, unless
+     * {@code create} (CREATE SCHEMA), which opens it as a new lake that DuckLake's bootstrap then creates.
+     */
+    AttachedStore metadataSchema(String schema, boolean create)
+    {
+        AttachRequest schemaRequest = request.forMetadataSchema(schema);
+        if (!create && !SlateStore.holdsData(schemaRequest.store(), schemaRequest.options())) {
+            return null;
+        }
+        return open(schemaRequest);
+    }
+
     boolean exists()
     {
         return catalog != null;

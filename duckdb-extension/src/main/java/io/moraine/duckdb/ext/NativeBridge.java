@@ -55,6 +55,32 @@ public final class NativeBridge
         return handle;
     }
 
+    /**
+     * Opens the lake of metadata schema {@code schema} of an attach (see {@link AttachedStore#metadataSchema}) as an
+     * attach of its own; 0 when it holds nothing yet and {@code create} is false.
+     */
+    public static long openMetadataSchema(long handle, String schema, boolean create)
+    {
+        AttachedStore store = catalog(handle).metadataSchema(schema, create);
+        if (store == null) {
+            return 0;
+        }
+        long schemaHandle = NEXT_HANDLE.getAndIncrement();
+        CATALOGS.put(schemaHandle, store);
+        return schemaHandle;
+    }
+
+    /**
+     * For {@code ATTACH 'ducklake:moraine:<uri>'} without DATA_PATH: the data path DuckLake should create the lake
+     * with ({@link DefaultDataPath}), or "" when the lake exists (it keeps its recorded path) or no default applies.
+     * {@code metadataSchema}: DuckLake's METADATA_SCHEMA, "" for none; {@code options} as for {@link #open}.
+     */
+    public static String newLakeDataPath(String uri, String metadataSchema, String[] options)
+    {
+        AttachRequest request = AttachRequest.parse(uri, "AUTOMATIC", AttachOptions.of(options));
+        return DefaultDataPath.forNewLake(request, metadataSchema).orElse("");
+    }
+
     public static void close(long handle)
     {
         AttachedStore store = CATALOGS.remove(handle);

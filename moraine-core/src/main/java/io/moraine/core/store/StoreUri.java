@@ -118,6 +118,26 @@ public record StoreUri(Scheme scheme, String objectStoreUrl, String dbPath, Stri
         return result;
     }
 
+    /**
+     * The store at {@code relativePath} under this one: a sub-directory, a longer S3 prefix, or (in memory) a database
+     * path of its own in the same named object store. SlateDB keeps its own objects under {@code manifest/},
+     * {@code wal/} and {@code compacted/}, so any other first segment leaves this store's objects alone.
+     */
+    public StoreUri resolve(String relativePath)
+    {
+        if (relativePath.isEmpty() || relativePath.startsWith("/") || relativePath.endsWith("/") || relativePath.contains("//")) {
+            throw new InvalidArgumentException("store path '" + relativePath + "' under " + text + " must be relative, without empty segments");
+        }
+        return switch (scheme) {
+            case FILE -> new StoreUri(scheme, objectStoreUrl, dbPath + "/" + relativePath, "/" + dbPath + "/" + relativePath);
+            case S3 -> {
+                String path = dbPath.isEmpty() ? relativePath : dbPath + "/" + relativePath;
+                yield new StoreUri(scheme, objectStoreUrl, path, objectStoreUrl + "/" + path);
+            }
+            case MEMORY -> new StoreUri(scheme, objectStoreUrl, dbPath + "/" + relativePath, text);
+        };
+    }
+
     /** For {@code memory://<name>}: the name shared by opens in this JVM; empty for a private store. */
     public String memoryName()
     {
