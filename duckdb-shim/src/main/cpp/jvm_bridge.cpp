@@ -66,8 +66,8 @@ static JavaVM *CreateVm(const JvmLaunch &launch) {
 	if (java_home.empty() || classpath.empty()) {
 		throw InvalidInputException(
 		    "moraine: this process runs no Java VM, so the extension must start one. Set moraine_java_home (a JDK 25 "
-		    "directory) and moraine_classpath (the moraine-duckdb jar) with SET before the ATTACH, or the environment "
-		    "variables MORAINE_JAVA_HOME and MORAINE_CLASSPATH");
+		    "directory) and moraine_classpath (the moraine-duckdb jar) with SET (they are global settings) before the "
+		    "ATTACH, or the environment variables MORAINE_JAVA_HOME and MORAINE_CLASSPATH");
 	}
 	auto library = java_home + "/lib/server/libjvm.so";
 	void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
@@ -78,9 +78,15 @@ static JavaVM *CreateVm(const JvmLaunch &launch) {
 	if (!create) {
 		throw InvalidInputException("moraine: %s has no JNI_CreateJavaVM", library);
 	}
-	std::vector<std::string> options = {"-Djava.class.path=" + classpath, "-Xrs", "--enable-native-access=ALL-UNNAMED",
+	// SLF4J (Arrow's and Hadoop's logging) finds no provider on the jar's class path and would say so on the host's
+	// stderr: it gets the no-operation provider explicitly, and reports only errors about itself.
+	std::vector<std::string> options = {"-Djava.class.path=" + classpath,
+	                                    "-Xrs",
+	                                    "--enable-native-access=ALL-UNNAMED",
 	                                    "--sun-misc-unsafe-memory-access=allow",
-	                                    "--add-opens=java.base/java.nio=ALL-UNNAMED"};
+	                                    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+	                                    "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
+	                                    "-Dslf4j.internal.verbosity=ERROR"};
 	std::vector<JavaVMOption> vm_options;
 	for (auto &option : options) {
 		vm_options.push_back(JavaVMOption {const_cast<char *>(option.c_str()), nullptr});

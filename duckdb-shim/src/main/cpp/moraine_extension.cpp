@@ -110,12 +110,14 @@ static void Load(ExtensionLoader &loader) {
 	auto &instance = loader.GetDatabaseInstance();
 	auto &config = DBConfig::GetConfig(instance);
 	StorageExtension::Register(config, "moraine", make_shared_ptr<MoraineStorageExtension>());
+	// Global settings: the process has one JVM, and DuckLake's nested attach runs on a connection of its own, which
+	// sees no session setting of the user's.
 	config.AddExtensionOption("moraine_java_home",
 	                          "JDK directory the moraine extension starts its Java VM from, in a host without one",
-	                          LogicalType::VARCHAR);
+	                          LogicalType::VARCHAR, Value(), nullptr, SetScope::GLOBAL);
 	config.AddExtensionOption("moraine_classpath",
 	                          "Class path (the moraine-duckdb jar) of the Java VM the moraine extension starts",
-	                          LogicalType::VARCHAR);
+	                          LogicalType::VARCHAR, Value(), nullptr, SetScope::GLOBAL);
 	RegisterCheckpointFunctions(loader);
 	WrapDuckLakeAttach(instance);
 }

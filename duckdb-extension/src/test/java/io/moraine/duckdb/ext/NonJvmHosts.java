@@ -42,9 +42,15 @@ final class NonJvmHosts
             throws Exception
     {
         host.environment().put("MORAINE_JAVA_HOME", System.getProperty("java.home"));
-        host.environment().put("MORAINE_CLASSPATH", Path.of("target/classes").toAbsolutePath() + File.pathSeparator
-                + Files.readString(Path.of("target/classpath.txt")).strip());
+        host.environment().put("MORAINE_CLASSPATH", javaSideClasspath());
         return host;
+    }
+
+    /** The class path of the extension's Java side as built in this module (its classes and its dependencies). */
+    static String javaSideClasspath()
+            throws Exception
+    {
+        return Path.of("target/classes").toAbsolutePath() + File.pathSeparator + Files.readString(Path.of("target/classpath.txt")).strip();
     }
 
     /** Runs a process to its end (at most ten minutes) and returns its output; asserts its exit code. */
