@@ -151,7 +151,8 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction tr
 			env->SetObjectArrayElement(uuids, static_cast<jsize>(i), ToJava(env, uuid_columns[i]));
 		}
 		auto java_transaction = transaction.transaction->Cast<MoraineTransaction>().JavaTransaction(handle);
-		auto created = env->CallStaticBooleanMethod(jvm.bridge, jvm.create_table, java_transaction, ToJava(env, served_name),
+		auto created = env->CallStaticBooleanMethod(jvm.bridge, jvm.create_table, java_transaction,
+		                                            ToJava(env, served_name),
 		                                            ToJava(env, base.table), reinterpret_cast<jlong>(&schema), uuids);
 		jvm.Check(env);
 		if (created) {
@@ -220,7 +221,8 @@ void MoraineSchemaEntry::DropEntry(ClientContext &context, DropInfo &info) {
 		auto &jvm = Jvm::Existing();
 		auto env = jvm.Env();
 		LocalFrame frame(env);
-		existed = env->CallStaticBooleanMethod(jvm.bridge, jvm.drop_table, JavaTransaction(context), ToJava(env, served_name),
+		existed = env->CallStaticBooleanMethod(jvm.bridge, jvm.drop_table, JavaTransaction(context),
+		                                       ToJava(env, served_name),
 		                                       ToJava(env, info.name));
 		jvm.Check(env);
 	}
@@ -350,7 +352,8 @@ unique_ptr<MoraineTableEntry> MoraineCatalog::ServedEntry(ClientContext &context
 	ArrowSchemaWrapper wrapper;
 	{
 		LocalFrame call(env);
-		env->CallStaticVoidMethod(jvm.bridge, jvm.table_schema, schema.handle, ToJava(env, schema.served_name), ToJava(env, name),
+		env->CallStaticVoidMethod(jvm.bridge, jvm.table_schema, schema.handle, ToJava(env, schema.served_name),
+		                          ToJava(env, name),
 		                          reinterpret_cast<jlong>(&wrapper.arrow_schema));
 		jvm.Check(env);
 	}

@@ -57,6 +57,10 @@ SourceResultType MoraineWrite::GetDataInternal(ExecutionContext &context, DataCh
 	return SourceResultType::FINISHED;
 }
 
+jstring MoraineWrite::ServedSchema(JNIEnv *env) const {
+	return ToJava(env, table.schema.Cast<MoraineSchemaEntry>().served_name);
+}
+
 jlong MoraineWrite::JavaTransaction(ClientContext &context) const {
 	return table.schema.Cast<MoraineSchemaEntry>().JavaTransaction(context);
 }
@@ -106,7 +110,7 @@ SinkResultType MoraineInsert::Sink(ExecutionContext &context, DataChunk &chunk, 
 	auto env = jvm.Env();
 	LocalFrame frame(env);
 	auto rows = env->CallStaticLongMethod(jvm.bridge, jvm.insert_rows, JavaTransaction(client),
-	                                      ToJava(env, table.schema.Cast<MoraineSchemaEntry>().served_name), ToJava(env, table.name),
+	                                      ServedSchema(env), ToJava(env, table.name),
 	                                      reinterpret_cast<jlong>(&array), reinterpret_cast<jlong>(&schema));
 	jvm.Check(env);
 	Count(input, static_cast<idx_t>(rows));
@@ -149,7 +153,7 @@ SinkResultType MoraineUpdate::Sink(ExecutionContext &context, DataChunk &chunk, 
 	env->SetIntArrayRegion(column_array, 0, static_cast<jsize>(column_indexes.size()), column_indexes.data());
 	auto row_ids = RowIds(env, chunk.data[chunk.ColumnCount() - 1], chunk.size());
 	auto rows = env->CallStaticLongMethod(jvm.bridge, jvm.update_rows, JavaTransaction(client),
-	                                      ToJava(env, table.schema.Cast<MoraineSchemaEntry>().served_name), ToJava(env, table.name), column_array,
+	                                      ServedSchema(env), ToJava(env, table.name), column_array,
 	                                      reinterpret_cast<jlong>(&array), reinterpret_cast<jlong>(&schema), row_ids);
 	jvm.Check(env);
 	Count(input, static_cast<idx_t>(rows));
@@ -169,7 +173,7 @@ SinkResultType MoraineDelete::Sink(ExecutionContext &context, DataChunk &chunk, 
 	LocalFrame frame(env);
 	auto row_ids = RowIds(env, chunk.data[row_id_index], chunk.size());
 	auto rows = env->CallStaticLongMethod(jvm.bridge, jvm.delete_rows, JavaTransaction(context.client),
-	                                      ToJava(env, table.schema.Cast<MoraineSchemaEntry>().served_name), ToJava(env, table.name), row_ids);
+	                                      ServedSchema(env), ToJava(env, table.name), row_ids);
 	jvm.Check(env);
 	Count(input, static_cast<idx_t>(rows));
 	return SinkResultType::NEED_MORE_INPUT;

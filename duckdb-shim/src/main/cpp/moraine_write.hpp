@@ -32,6 +32,8 @@ public:
 protected:
 	//! The Java transaction of the executing DuckDB transaction.
 	jlong JavaTransaction(ClientContext &context) const;
+	//! The name the Java side knows the table's schema by.
+	jstring ServedSchema(JNIEnv *env) const;
 	//! Adds rows a statement changed to its count.
 	void Count(OperatorSinkInput &input, idx_t rows) const;
 };

@@ -100,6 +100,10 @@ final class AttachedStore
      */
     AttachedStore metadataSchema(String schema, boolean create)
     {
+        if (request.mode() == OpenMode.CHECKPOINT && !create) {
+            // A checkpoint pins the store's own lake only: no other schema exists at it.
+            return null;
+        }
         AttachRequest schemaRequest = request.forMetadataSchema(schema);
         if (!create && !SlateStore.holdsData(schemaRequest.store(), schemaRequest.options())) {
             return null;

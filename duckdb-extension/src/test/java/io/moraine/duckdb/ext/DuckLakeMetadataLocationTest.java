@@ -118,6 +118,32 @@ class DuckLakeMetadataLocationTest
         assertThat(Files.exists(Path.of(store + ".files"))).isFalse();
     }
 
+    /**
+     * DuckLake's metadata_in_data_path.test with the store for the DuckDB file: ducklake_delete_orphaned_files removes
+     * only Parquet files the catalog does not know, so SlateDB's objects (.manifest, .sst) in the data path stay.
+     */
+    @Test
+    void aStoreInsideTheDataPathKeepsEveryObjectThroughOrphanFileDeletion()
+            throws Exception
+    {
+        Path data = temp.resolve("data");
+        Path store = data.resolve("catalog.db");
+        try (Connection connection = open()) {
+            execute(connection, "ATTACH 'ducklake:moraine:" + store + "' AS lake (DATA_PATH '" + data + "', METADATA_CATALOG 'lake_meta')");
+            execute(connection, "CREATE TABLE lake.test (a INTEGER)");
+            execute(connection, "INSERT INTO lake.test VALUES (1)");
+            execute(connection, "CALL ducklake_flush_inlined_data('lake')");
+            assertThat(parquetFiles(data)).hasSize(1);
+            execute(connection, "CALL ducklake_delete_orphaned_files('lake', cleanup_all => true)");
+            assertThat(parquetFiles(data)).hasSize(1);
+        }
+        // The store is whole: a fresh attach reads the lake from it.
+        try (Connection connection = open()) {
+            execute(connection, "ATTACH 'ducklake:moraine:" + store + "' AS lake (METADATA_CATALOG 'lake_meta')");
+            assertThat(query(connection, "SELECT a FROM lake.test")).containsExactly(List.of("1"));
+        }
+    }
+
     private static List<Path> parquetFiles(Path directory)
             throws Exception
     {
