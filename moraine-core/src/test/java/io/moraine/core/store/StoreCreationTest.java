@@ -93,6 +93,17 @@ class StoreCreationTest
     }
 
     @Test
+    void aStorePathThatIsAFileIsRefusedAtOnce()
+            throws Exception
+    {
+        Path file = Files.writeString(temp.resolve("catalog.ducklake"), "a DuckDB file");
+        StoreUri uri = StoreUri.parse(file.toString());
+        assertThatThrownBy(() -> SlateStore.holdsData(uri, StoreOptions.DEFAULTS))
+                .isInstanceOf(io.moraine.core.error.InvalidArgumentException.class)
+                .hasMessageContaining("is a file, not a directory");
+    }
+
+    @Test
     void creationIsExplicit()
     {
         StoreUri uri = StoreUri.parse(temp.resolve("new-store").toString());

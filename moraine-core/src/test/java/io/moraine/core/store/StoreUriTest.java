@@ -41,6 +41,23 @@ class StoreUriTest
         assertThat(StoreUri.parse("s3://lake-bucket").dbPath()).isEmpty();
     }
 
+    @Test
+    void aStoreUnderAnotherIsASubDirectoryOrALongerPrefix()
+    {
+        assertThat(StoreUri.parse("/var/lib/lake").resolve("schemas/s1").dbPath()).isEqualTo("var/lib/lake/schemas/s1");
+        StoreUri s3 = StoreUri.parse("s3://lake-bucket/catalog").resolve("schemas/s1");
+        assertThat(s3.objectStoreUrl()).isEqualTo("s3://lake-bucket");
+        assertThat(s3.dbPath()).isEqualTo("catalog/schemas/s1");
+        assertThat(s3.text()).isEqualTo("s3://lake-bucket/catalog/schemas/s1");
+        assertThat(StoreUri.parse("s3://lake-bucket").resolve("schemas/s1").dbPath()).isEqualTo("schemas/s1");
+        StoreUri memory = StoreUri.parse("memory://shared").resolve("schemas/s1");
+        assertThat(memory.memoryName()).isEqualTo("shared");
+        assertThat(memory.dbPath()).isEqualTo("moraine/schemas/s1");
+        assertThatThrownBy(() -> StoreUri.parse("/var/lib/lake").resolve("/abs"))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("must be relative");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "  ", "gs://bucket/x", "s3://", "s3://UPPER/x", "file://host/path", "file://relative",
             "memory://a/b", "ftp:thing", "/"})
