@@ -35,7 +35,10 @@ public final class DuckLakeChangeFeed
             return name;
         }
 
-        /** The columns before the table's own. */
+        /**
+         * The columns the comparisons select before the table's own. Only {@code ducklake_table_changes} returns them
+         * from {@code SELECT *}; of the other two they are DuckDB's virtual columns, selected by name.
+         */
         public List<LakeColumn> changeColumns()
         {
             List<LakeColumn> columns = new ArrayList<>(List.of(new LakeColumn("snapshot_id", "BIGINT"), new LakeColumn("rowid", "BIGINT")));

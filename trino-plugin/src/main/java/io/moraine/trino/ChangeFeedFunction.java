@@ -13,6 +13,7 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.function.table.AbstractConnectorTableFunction;
 import io.trino.spi.function.table.Argument;
+import io.trino.spi.function.table.ArgumentSpecification;
 import io.trino.spi.function.table.Descriptor;
 import io.trino.spi.function.table.ScalarArgument;
 import io.trino.spi.function.table.ScalarArgumentSpecification;
@@ -29,14 +30,17 @@ import java.util.Optional;
 
 import static io.trino.spi.function.table.ReturnTypeSpecification.GenericTable.GENERIC_TABLE;
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MICROS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * {@code lake.system.table_changes}, {@code table_insertions} and {@code table_deletions}: DuckLake's change feed of a
- * table between two snapshots, both inclusive. Bounds are snapshot ids or timestamps, resolved as DuckLake resolves them
- * (a start timestamp at the first snapshot at or after it, an end timestamp at the snapshot current then); the end
- * defaults to the snapshot a query reads when it names none. Everything is checked here, before a split is planned.
+ * table between two snapshots, both inclusive, each with the columns of DuckLake's function of the same name
+ * ({@code table_insertions} and {@code table_deletions} put {@code snapshot_id} and {@code rowid} first on request).
+ * Bounds are snapshot ids or timestamps, resolved as DuckLake resolves them (a start timestamp at the first snapshot at
+ * or after it, an end timestamp at the snapshot current then); the end defaults to the snapshot a query reads when it
+ * names none. Everything is checked here, before a split is planned.
  */
 final class ChangeFeedFunction
         extends AbstractConnectorTableFunction
@@ -47,6 +51,8 @@ final class ChangeFeedFunction
     static final String START_TIMESTAMP = "START_TIMESTAMP";
     static final String END_SNAPSHOT = "END_SNAPSHOT";
     static final String END_TIMESTAMP = "END_TIMESTAMP";
+    /** Of table_insertions and table_deletions: true puts snapshot_id and rowid before the table's columns. */
+    static final String VIRTUAL_COLUMNS = "VIRTUAL_COLUMNS";
 
     private final ChangeFeedOutput output;
     private final MoraineCatalog catalog;
@@ -56,19 +62,27 @@ final class ChangeFeedFunction
     ChangeFeedFunction(ChangeFeedOutput output, MoraineCatalog catalog, MoraineTableColumns tableColumns,
             java.util.function.Function<ConnectorSession, CatalogSnapshot> defaultSnapshot)
     {
-        super("system", output.functionName(), List.of(
+        super("system", output.functionName(), arguments(output), GENERIC_TABLE, description(output));
+        this.output = output;
+        this.catalog = catalog;
+        this.tableColumns = tableColumns;
+        this.defaultSnapshot = defaultSnapshot;
+    }
+
+    private static List<ArgumentSpecification> arguments(ChangeFeedOutput output)
+    {
+        List<ArgumentSpecification> arguments = new ArrayList<>(List.of(
                 ScalarArgumentSpecification.builder().name(SCHEMA_NAME).type(VARCHAR).build(),
                 ScalarArgumentSpecification.builder().name(TABLE_NAME).type(VARCHAR).build(),
                 ScalarArgumentSpecification.builder().name(START_SNAPSHOT).type(BIGINT).defaultValue(null).build(),
                 ScalarArgumentSpecification.builder().name(START_TIMESTAMP).type(TIMESTAMP_TZ_MICROS).defaultValue(null).build(),
                 ScalarArgumentSpecification.builder().name(END_SNAPSHOT).type(BIGINT).defaultValue(null).build(),
-                ScalarArgumentSpecification.builder().name(END_TIMESTAMP).type(TIMESTAMP_TZ_MICROS).defaultValue(null).build()),
-                GENERIC_TABLE,
-                description(output));
-        this.output = output;
-        this.catalog = catalog;
-        this.tableColumns = tableColumns;
-        this.defaultSnapshot = defaultSnapshot;
+                ScalarArgumentSpecification.builder().name(END_TIMESTAMP).type(TIMESTAMP_TZ_MICROS).defaultValue(null).build()));
+        // table_changes always has them, as DuckLake's does; the other two return the table's columns alone unless asked.
+        if (output != ChangeFeedOutput.CHANGES) {
+            arguments.add(ScalarArgumentSpecification.builder().name(VIRTUAL_COLUMNS).type(BOOLEAN).defaultValue(false).build());
+        }
+        return arguments;
     }
 
     private static String description(ChangeFeedOutput output)
@@ -90,6 +104,7 @@ final class ChangeFeedFunction
         Optional<Instant> startTimestamp = value(arguments, START_TIMESTAMP, LongTimestampWithTimeZone.class).map(ChangeFeedFunction::instant);
         Optional<Long> endSnapshot = value(arguments, END_SNAPSHOT, Long.class);
         Optional<Instant> endTimestamp = value(arguments, END_TIMESTAMP, LongTimestampWithTimeZone.class).map(ChangeFeedFunction::instant);
+        boolean virtualColumns = virtualColumns(arguments);
         if (startSnapshot.isPresent() == startTimestamp.isPresent()) {
             throw invalid((startSnapshot.isPresent() ? "both " : "neither ") + "start_snapshot " + (startSnapshot.isPresent() ? "and" : "nor")
                     + " start_timestamp was given: give exactly one of them, the first snapshot of the change feed (an id, or a time: the first snapshot at or after it)");
@@ -107,9 +122,12 @@ final class ChangeFeedFunction
             long tableId = tableRow.getLong("table_id");
             List<MoraineColumnHandle> columns = tableColumns.of(new MoraineTableHandle(name, tableId, end.id()), end).handles();
             accessControl.checkCanSelectFromColumns(null, name, new LinkedHashSet<>(columns.stream().map(MoraineColumnHandle::name).toList()));
+            ChangeFeedTableHandle scan = ChangeFeedTableHandle.of(output, virtualColumns, name, tableId, start, end.id(), columns);
             return TableFunctionAnalysis.builder()
-                    .returnedType(new Descriptor(fields(columns)))
-                    .handle(new ChangeFeedFunctionHandle(ChangeFeedTableHandle.of(output, name, tableId, start, end.id(), columns)))
+                    .returnedType(new Descriptor(scan.allColumns().stream()
+                            .map(column -> new Descriptor.Field(column.name(), Optional.of(column.type())))
+                            .toList()))
+                    .handle(new ChangeFeedFunctionHandle(scan))
                     .build();
         }
         catch (MoraineException e) {
@@ -117,17 +135,15 @@ final class ChangeFeedFunction
         }
     }
 
-    /** {@code snapshot_id}, {@code rowid}, {@code change_type} (of table_changes), then the table's columns. */
-    private List<Descriptor.Field> fields(List<MoraineColumnHandle> columns)
+    /** Whether the call asked for snapshot_id and rowid before the table's columns (table_changes has no such argument). */
+    private boolean virtualColumns(Map<String, Argument> arguments)
     {
-        List<Descriptor.Field> fields = new ArrayList<>();
-        fields.add(new Descriptor.Field("snapshot_id", Optional.of(BIGINT)));
-        fields.add(new Descriptor.Field("rowid", Optional.of(BIGINT)));
-        if (output == ChangeFeedOutput.CHANGES) {
-            fields.add(new Descriptor.Field("change_type", Optional.of(VARCHAR)));
+        if (!arguments.containsKey(VIRTUAL_COLUMNS)) {
+            return false;
         }
-        columns.forEach(column -> fields.add(new Descriptor.Field(column.name(), Optional.of(column.type()))));
-        return fields;
+        return value(arguments, VIRTUAL_COLUMNS, Boolean.class)
+                .orElseThrow(() -> invalid("virtual_columns is NULL: give true for snapshot_id and rowid before the table's columns, or false (the default) for "
+                        + "the table's columns alone, as DuckLake's ducklake_" + output.functionName() + " returns them"));
     }
 
     private TrinoException missing(CatalogSnapshot end, String schema, String table)

@@ -1,6 +1,6 @@
 package io.moraine.trino;
 
-/** The three change-feed table functions, named as DuckLake names its own ({@code ducklake_table_changes} and so on). */
+/** The three change-feed table functions, named as DuckLake names its own ({@code ducklake_table_changes} and so on), with their columns. */
 public enum ChangeFeedOutput
 {
     /** Every change, with {@code change_type}: deletions and insertions of one snapshot and row id pair into updates. */

@@ -13,7 +13,9 @@ import io.moraine.testing.DuckLakeOracle;
 import io.moraine.testing.LakeColumn;
 import io.moraine.testing.LakeTable;
 import io.trino.spi.ErrorCodeSupplier;
+import io.trino.spi.type.Type;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryFailedException;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -32,6 +34,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -169,8 +173,8 @@ abstract class ChangeFeedFunctionsMatchDuckLake
             List<String> select = new ArrayList<>(function.changeColumns().stream().map(LakeColumn::sqlName).toList());
             range.columns().forEach(column -> select.add(column.sqlName()));
             byIndex.put(calls.size(), range);
-            calls.add("SELECT " + calls.size() + " AS range_index, " + String.join(", ", select) + " FROM TABLE(lake.system." + function.functionName()
-                    + "(schema_name => '" + range.table().schema() + "', table_name => '" + range.table().name() + "', " + bounds + "))");
+            calls.add("SELECT " + calls.size() + " AS range_index, " + String.join(", ", select) + " FROM " + ChangeFeedCalls.withSnapshotAndRowid("lake", function,
+                    "schema_name => '" + range.table().schema() + "', table_name => '" + range.table().name() + "', " + bounds));
         }
         Map<Range, List<List<String>>> byRange = new HashMap<>();
         for (List<String> row : TrinoCanonicalRows.of(trino.execute(String.join("\nUNION ALL\n", calls)))) {
@@ -218,6 +222,58 @@ abstract class ChangeFeedFunctionsMatchDuckLake
         return widest;
     }
 
+    /**
+     * A query moved from DuckDB to Trino keeps its shape: each function's columns are those of DuckLake's function of
+     * the same name, in its order ({@code DESCRIBE SELECT * FROM ducklake_table_insertions(...)}), the table's typed as
+     * Trino types the table; {@code virtual_columns => true} puts {@code snapshot_id} and {@code rowid} first, as DuckDB's
+     * {@code SELECT snapshot_id, rowid, * FROM ducklake_table_insertions(...)} does.
+     */
+    @Test
+    void eachFunctionHasTheColumnsOfDuckLakesFunctionOfTheSameName()
+            throws Exception
+    {
+        long newest = feed.history().survivingSnapshots().getLast();
+        List<LakeTable> tables = feed.history().tablesAt(newest);
+        long compared = 0;
+        for (LakeTable table : tables) {
+            MaterializedResult ofTable = trino.execute("SELECT * FROM " + table.sqlName("lake") + " LIMIT 0");
+            for (Function function : Function.values()) {
+                String duckdbCall = "ducklake_" + function.functionName() + "('lake', '" + table.schema() + "', '" + table.name() + "', " + newest + ", " + newest + ")";
+                String trinoArguments = "schema_name => '" + table.schema() + "', table_name => '" + table.name() + "', start_snapshot => " + newest;
+                List<Type> expectedTypes = new ArrayList<>();
+                if (function == Function.CHANGES) {
+                    expectedTypes.addAll(List.of(BIGINT, BIGINT, VARCHAR));
+                }
+                expectedTypes.addAll(ofTable.getTypes());
+
+                MaterializedResult plain = trino.execute("SELECT * FROM TABLE(lake.system." + function.functionName() + "(" + trinoArguments + ")) LIMIT 0");
+                assertThat(plain.getColumnNames()).as("columns of %s of %s", function.functionName(), table).isEqualTo(describedColumns("SELECT * FROM " + duckdbCall));
+                assertThat(plain.getTypes()).as("types of %s of %s", function.functionName(), table).isEqualTo(expectedTypes);
+                compared++;
+                if (function != Function.CHANGES) {
+                    MaterializedResult withVirtual = trino.execute("SELECT * FROM " + ChangeFeedCalls.withSnapshotAndRowid("lake", function, trinoArguments) + " LIMIT 0");
+                    assertThat(withVirtual.getColumnNames()).as("columns of %s of %s with virtual_columns", function.functionName(), table)
+                            .isEqualTo(describedColumns("SELECT snapshot_id, rowid, * FROM " + duckdbCall));
+                    List<Type> withVirtualTypes = new ArrayList<>(List.of(BIGINT, BIGINT));
+                    withVirtualTypes.addAll(expectedTypes);
+                    assertThat(withVirtual.getTypes()).as("types of %s of %s with virtual_columns", function.functionName(), table).isEqualTo(withVirtualTypes);
+                    compared++;
+                }
+            }
+        }
+        assertThat(tables).as("tables at the newest snapshot").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(compared).isEqualTo(5L * tables.size());
+    }
+
+    /** The column names DuckDB describes for {@code query}, in order; Trino's names are lower case. */
+    private List<String> describedColumns(String query)
+            throws SQLException
+    {
+        return oracle.query("SELECT column_name FROM (DESCRIBE " + query + ")").stream()
+                .map(row -> row.getFirst().toLowerCase(java.util.Locale.ROOT))
+                .toList();
+    }
+
     @Test
     void aStartAfterTheEndIsEmptyAsInDuckLake()
             throws Exception
@@ -252,6 +308,8 @@ abstract class ChangeFeedFunctionsMatchDuckLake
                 + "end_timestamp => TIMESTAMP '2020-01-01 00:00:00 UTC'))", MoraineErrorCode.MORAINE_INVALID_ARGUMENT, "both end_snapshot and end_timestamp were given");
         assertFails("SELECT * FROM TABLE(lake.system.table_deletions(schema_name => NULL, table_name => 'orders', start_snapshot => 1))",
                 MoraineErrorCode.MORAINE_INVALID_ARGUMENT, "schema_name is NULL");
+        assertFails("SELECT * FROM TABLE(lake.system.table_insertions(schema_name => 'sales', table_name => 'orders', start_snapshot => 1, virtual_columns => NULL))",
+                MoraineErrorCode.MORAINE_INVALID_ARGUMENT, "virtual_columns is NULL");
     }
 
     @Test

@@ -62,7 +62,7 @@ class TestMoraineChangeFeedAfterWorkload
             ConnectorSession session = TestingConnectorSession.builder().setPropertyMetadata(connector.getSessionProperties()).build();
             ConnectorTransactionHandle transaction = connector.beginTransaction(IsolationLevel.READ_COMMITTED, true, true);
             for (ChangeFeedOutput output : ChangeFeedOutput.values()) {
-                ChangeFeedTableHandle handle = ChangeFeedTableHandle.of(output, new SchemaTableName("sales", "orders"), tableId, 0, newest, List.of());
+                ChangeFeedTableHandle handle = ChangeFeedTableHandle.of(output, true, new SchemaTableName("sales", "orders"), tableId, 0, newest, List.of());
                 List<ConnectorSplit> splits = new ArrayList<>();
                 try (ConnectorSplitSource source = connector.getSplitManager().getSplits(transaction, session, handle, java.util.Set.of(),
                         io.trino.spi.connector.Constraint.alwaysTrue())) {

@@ -89,7 +89,7 @@ class TestMoraineChangeFeedPushdown
 
     private static String call(String catalog, Function function)
     {
-        return "TABLE(" + catalog + ".system." + function.functionName() + "(schema_name => 'main', table_name => 't', start_snapshot => 1))";
+        return ChangeFeedCalls.withSnapshotAndRowid(catalog, function, "schema_name => 'main', table_name => 't', start_snapshot => 1");
     }
 
     @Test
