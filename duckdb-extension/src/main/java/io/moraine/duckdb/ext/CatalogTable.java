@@ -88,7 +88,7 @@ final class CatalogTable
         return new PositionalBatchSource<Row>(schema, columns, rowIds, allocator, rows::size, rowAt, candidates(rows, filter), CatalogTable::writer);
     }
 
-    /** Positions {@code filter} can hold at: narrowed by binary search when it bounds the leading key column of rows read in key order. */
+    /** Positions {@code filter} can hold at: narrowed by binary search when it bounds the column the rows read are served ascending by. */
     private IntUnaryOperator candidates(StagedCatalogRows rows, ScanFilter filter)
     {
         if (leadingKeyColumn < 0 || filter.isEmpty() || rows.changedRead()) {

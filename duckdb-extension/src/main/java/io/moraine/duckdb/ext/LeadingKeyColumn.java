@@ -1,6 +1,6 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.ColumnType;
+import io.moraine.core.catalog.InsertionOrder;
 import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.TableKind;
 
@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.function.IntUnaryOperator;
 
 /**
- * The first key column of a catalog kind that is not versioned, when it is a BIGINT (ducklake_snapshot's snapshot_id,
- * the table_id of the stats tables...). The core serves such a kind's rows in key order, so ascending by that column
- * (a NULL first): the rows whose value lies in a range are one run of positions, found by binary search, and the
+ * The column a catalog kind's rows are served ascending by (a NULL first): the first of the core's
+ * {@link InsertionOrder#columns} (ducklake_snapshot's snapshot_id, a versioned kind's begin_snapshot, ducklake_data_file's
+ * data_file_id...). The rows whose value lies in a range are one run of positions, found by binary search, and the
  * column's range is its first and last value. A scan filtered on it, or DuckDB asking MAX(snapshot_id), then costs
  * O(log n) rather than a pass over the lake's whole history.
  */
@@ -18,18 +18,15 @@ final class LeadingKeyColumn
 {
     private LeadingKeyColumn() {}
 
-    /** The index of {@code kind}'s leading BIGINT key column, or -1 when its rows are not served in that column's order. */
+    /** The index of the column {@code kind}'s rows are served ascending by, or -1 when there is none. */
     static int of(TableKind kind)
     {
-        if (kind.isVersioned() || kind == TableKind.METADATA) {
-            return -1;
-        }
-        int first = kind.keyColumnIndexes()[0];
-        return kind.columns().get(first).type() == ColumnType.BIGINT ? first : -1;
+        int[] order = InsertionOrder.columns(kind);
+        return order.length == 0 ? -1 : order[0];
     }
 
     /**
-     * For a scan of {@code rows} (in key order, then rows inserted after position {@code rows.size()}): the next
+     * For a scan of {@code rows} (served in that order, then rows inserted after position {@code rows.size()}): the next
      * position at or after a given one that can hold a row whose {@code column} lies in {@code bounds} ({@code {low,
      * high}}, as {@link ScanFilter#bounds}); every inserted row is a candidate.
      */
@@ -46,7 +43,7 @@ final class LeadingKeyColumn
         };
     }
 
-    /** {@code {min, max, 1 if a row holds NULL there else 0}} of {@code column} over {@code rows} (in key order), or null when no row holds a value. */
+    /** {@code {min, max, 1 if a row holds NULL there else 0}} of {@code column} over {@code rows} (served in that order), or null when no row holds a value. */
     static long[] range(List<Row> rows, int column)
     {
         int first = firstAtLeast(rows, column, Long.MIN_VALUE);

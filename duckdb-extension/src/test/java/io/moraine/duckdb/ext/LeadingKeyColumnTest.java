@@ -10,18 +10,19 @@ import java.util.function.IntUnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Binary search over rows served in key order agrees with testing every row, for every bound a pushed filter can give. */
+/** Binary search over rows served ascending by a column agrees with testing every row, for every bound a pushed filter can give. */
 class LeadingKeyColumnTest
 {
     private static final List<Row> STATS = List.of(stats(null), stats(1L), stats(1L), stats(2L), stats(2L), stats(2L), stats(5L), stats(Long.MAX_VALUE));
 
     @Test
-    void onlyKindsServedInTheOrderOfABigintFirstKeyColumn()
+    void theColumnEachKindIsServedAscendingBy()
     {
         assertThat(LeadingKeyColumn.of(TableKind.SNAPSHOT)).isEqualTo(0);
         assertThat(LeadingKeyColumn.of(TableKind.TABLE_COLUMN_STATS)).isEqualTo(0);
-        assertThat(LeadingKeyColumn.of(TableKind.DATA_FILE)).isEqualTo(-1); // versioned: current rows, then history rows
-        assertThat(LeadingKeyColumn.of(TableKind.METADATA)).isEqualTo(-1);
+        assertThat(LeadingKeyColumn.of(TableKind.DATA_FILE)).isEqualTo(TableKind.DATA_FILE.columnIndex("data_file_id"));
+        assertThat(LeadingKeyColumn.of(TableKind.COLUMN)).isEqualTo(TableKind.COLUMN.columnIndex("begin_snapshot"));
+        assertThat(LeadingKeyColumn.of(TableKind.METADATA)).isEqualTo(-1); // the store facts first
         assertThat(LeadingKeyColumn.of(TableKind.FILES_SCHEDULED_FOR_DELETION)).isEqualTo(0);
     }
 

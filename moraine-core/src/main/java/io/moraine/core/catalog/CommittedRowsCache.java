@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * Every row of a catalog kind (current rows, then history rows, each in key order) kept across transactions while the
+ * Every row of a catalog kind (served in {@link InsertionOrder}) kept across transactions while the
  * kind's row stamp ({@link RowStamps}) is unchanged. A front end that reads whole tables per transaction (DuckLake
  * through the DuckDB extension) thus scans a table again only after it changed; and when this process's committer
  * changed it, the entry is carried forward by applying the commit's own writes instead ({@link #committing}).
@@ -41,13 +41,18 @@ public final class CommittedRowsCache
     private final Map<TableKind, Versions> entries = new ConcurrentHashMap<>();
 
     /**
-     * A kind's rows under one stamp, as served: its current rows, then its history rows, each in key order. Carrying an
-     * entry forward copies the list in runs between the written keys, found by binary search: a commit costs a copy of
-     * the references, not a rebuild of sorted maps.
+     * A kind's rows under one stamp: its current rows, then its history rows, each in key order, and the same rows as
+     * served, in {@link InsertionOrder}. Carrying an entry forward copies the key-ordered list in runs between the
+     * written keys, found by binary search: a commit costs a copy of the references, not a rebuild of sorted maps.
      */
-    private record Entry(byte[] stamp, List<Row> rows, int currentRows)
+    private record Entry(byte[] stamp, List<Row> rows, int currentRows, List<Row> served)
     {
-        static Entry sorted(byte[] stamp, List<Row> rows)
+        Entry(byte[] stamp, TableKind kind, List<Row> rows, int currentRows)
+        {
+            this(stamp, rows, currentRows, InsertionOrder.sort(kind, rows));
+        }
+
+        static Entry sorted(byte[] stamp, TableKind kind, List<Row> rows)
         {
             NavigableMap<byte[], Row> current = new TreeMap<>(KEY_ORDER);
             NavigableMap<byte[], Row> history = new TreeMap<>(KEY_ORDER);
@@ -58,7 +63,7 @@ public final class CommittedRowsCache
             List<Row> served = new ArrayList<>(current.size() + history.size());
             served.addAll(current.values());
             served.addAll(history.values());
-            return new Entry(stamp, Collections.unmodifiableList(served), current.size());
+            return new Entry(stamp, kind, Collections.unmodifiableList(served), current.size());
         }
 
         /** This entry with {@code writes} (each subspace's, in key order; a null value deletes) applied, under {@code newStamp}. */
@@ -68,7 +73,7 @@ public final class CommittedRowsCache
             applyInto(served, rows.subList(0, currentRows), Subspace.CURRENT, kind, currentWrites);
             int newCurrentRows = served.size();
             applyInto(served, rows.subList(currentRows, rows.size()), Subspace.HISTORY, kind, historyWrites);
-            return new Entry(newStamp, Collections.unmodifiableList(served), newCurrentRows);
+            return new Entry(newStamp, kind, Collections.unmodifiableList(served), newCurrentRows);
         }
 
         /** Appends {@code rows} (one subspace's, in key order) with {@code writes} applied to {@code target}. */
@@ -148,7 +153,10 @@ public final class CommittedRowsCache
         }
     }
 
-    /** Every row of {@code kind} as {@code reader} sees it: kept rows when the stamp there matches, else {@code scan}'s. */
+    /**
+     * Every row of {@code kind} as {@code reader} sees it, in {@link InsertionOrder}: kept rows when the stamp there
+     * matches, else {@code scan}'s (current rows, then history rows, each in key order).
+     */
     public List<Row> rows(KeyValueReader reader, TableKind kind, Supplier<List<Row>> scan)
     {
         if (kind == TableKind.METADATA) {
@@ -156,18 +164,20 @@ public final class CommittedRowsCache
         }
         byte[] stamp = reader.get(SystemKeys.rowStamp(kind));
         if (stamp == null) {
-            return scan.get(); // a store written before row stamps, until its next read-write open upgrades it
+            return InsertionOrder.sort(kind, scan.get()); // a store written before row stamps, until its next read-write open upgrades it
         }
         Versions versions = entries.computeIfAbsent(kind, k -> new Versions());
         Entry entry = versions.find(stamp);
         if (entry != null) {
-            return entry.rows();
+            return entry.served();
         }
         List<Row> rows = scan.get();
-        if (rows.size() <= MAX_ROWS_PER_KIND) {
-            versions.keep(Entry.sorted(stamp, rows));
+        if (rows.size() > MAX_ROWS_PER_KIND) {
+            return InsertionOrder.sort(kind, rows);
         }
-        return rows;
+        Entry kept = Entry.sorted(stamp, kind, rows);
+        versions.keep(kept);
+        return kept.served();
     }
 
     /**

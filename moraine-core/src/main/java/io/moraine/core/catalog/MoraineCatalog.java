@@ -401,9 +401,10 @@ public final class MoraineCatalog
     }
 
     /**
-     * Every row of {@code kind}, current then history, each in key order (so a kind that is not versioned comes
-     * ascending by its first key column), as {@code reader} sees it (as {@link #scan(KeyValueReader, TableKind,
-     * RowScope)} with {@link RowScope#ALL}), unmodifiable. Served from memory while the kind is unchanged
+     * Every row of {@code kind} as {@code reader} sees it (those of {@link #scan(KeyValueReader, TableKind,
+     * RowScope)} with {@link RowScope#ALL}), unmodifiable, in the order DuckLake inserted them ({@link InsertionOrder}:
+     * ascending by the first of {@link InsertionOrder#columns} where a kind has them), as a DuckDB-file catalog
+     * serves them. Served from memory while the kind is unchanged
      * (its row stamp holds), so front ends that read whole tables per transaction pay a store scan only for kinds that
      * changed since, and none for kinds this handle's own commits changed.
      */
