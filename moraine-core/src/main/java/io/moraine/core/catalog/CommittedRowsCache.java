@@ -45,11 +45,11 @@ public final class CommittedRowsCache
      * served, in {@link InsertionOrder}. Carrying an entry forward copies the key-ordered list in runs between the
      * written keys, found by binary search: a commit costs a copy of the references, not a rebuild of sorted maps.
      */
-    private record Entry(byte[] stamp, List<Row> rows, int currentRows, List<Row> served)
+    private record Entry(byte[] stamp, List<Row> rows, int currentRows, InsertionOrdered served)
     {
         Entry(byte[] stamp, TableKind kind, List<Row> rows, int currentRows)
         {
-            this(stamp, rows, currentRows, InsertionOrder.sort(kind, rows));
+            this(stamp, rows, currentRows, new InsertionOrdered(kind, rows));
         }
 
         static Entry sorted(byte[] stamp, TableKind kind, List<Row> rows)
@@ -114,6 +114,33 @@ public final class CommittedRowsCache
         }
     }
 
+    /**
+     * An entry's rows in {@link InsertionOrder}, sorted when first read rather than under the commit lock that carries
+     * an entry forward (kinds served in key order, such as ducklake_snapshot, need no sort).
+     */
+    private static final class InsertionOrdered
+    {
+        private final TableKind kind;
+        private final List<Row> keyOrdered;
+        private volatile List<Row> sorted;
+
+        InsertionOrdered(TableKind kind, List<Row> keyOrdered)
+        {
+            this.kind = kind;
+            this.keyOrdered = keyOrdered;
+        }
+
+        List<Row> rows()
+        {
+            List<Row> rows = sorted;
+            if (rows == null) {
+                rows = InsertionOrder.sort(kind, keyOrdered); // two racing readers sort alike; either list may be kept
+                sorted = rows;
+            }
+            return rows;
+        }
+    }
+
     /** A kind's kept versions, the most recently used first (the one each commit carries forward is used by every commit). */
     private static final class Versions
     {
@@ -169,7 +196,7 @@ public final class CommittedRowsCache
         Versions versions = entries.computeIfAbsent(kind, k -> new Versions());
         Entry entry = versions.find(stamp);
         if (entry != null) {
-            return entry.served();
+            return entry.served().rows();
         }
         List<Row> rows = scan.get();
         if (rows.size() > MAX_ROWS_PER_KIND) {
@@ -177,7 +204,7 @@ public final class CommittedRowsCache
         }
         Entry kept = Entry.sorted(stamp, kind, rows);
         versions.keep(kept);
-        return kept.served();
+        return kept.served().rows();
     }
 
     /**

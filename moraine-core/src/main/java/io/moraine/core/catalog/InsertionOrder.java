@@ -69,7 +69,7 @@ public final class InsertionOrder
     public static List<Row> sort(TableKind kind, List<Row> rows)
     {
         int[] columns = columns(kind);
-        if (columns.length == 0) {
+        if (columns.length == 0 || isKeyOrder(kind, columns)) {
             return rows;
         }
         Comparator<Row> order = comparator(columns);
@@ -81,6 +81,13 @@ public final class InsertionOrder
             }
         }
         return rows;
+    }
+
+    /** Whether rows served in key order are in this order already: a kind that is not versioned, ordered by a prefix of its key. */
+    private static boolean isKeyOrder(TableKind kind, int[] columns)
+    {
+        int[] key = kind.keyColumnIndexes();
+        return !kind.isVersioned() && columns.length <= key.length && java.util.Arrays.equals(columns, 0, columns.length, key, 0, columns.length);
     }
 
     /** Ascending by each column in turn, a NULL before every value. */
