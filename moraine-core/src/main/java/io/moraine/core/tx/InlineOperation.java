@@ -102,6 +102,13 @@ public sealed interface InlineOperation
     record Deregister(long tableId, long schemaVersion)
             implements InlineOperation {}
 
+    /**
+     * DROP TABLE ducklake_inlined_delete_&lt;t&gt; (clean-up after the user table was dropped and its snapshots
+     * expired): every inlined file delete of the table goes, and the table with them.
+     */
+    record DropFileDeleteTable(long tableId)
+            implements InlineOperation {}
+
     /** DROP TABLE of the user table: every inline record of the table goes. */
     record DropTable(long tableId)
             implements InlineOperation {}

@@ -42,6 +42,7 @@ final class InlineTranslator
             case InlineOperation.RemoveFileRowDeletes removals -> removeFileRowDeletes(removals);
             case InlineOperation.Drain drain -> drain(drain);
             case InlineOperation.Deregister deregister -> deregister(deregister);
+            case InlineOperation.DropFileDeleteTable drop -> dropFileDeleteTable(drop.tableId());
             case InlineOperation.DropTable drop -> dropTable(drop.tableId());
             case InlineOperation.ExpireVersions expire -> expire(expire);
         }
@@ -298,6 +299,13 @@ final class InlineTranslator
                 return;
             }
         }
+    }
+
+    private void dropFileDeleteTable(long tableId)
+    {
+        byte[] prefix = InlineKeys.prefix(InlineKeys.FILE_DELETE, tableId);
+        commit.scanMerged(prefix, KeyWriter.prefixEnd(prefix)).keySet().forEach(key -> commit.put(key, null));
+        commit.put(InlineKeys.fileDeleteTable(tableId), null);
     }
 
     private void dropTable(long tableId)

@@ -143,6 +143,12 @@ public final class StagedTransaction
         return stage(new InlineOperation.Deregister(tableId, schemaVersion));
     }
 
+    /** DROP of a dropped table's inlined delete table: its file deletes go with it. */
+    public StagedTransaction dropFileDeleteTable(long tableId)
+    {
+        return stage(new InlineOperation.DropFileDeleteTable(tableId));
+    }
+
     /** The DROP TABLE cascade over the inline subspace. */
     public StagedTransaction dropInlined(long tableId)
     {

@@ -132,6 +132,22 @@ class InlineTranslationTest
         }
     }
 
+    @Test
+    void droppingAnInlinedDeleteTableTakesItsFileDeletesAndLeavesTheInlinedData()
+    {
+        try (MoraineCatalog catalog = catalog(); VectorSchemaRoot rows = InlineTestData.rows(allocator, 0, 2, "a")) {
+            catalog.begin(0).registerInlinedTable(1, 1, InlineTestData.SCHEMA).insertInlined(1, 1, 1, 0, rows)
+                    .deleteInlinedFileRows(1, 7, List.of(1L, 2L), 1).deleteInlinedFileRows(2, 8, List.of(3L), 1).commit();
+            catalog.begin(1).dropFileDeleteTable(1).commit();
+            assertThat(keys(catalog, InlineKeys.FILE_DELETE, 1)).isEmpty();
+            assertThat(keys(catalog, InlineKeys.FILE_DELETE_TABLE, 1)).isEmpty();
+            assertThat(keys(catalog, InlineKeys.INSERT, 1)).hasSize(1);
+            // Another table's delete table stays.
+            assertThat(keys(catalog, InlineKeys.FILE_DELETE, 2)).hasSize(1);
+            assertThat(keys(catalog, InlineKeys.FILE_DELETE_TABLE, 2)).hasSize(1);
+        }
+    }
+
     private static MoraineCatalog catalog()
     {
         MoraineCatalog catalog = MoraineCatalog.create(StoreUri.parse("memory://inline-" + UUID.randomUUID()), NewCatalog.bootstrapped("/d"));
