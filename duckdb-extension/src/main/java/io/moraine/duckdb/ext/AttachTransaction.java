@@ -226,6 +226,12 @@ final class AttachTransaction
         stagedInlined(table).drop();
     }
 
+    /** DROP TABLE of a dropped table's inlined delete table: it and its file deletes go at this transaction's commit. */
+    void dropped(InlinedDeleteTable table)
+    {
+        changing(table).drop();
+    }
+
     /** The inlined file deletes of a table as this transaction sees them. */
     StagedFileDeletes fileDeletes(InlinedDeleteTable table)
     {

@@ -233,20 +233,25 @@ final class AttachedStore
         return created;
     }
 
-    /** DROP TABLE [IF EXISTS] of a superseded inlined data table; false when there is no such table. */
+    /**
+     * DROP TABLE [IF EXISTS] of an inlined data table (superseded, or of a dropped table) or of a dropped table's
+     * inlined delete table; false when there is no such table.
+     */
     boolean dropTable(AttachTransaction transaction, String schema, String name)
     {
         ServedTable table = schema.equalsIgnoreCase(METADATA_SCHEMA) ? served.get(name.toLowerCase(Locale.ROOT)) : null;
         if (table == null) {
             return false;
         }
-        if (!(table instanceof InlinedDataTable inlined)) {
-            throw new InvalidArgumentException("DROP TABLE " + name + ": a moraine catalog drops only superseded ducklake_inlined_data_* tables; "
-                    + "its ducklake_* tables stay, and user tables are dropped through DuckLake");
+        switch (table) {
+            case InlinedDataTable inlined -> transaction.dropped(inlined);
+            case InlinedDeleteTable deletes -> transaction.dropped(deletes);
+            default -> throw new InvalidArgumentException("DROP TABLE " + name + ": a moraine catalog drops only DuckLake's "
+                    + "ducklake_inlined_data_* and ducklake_inlined_delete_* tables; its ducklake_* tables stay, and user tables are "
+                    + "dropped through DuckLake");
         }
-        transaction.dropped(inlined);
-        served.remove(inlined.name());
-        servedOrder.remove(inlined.name());
+        served.remove(table.name());
+        servedOrder.remove(table.name());
         return true;
     }
 

@@ -12,7 +12,8 @@ import java.util.TreeMap;
 /**
  * A {@code ducklake_inlined_delete_<t>} table as one DuckDB transaction sees it: (file_id, row_id, begin_snapshot)
  * rows, those the store held when the transaction first read it, then those it inserted. A row's DuckDB row id is its
- * position. At commit inserts become the core's inlined file deletes and deletes their removal.
+ * position. At commit inserts become the core's inlined file deletes, deletes their removal, and a DROP TABLE the
+ * removal of the table with every file delete it holds.
  */
 final class StagedFileDeletes
 {
@@ -20,6 +21,7 @@ final class StagedFileDeletes
     private final List<long[]> read;
     private final List<long[]> rows = new ArrayList<>();
     private boolean created;
+    private boolean dropped;
 
     StagedFileDeletes(long tableId, List<long[]> read)
     {
@@ -43,6 +45,12 @@ final class StagedFileDeletes
         created = true;
     }
 
+    /** DROP TABLE, DuckLake's clean-up of a dropped table: its file deletes go with it. */
+    void drop()
+    {
+        dropped = true;
+    }
+
     void insert(long[] row)
     {
         rows.add(row);
@@ -59,6 +67,9 @@ final class StagedFileDeletes
 
     List<StagedOperation> operations()
     {
+        if (dropped) {
+            return List.of(new InlineOperation.DropFileDeleteTable(tableId));
+        }
         List<StagedOperation> operations = new ArrayList<>();
         if (created) {
             // The table exists from now on, even while it holds no delete.
