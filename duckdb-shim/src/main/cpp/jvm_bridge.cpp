@@ -211,7 +211,7 @@ void Jvm::ResolveBridge(JNIEnv *env) {
 	    {&insert_rows, "insert", "(JLjava/lang/String;Ljava/lang/String;JJ)J"},
 	    {&update_rows, "update", "(JLjava/lang/String;Ljava/lang/String;[IJJ[J)J"},
 	    {&delete_rows, "delete", "(JLjava/lang/String;Ljava/lang/String;[J)J"},
-	    {&create_table, "createTable", "(JLjava/lang/String;Ljava/lang/String;J[Ljava/lang/String;)Z"},
+	    {&create_table, "createTable", "(JLjava/lang/String;Ljava/lang/String;J[Ljava/lang/String;[Ljava/lang/String;)Z"},
 	    {&drop_table, "dropTable", "(JLjava/lang/String;Ljava/lang/String;)Z"},
 	    {&scan_next, "scanNext", "(JJJ)Z"},
 	    {&column_range, "columnRange", "(JJLjava/lang/String;Ljava/lang/String;IJ)[J"},

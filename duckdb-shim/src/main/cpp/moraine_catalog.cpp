@@ -4,6 +4,7 @@
 #include "jvm_bridge.hpp"
 #include "moraine_scan.hpp"
 #include "moraine_write.hpp"
+#include "variant_transport.hpp"
 
 #include "duckdb/common/arrow/arrow_converter.hpp"
 #include "duckdb/execution/physical_plan_generator.hpp"
@@ -133,11 +134,16 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction tr
 		vector<string> names;
 		vector<LogicalType> types;
 		vector<string> uuid_columns;
+		vector<string> variant_columns;
 		for (auto &column : base.columns.Physical()) {
 			names.push_back(column.Name());
-			types.push_back(column.Type());
+			// A VARIANT column goes as its transport struct, and is named so that the core stores it as a VARIANT.
+			types.push_back(TransportType(column.Type(), column.Name()));
 			if (column.Type().id() == LogicalTypeId::UUID) {
 				uuid_columns.push_back(column.Name());
+			}
+			if (column.Type().id() == LogicalTypeId::VARIANT) {
+				variant_columns.push_back(column.Name());
 			}
 		}
 		ArrowSchema schema;
@@ -146,14 +152,11 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction tr
 		auto &jvm = Jvm::Existing();
 		auto env = jvm.Env();
 		LocalFrame frame(env);
-		auto uuids = env->NewObjectArray(static_cast<jsize>(uuid_columns.size()), env->FindClass("java/lang/String"), nullptr);
-		for (idx_t i = 0; i < uuid_columns.size(); i++) {
-			env->SetObjectArrayElement(uuids, static_cast<jsize>(i), ToJava(env, uuid_columns[i]));
-		}
 		auto java_transaction = transaction.transaction->Cast<MoraineTransaction>().JavaTransaction(handle);
 		auto created = env->CallStaticBooleanMethod(jvm.bridge, jvm.create_table, java_transaction,
-		                                            ToJava(env, served_name),
-		                                            ToJava(env, base.table), reinterpret_cast<jlong>(&schema), uuids);
+		                                            ToJava(env, served_name), ToJava(env, base.table),
+		                                            reinterpret_cast<jlong>(&schema), ToJava(env, uuid_columns),
+		                                            ToJava(env, variant_columns));
 		jvm.Check(env);
 		if (created) {
 			if (!FindTable(base.table)) {
@@ -362,7 +365,9 @@ unique_ptr<MoraineTableEntry> MoraineCatalog::ServedEntry(ClientContext &context
 	auto &names = arrow_schema->GetNames();
 	auto &types = arrow_schema->GetTypes();
 	for (idx_t i = 0; i < names.size(); i++) {
-		info.columns.AddColumn(ColumnDefinition(names[i], types[i]));
+		// DuckDB reads an arrow.parquet.variant field as its storage struct; the column is a VARIANT, converted per scan.
+		bool variant = IsArrowVariantField(*wrapper.arrow_schema.children[i]);
+		info.columns.AddColumn(ColumnDefinition(names[i], variant ? LogicalType::VARIANT() : types[i]));
 	}
 	return make_uniq<MoraineTableEntry>(*this, schema, info, true, std::move(arrow_schema));
 }

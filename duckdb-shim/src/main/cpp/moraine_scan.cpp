@@ -2,6 +2,7 @@
 
 #include "interrupt_watcher.hpp"
 #include "jvm_bridge.hpp"
+#include "variant_transport.hpp"
 
 #include "duckdb/execution/expression_executor.hpp"
 #include "duckdb/function/partition_stats.hpp"
@@ -234,7 +235,9 @@ unique_ptr<GlobalTableFunctionState> MoraineScanInit(ClientContext &context, Tab
 		state->data_index.push_back(columns.size());
 		columns.push_back(static_cast<jint>(column));
 		data_columns.push_back(column);
-		types.push_back(table.GetColumn(LogicalIndex(column)).Type());
+		// A VARIANT column arrives as its transport struct (variant_transport.hpp).
+		auto &definition = table.GetColumn(LogicalIndex(column));
+		types.push_back(TransportType(definition.Type(), definition.Name()));
 	}
 	vector<int64_t> comparisons;
 	PrepareFilters(context, *state, table, input, comparisons);
@@ -313,7 +316,9 @@ bool FillChunk(MoraineScanState &state, const MoraineTableEntry &table, DataChun
 	output.SetCardinality(size);
 	for (idx_t i = 0; i < output.ColumnCount(); i++) {
 		auto index = state.data_index[i];
-		if (index != DConstants::INVALID_INDEX) {
+		if (index != DConstants::INVALID_INDEX && output.data[i].GetType().id() == LogicalTypeId::VARIANT) {
+			TransportToVariant(state.context, state.data.data[index], output.data[i], size);
+		} else if (index != DConstants::INVALID_INDEX) {
 			output.data[i].Reference(state.data.data[index]);
 		} else if (state.output_columns[i] == COLUMN_IDENTIFIER_ROW_ID) {
 			// The row ids the Java side gave, in the batch's last child: what UPDATE and DELETE name rows by.

@@ -1,6 +1,7 @@
 #include "moraine_write.hpp"
 
 #include "jvm_bridge.hpp"
+#include "variant_transport.hpp"
 
 #include "duckdb/common/arrow/arrow_converter.hpp"
 #include "duckdb/execution/expression_executor.hpp"
@@ -32,11 +33,28 @@ jlongArray RowIds(JNIEnv *env, Vector &row_ids, idx_t count) {
 	return array;
 }
 
-//! Exports a chunk as Arrow C Data into structs the Java side takes over.
+//! Exports a chunk as Arrow C Data into structs the Java side takes over; VARIANT columns go as their transport
+//! struct (variant_transport.hpp).
 void Export(ClientContext &context, DataChunk &chunk, const vector<string> &names, ArrowArray &array, ArrowSchema &schema) {
+	vector<LogicalType> types;
+	for (idx_t i = 0; i < chunk.ColumnCount(); i++) {
+		types.push_back(TransportType(chunk.data[i].GetType(), names[i]));
+	}
+	DataChunk exported;
+	exported.InitializeEmpty(types);
+	for (idx_t i = 0; i < chunk.ColumnCount(); i++) {
+		if (chunk.data[i].GetType().id() == LogicalTypeId::VARIANT) {
+			Vector transport(types[i], chunk.size());
+			VariantToTransport(context, chunk.data[i], transport, chunk.size());
+			exported.data[i].Reference(transport);
+		} else {
+			exported.data[i].Reference(chunk.data[i]);
+		}
+	}
+	exported.SetCardinality(chunk.size());
 	auto properties = context.GetClientProperties();
-	ArrowConverter::ToArrowSchema(&schema, chunk.GetTypes(), names, properties);
-	ArrowConverter::ToArrowArray(chunk, &array, properties, {});
+	ArrowConverter::ToArrowSchema(&schema, types, names, properties);
+	ArrowConverter::ToArrowArray(exported, &array, properties, {});
 }
 
 } // namespace

@@ -199,14 +199,16 @@ public final class NativeBridge
 
     /**
      * CREATE TABLE: {@code arrowSchemaAddress} holds the columns as DuckDB exports them (Java takes ownership);
-     * {@code uuidColumns} names the UUID ones. False when the table exists already.
+     * {@code uuidColumns} names the UUID ones, {@code variantColumns} the VARIANT ones (exported as their
+     * STRUCT(metadata BLOB, value BLOB) encoding). False when the table exists already.
      */
-    public static boolean createTable(long tx, String schema, String table, long arrowSchemaAddress, String[] uuidColumns)
+    public static boolean createTable(long tx, String schema, String table, long arrowSchemaAddress, String[] uuidColumns, String[] variantColumns)
     {
         org.apache.arrow.vector.types.pojo.Schema columns = Data.importSchema(ALLOCATOR, ArrowSchema.wrap(arrowSchemaAddress), null);
         AttachTransaction transaction = transaction(tx);
         synchronized (transaction) {
-            return transaction.store().createTable(transaction, schema, table, columns, java.util.Set.of(uuidColumns)) != null;
+            return transaction.store().createTable(transaction, schema, table, VariantColumns.marked(columns, java.util.Set.of(variantColumns)),
+                    java.util.Set.of(uuidColumns)) != null;
         }
     }
 
