@@ -132,9 +132,14 @@ final class InlinedDataTable
     private static final int ROW_ID_BITS = 40;
     private static final long ROW_ID_MASK = (1L << ROW_ID_BITS) - 1;
 
+    static boolean isAddressable(long rowId, long beginSnapshot)
+    {
+        return rowId >= 0 && rowId <= ROW_ID_MASK && beginSnapshot >= 0 && beginSnapshot < 1L << (63 - ROW_ID_BITS);
+    }
+
     static long versionRowId(long rowId, long beginSnapshot)
     {
-        if (rowId < 0 || rowId > ROW_ID_MASK || beginSnapshot < 0 || beginSnapshot >= 1L << (63 - ROW_ID_BITS)) {
+        if (!isAddressable(rowId, beginSnapshot)) {
             throw new InvalidArgumentException("inlined row (row_id " + rowId + ", begin_snapshot " + beginSnapshot + ") is beyond what "
                     + "this version of the moraine extension addresses for UPDATE and DELETE (row ids below 2^40, snapshots below 2^23)");
         }
@@ -152,7 +157,8 @@ final class InlinedDataTable
     }
 
     /**
-     * The committed rows, then the rows {@code transaction} inserted. DuckDB's row id of a row names its version
+     * The committed rows, then the rows {@code transaction} inserted, as the transaction left them: without the
+     * versions it deleted, with the end_snapshot it set. DuckDB's row id of a row names its version
      * ({@link #versionRowId}): UPDATE ... SET end_snapshot ends the row, DELETE removes that version.
      */
     @Override
@@ -169,6 +175,7 @@ final class InlinedDataTable
                 new InlineSelection.ForFlush(Long.MAX_VALUE), Optional.of(userColumns), CatalogTable.BATCH_ROWS, allocator) : null;
         StagedInlinedRows staged = transaction == null ? null : transaction.inlinedRows(table.tableName());
         java.util.Iterator<VectorSchemaRoot> inserted = staged == null ? java.util.Collections.emptyIterator() : List.copyOf(staged.inserted()).iterator();
+        StagedVersionChanges changes = staged == null ? StagedVersionChanges.NONE : staged.versionChanges();
         return new BatchSource()
         {
             private final List<FieldVector> converted = new ArrayList<>();
@@ -177,15 +184,31 @@ final class InlinedDataTable
             public VectorSchemaRoot next()
             {
                 releaseConverted();
-                if (scan != null && scan.hasNext()) {
+                while (scan != null && scan.hasNext()) {
                     VectorSchemaRoot root = scan.next().root();
                     int users = root.getFieldVectors().size() - SYSTEM_COLUMNS;
-                    return project(root, users, users + 1, users + 2);
+                    VectorSchemaRoot seen = asStaged(root, users, users + 1, users + 2);
+                    if (seen.getRowCount() > 0) {
+                        return project(seen, users, users + 1, users + 2);
+                    }
                 }
-                if (inserted.hasNext()) {
-                    return project(inserted.next(), 0, 1, 2);
+                while (inserted.hasNext()) {
+                    VectorSchemaRoot seen = asStaged(inserted.next(), 0, 1, 2);
+                    if (seen.getRowCount() > 0) {
+                        return project(seen, 0, 1, 2);
+                    }
                 }
                 return null;
+            }
+
+            /** {@code root} with the transaction's deletes and ends applied; a copy it made is released with the batch. */
+            private VectorSchemaRoot asStaged(VectorSchemaRoot root, int rowId, int begin, int end)
+            {
+                VectorSchemaRoot seen = changes.applyTo(root, rowId, begin, end, allocator);
+                if (seen != root) {
+                    converted.addAll(seen.getFieldVectors());
+                }
+                return seen;
             }
 
             /** A view over {@code root}'s vectors: exporting it retains their buffers, their owner releases its own. */

@@ -72,6 +72,13 @@ final class StagedInlinedRows
         return inserted;
     }
 
+    /** The versions deleted and the rows ended so far, for a scan of the table in this transaction. */
+    StagedVersionChanges versionChanges()
+    {
+        List<Long> deletedVersions = deleted.stream().map(version -> InlinedDataTable.versionRowId(version.rowId(), version.beginSnapshot())).toList();
+        return StagedVersionChanges.of(deletedVersions, ended);
+    }
+
     List<StagedOperation> operations()
     {
         List<StagedOperation> operations = new ArrayList<>();
