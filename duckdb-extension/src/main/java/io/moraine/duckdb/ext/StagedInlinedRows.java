@@ -61,7 +61,7 @@ final class StagedInlinedRows
         deleted.add(new InlineOperation.RowVersion(rowId, beginSnapshot));
     }
 
-    /** DROP TABLE of a superseded, emptied version. */
+    /** DROP TABLE of a superseded, emptied version, or of a version of a dropped table (after its snapshots expired). */
     void drop()
     {
         dropped = true;
@@ -93,7 +93,9 @@ final class StagedInlinedRows
             operations.add(new InlineOperation.ExpireVersions(tableId, schemaVersion, deleted));
         }
         if (dropped) {
-            // DuckLake deletes the registry row itself (DELETE FROM ducklake_inlined_data_tables).
+            // A dropped table holds no rows: those of a dropped user table's versions go (a superseded version that
+            // DuckLake drops is empty already). DuckLake deletes the registry row itself (DELETE FROM ducklake_inlined_data_tables).
+            operations.add(new InlineOperation.Drain(tableId, schemaVersion, Long.MAX_VALUE, Optional.empty()));
             operations.add(new InlineOperation.Deregister(tableId, schemaVersion));
         }
         return operations;

@@ -1,5 +1,11 @@
 package io.moraine.duckdb.ext;
 
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.KeyWriter;
+import io.moraine.core.store.KeyValueCursor;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreUri;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,6 +109,16 @@ class DuckLakeInlinedTransactionsTest
         try (OracleLakes lakes = lakes(10)) {
             assertThat(query(lakes.moraine(), "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'lake_meta' "
                     + "AND regexp_matches(table_name, '^ducklake_inlined_(data_\\d+_\\d+|delete_\\d+)$')")).containsExactly(List.of("0"));
+        }
+        // Their rows and file deletes are gone from the store, not only unlisted.
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_ONLY)) {
+            for (byte kind : new byte[] {InlineKeys.INSERT, InlineKeys.CHUNK_LOCATOR, InlineKeys.ROW_TOMBSTONE, InlineKeys.FILE_DELETE,
+                    InlineKeys.FILE_DELETE_TABLE}) {
+                byte[] prefix = InlineKeys.kindPrefix(kind);
+                try (KeyValueCursor records = catalog.store().latest().scan(prefix, KeyWriter.prefixEnd(prefix), 10)) {
+                    assertThat(records.hasNext()).as("inline records of kind %d", kind).isFalse();
+                }
+            }
         }
     }
 
