@@ -42,7 +42,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code bin/moraine cat} against DuckDB + DuckLake: every table at every surviving snapshot of the oracle workload
  * prints what DuckDB prints, once from a store imported just before the workload flushes its inlined rows (so inlined
  * inserts, updates and deletes are read from the catalog) and once from a store imported after the whole workload
- * (flushed, merged and rewritten files, an expired snapshot, a dropped table).
+ * (flushed, merged and rewritten files, an expired snapshot, a dropped table); and every snapshot's time resolves to
+ * that snapshot, as DuckLake's {@code AT (TIMESTAMP => ...)} does. These are the exhaustive every-snapshot comparisons;
+ * the engines' tests (Trino's {@code TestMoraineOracleWorkload}, Spark's {@code TestMoraineSparkOracleWorkload}) make
+ * the same comparisons on a sample of the table snapshots ({@code io.moraine.testing.OracleSample}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CatCommandTest
@@ -97,6 +100,37 @@ class CatCommandTest
     void everyTableAtEverySnapshotAfterTheWorkloadMatchesDuckLake()
     {
         assertEveryAnswer(afterWorkload, answersAfterWorkload);
+    }
+
+    @Test
+    void everyTableAtEverySnapshotByTimestampResolvesToThatSnapshot()
+            throws Exception
+    {
+        java.util.Map<Long, java.time.Instant> times = new java.util.HashMap<>();
+        for (List<String> row : oracle.query("SELECT snapshot_id, epoch_us(snapshot_time) FROM ducklake_snapshots('lake')")) {
+            times.put(Long.parseLong(row.get(0)), java.time.Instant.EPOCH.plus(Long.parseLong(row.get(1)), java.time.temporal.ChronoUnit.MICROS));
+        }
+        assertThat(java.util.Set.copyOf(times.values())).as("distinct snapshot times").hasSameSizeAs(times.keySet());
+        int resolved = 0;
+        // The lake's snapshots now are those after the workload; the snapshots of the store imported before the flush are older ones of the same lake.
+        for (StoreUri store : List.of(beforeFlush, afterWorkload)) {
+            List<Answer> answers = store == beforeFlush ? answersBeforeFlush : answersAfterWorkload;
+            try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {
+                for (Answer answer : answers) {
+                    java.time.Instant time = times.get(answer.snapshot());
+                    if (time == null) {
+                        continue; // expired by the rest of the workload: the store imported before the flush alone still has it
+                    }
+                    try (CatalogSnapshot snapshot = catalog.asOf(time)) {
+                        assertThat(snapshot.id()).as("%s at the time of snapshot %d", answer.table(), answer.snapshot()).isEqualTo(answer.snapshot());
+                        String[] name = answer.table().split("\\.", 2);
+                        assertThat(snapshot.table(name[0], name[1])).as("%s at the time of snapshot %d", answer.table(), answer.snapshot()).isPresent();
+                    }
+                    resolved++;
+                }
+            }
+        }
+        assertThat(resolved).as("table snapshots resolved by timestamp").isGreaterThanOrEqualTo(answersAfterWorkload.size() + answersBeforeFlush.size() - 2);
     }
 
     private void assertEveryAnswer(StoreUri store, List<Answer> answers)

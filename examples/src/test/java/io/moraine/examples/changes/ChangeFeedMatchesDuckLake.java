@@ -41,8 +41,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The change feed read engine-free from a moraine store equals DuckDB + DuckLake's {@code ducklake_table_insertions},
  * {@code ducklake_table_deletions} and {@code ducklake_table_changes} for every table and every range of surviving
- * snapshots, as multisets of rows (snapshot_id, rowid, change_type and every column as text). Subclasses pick how
- * much of the oracle workload ran before the import (one lake per class keeps each class short).
+ * snapshots, as multisets of rows (snapshot_id, rowid, change_type and every column as text), and every range's bounds
+ * given as the snapshots' times resolve to the range itself. Subclasses pick how much of the oracle workload ran
+ * before the import (one lake per class keeps each class short). These are the exhaustive change-feed comparisons;
+ * the engines' tests (Trino's {@code ChangeFeedFunctionsMatchDuckLake}, Spark's {@code TestMoraineSparkChangeFeed})
+ * make the same comparisons on a sample of the ranges ({@code io.moraine.testing.OracleSample}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ChangeFeedMatchesDuckLake
@@ -118,6 +121,39 @@ abstract class ChangeFeedMatchesDuckLake
         try (MoraineCatalog catalog = MoraineCatalog.open(older, OpenMode.READ_WRITE)) {
             assertThat(fileChangeEntries(catalog)).as("the entries the upgrade wrote").isEqualTo(imported);
         }
+    }
+
+    /**
+     * Every range by timestamp: a start bound at the start snapshot's time resolves to that snapshot
+     * ({@link ChangeFeed#startAtOrAfter}), an end bound at the end snapshot's time to that one ({@code asOf}), as
+     * DuckLake resolves them; with the comparisons by id above, moraine's feed by timestamp equals DuckDB's for every
+     * range (DuckDB's feed by timestamp is its feed by id for those snapshots: the engines' tests check that on their
+     * samples).
+     */
+    @Test
+    void everyRangeByTimestampResolvesToItsSnapshots()
+            throws Exception
+    {
+        Map<Long, java.time.Instant> times = new HashMap<>();
+        for (List<String> row : oracle.query("SELECT snapshot_id, epoch_us(snapshot_time) FROM ducklake_snapshots('lake')")) {
+            long micros = Long.parseLong(row.get(1));
+            times.put(Long.parseLong(row.get(0)), java.time.Instant.EPOCH.plus(micros, java.time.temporal.ChronoUnit.MICROS));
+        }
+        assertThat(java.util.Set.copyOf(times.values())).as("distinct snapshot times").hasSameSizeAs(times.keySet());
+        int resolved = 0;
+        try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {
+            for (ChangeFeedOracle.Answer answer : answers) {
+                String range = answer.schema() + "." + answer.table() + " [" + answer.start() + ", " + answer.end() + "]";
+                assertThat(ChangeFeed.startAtOrAfter(catalog, times.get(answer.start()))).as("start of %s by timestamp", range).isEqualTo(answer.start());
+                try (CatalogSnapshot end = catalog.asOf(times.get(answer.end()))) {
+                    assertThat(end.id()).as("end of %s by timestamp", range).isEqualTo(answer.end());
+                    assertThat(end.table(answer.schema(), answer.table())).as("%s at the end resolved by timestamp", range).isPresent();
+                }
+                resolved++;
+            }
+            assertThat(resolved).as("ranges resolved by timestamp").isEqualTo(expectedRanges(catalog));
+        }
+        System.out.printf("%s: %d ranges' timestamp bounds resolved as DuckLake resolves them%n", getClass().getSimpleName(), resolved);
     }
 
     private static java.util.Map<String, String> fileChangeEntries(StoreUri uri)
