@@ -5,6 +5,7 @@ import io.moraine.testing.DuckDbCanonicalRows;
 import io.moraine.testing.DuckLakeHistory;
 import io.moraine.testing.LakeColumn;
 import io.moraine.testing.LakeTable;
+import io.moraine.testing.OracleSample;
 import io.trino.testing.QueryRunner;
 
 import java.sql.SQLException;
@@ -59,6 +60,27 @@ final class DuckLakeComparison
             }
         }
         return tally.finish();
+    }
+
+    /**
+     * Compares the sample of table snapshots {@link OracleSample#tableSnapshots} picks (every table at its newest
+     * snapshot, its oldest and every third counting back), checked against the catalog's counts; returns how many
+     * comparisons ran. Every table at every snapshot is compared engine-free by the examples module's {@code CatCommandTest}.
+     */
+    long sampledTableSnapshots()
+            throws SQLException
+    {
+        List<OracleSample.TableSnapshot> sample = OracleSample.tableSnapshots(history);
+        OracleSample.assertTableSnapshotSample(history, sample);
+        Tally tally = tally();
+        for (OracleSample.TableSnapshot pair : sample) {
+            tally.compare(pair.table(), pair.snapshot(), "");
+        }
+        long compared = tally.finish();
+        if (compared != sample.size()) {
+            throw new AssertionError(compared + " comparisons for a sample of " + sample.size());
+        }
+        return compared;
     }
 
     /** A new count of comparisons. */

@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A lake whose catalog and data both live in S3 (S3Proxy): the moraine store on {@code s3://}, the Parquet and delete
- * files read through Trino's native S3 file system. Answers equal DuckDB + DuckLake's over the local original at every
- * surviving snapshot.
+ * files read through Trino's native S3 file system. Answers equal DuckDB + DuckLake's over the local original at a
+ * sample of the surviving snapshots ({@code io.moraine.testing.OracleSample}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestMoraineOnS3
@@ -60,12 +60,11 @@ class TestMoraineOnS3
     }
 
     @Test
-    void catalogAndDataInS3AnswerAsDuckLakeAtEverySnapshot()
+    void catalogAndDataInS3AnswerAsDuckLakeAtSampledSnapshots()
             throws Exception
     {
-        assertThat(comparison.everyTableAtEverySnapshot())
-                .isEqualTo(comparison.history().tableSnapshotPairs())
-                .isGreaterThanOrEqualTo(36);
+        // 15 of the 36 table snapshots today; every one is compared (from a local store) by the examples module's CatCommandTest.
+        assertThat(comparison.sampledTableSnapshots()).isGreaterThanOrEqualTo(15);
     }
 
     @Test

@@ -24,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The oracle workload (Parquet files, delete files, updates, schema evolution, partitions, flush, merge, rewrite,
- * expiry, a dropped table) read through Trino at every surviving snapshot, compared with DuckDB + DuckLake.
+ * expiry, a dropped table) read through Trino at a sample of its surviving snapshots (every table at its newest
+ * snapshot, its oldest and every third counting back; every one in the examples module's {@code CatCommandTest}), and
+ * filtered at every surviving snapshot, compared with DuckDB + DuckLake.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestMoraineOracleWorkload
@@ -53,13 +55,11 @@ class TestMoraineOracleWorkload
     }
 
     @Test
-    void everyTableAtEverySurvivingSnapshotMatchesDuckLake()
+    void everyTableAtSampledSnapshotsMatchesDuckLake()
             throws Exception
     {
-        // 36 today: 14 snapshots with orders only, 8 with orders and events, 2 with the dropped table as well.
-        assertThat(comparison.everyTableAtEverySnapshot())
-                .isEqualTo(comparison.history().tableSnapshotPairs())
-                .isGreaterThanOrEqualTo(36);
+        // 15 of the 36 table snapshots today (14 snapshots with orders only, 8 with orders and events, 2 with the dropped table as well).
+        assertThat(comparison.sampledTableSnapshots()).isGreaterThanOrEqualTo(15);
     }
 
     @Test
