@@ -8,10 +8,12 @@ import io.moraine.testing.CanonicalText;
 import io.moraine.testing.ChangeFeedAnswers;
 import io.moraine.testing.DuckLakeChangeFeed;
 import io.moraine.testing.DuckLakeChangeFeed.Function;
+import io.moraine.testing.DuckLakeChangeFeed.Range;
 import io.moraine.testing.DuckLakeHistory;
 import io.moraine.testing.DuckLakeOracle;
 import io.moraine.testing.LakeColumn;
 import io.moraine.testing.LakeTable;
+import io.moraine.testing.OracleSample;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -44,16 +46,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The change feed of the oracle workload (inserts, deletes, updates, inlined rows, schema changes, flush, merge,
  * rewrite, expiry) read through Spark 4.2's native change-data-capture API equals DuckDB + DuckLake's
  * change functions: the raw feed of SQL {@code CHANGES FROM VERSION a TO VERSION b} equals
- * {@code ducklake_table_insertions} and {@code ducklake_table_deletions} for every table and every range of surviving
- * snapshots; the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
+ * {@code ducklake_table_insertions} and {@code ducklake_table_deletions} for a sample of the ranges of surviving
+ * snapshots ({@link OracleSample#ranges}: every table, every one-snapshot range, every fourth longer range, each table's
+ * whole history); the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
  * {@code computeUpdates} (updates paired by Spark) and Delta's reader options on {@code format("moraine")}
- * ({@code readChangeFeed}, updates paired by the core) equal {@code ducklake_table_changes} for every such range.
+ * ({@code readChangeFeed}, updates paired by the core) equal {@code ducklake_table_changes} for every sampled range.
+ * Every range is compared engine-free, once, by the examples module's {@code ChangeFeedAfterWorkloadTest}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestMoraineSparkChangeFeed
 {
     private static final String DUCKLAKE_COLUMNS = "snapshot_id, rowid, change_type";
     private static final String SPARK_COLUMNS = "_commit_version, _row_id, _change_type";
+    /** The oracle workload's sample is 183 ranges of its 612 today. */
+    private static final long MINIMUM_SAMPLED_RANGES = 150;
 
     private DuckLakeOracle oracle;
     private DuckLakeHistory history;
@@ -77,7 +83,7 @@ class TestMoraineSparkChangeFeed
         feed = new DuckLakeChangeFeed(history);
         storeUri = uri.toString();
         // Every range is a union branch of its own, so whole-stage code generation compiled a class per range and
-        // adaptive execution planned each branch's shuffle: Spark's own costs, which this class paid ~1,800 times.
+        // adaptive execution planned each branch's shuffle: Spark's own costs, which this class paid once per range and read (~550 times).
         // What the connector hands Spark is the same either way; the other Spark test classes run with Spark's defaults.
         spark = SparkSessions.start(storeUri, Map.of(), Map.of("spark.sql.codegen.wholeStage", "false", "spark.sql.adaptive.enabled", "false", "spark.sql.shuffle.partitions", "1"));
     }
@@ -134,52 +140,51 @@ class TestMoraineSparkChangeFeed
     }
 
     @Test
-    void everyTableAndRangeMatchesDuckLakeInsertionsAndDeletions()
+    void everyTableAndSampledRangeMatchesDuckLakeInsertionsAndDeletions()
             throws Exception
     {
-        List<Long> snapshots = history.survivingSnapshots();
+        List<Range> sample = sampledRanges();
         List<String> failures = new ArrayList<>();
         long compared = 0;
         long expected = 0;
         List<ChangeFeedAnswers> answersRead = new ArrayList<>();
-        for (int endIndex = 0; endIndex < snapshots.size(); endIndex++) {
-            long end = snapshots.get(endIndex);
-            for (LakeTable table : history.tablesAt(end)) {
-                List<LakeColumn> columns = history.columnsAt(table, end);
-                List<Long> starts = snapshots.subList(0, endIndex + 1);
-                expected += starts.size();
-                // One Spark query per table and end: the raw feeds (no pairing, so no shuffle) from every start, each tagged with its start.
-                String union = String.join(" UNION ALL ", starts.stream()
-                        .map(start -> "SELECT CAST(" + start + " AS BIGINT) AS range_start, " + SPARK_COLUMNS + ", " + names(columns) + " FROM lake."
-                                + table.schema() + "." + table.name() + " CHANGES FROM VERSION " + start + " TO VERSION " + end)
-                        .toList());
-                Map<Long, List<Row>> byStart = new HashMap<>();
-                for (Row row : spark.sql(union).collectAsList()) {
-                    byStart.computeIfAbsent(row.getLong(0), key -> new ArrayList<>()).add(row);
+        for (List<Range> sameEnd : byTableAndEnd(sample)) {
+            LakeTable table = sameEnd.getFirst().table();
+            long end = sameEnd.getFirst().end();
+            List<LakeColumn> columns = sameEnd.getFirst().columns();
+            List<Long> starts = sameEnd.stream().map(Range::start).toList();
+            expected += starts.size();
+            // One Spark query per table and end: the raw feeds (no pairing, so no shuffle) from every start, each tagged with its start.
+            String union = String.join(" UNION ALL ", starts.stream()
+                    .map(start -> "SELECT CAST(" + start + " AS BIGINT) AS range_start, " + SPARK_COLUMNS + ", " + names(columns) + " FROM lake."
+                            + table.schema() + "." + table.name() + " CHANGES FROM VERSION " + start + " TO VERSION " + end)
+                    .toList());
+            Map<Long, List<Row>> byStart = new HashMap<>();
+            for (Row row : spark.sql(union).collectAsList()) {
+                byStart.computeIfAbsent(row.getLong(0), key -> new ArrayList<>()).add(row);
+            }
+            ChangeFeedAnswers insertions = ChangeFeedAnswers.read(feed, Function.INSERTIONS, table, end, columns, starts, false);
+            ChangeFeedAnswers deletions = ChangeFeedAnswers.read(feed, Function.DELETIONS, table, end, columns, starts, false);
+            answersRead.addAll(List.of(insertions, deletions));
+            for (long start : starts) {
+                List<List<String>> duckdb = rawChanges(insertions.answer(start), deletions.answer(start));
+                List<List<String>> read = canonical(byStart.getOrDefault(start, List.of()), 1, columns);
+                try {
+                    CanonicalRowsAssert.assertSameRows(table + " changes [" + start + ", " + end + "]", withChangeColumns(columns), duckdb, "Spark", read);
                 }
-                ChangeFeedAnswers insertions = ChangeFeedAnswers.read(feed, Function.INSERTIONS, table, end, columns, starts, false);
-                ChangeFeedAnswers deletions = ChangeFeedAnswers.read(feed, Function.DELETIONS, table, end, columns, starts, false);
-                answersRead.addAll(List.of(insertions, deletions));
-                for (long start : starts) {
-                    List<List<String>> duckdb = rawChanges(insertions.answer(start), deletions.answer(start));
-                    List<List<String>> read = canonical(byStart.getOrDefault(start, List.of()), 1, columns);
-                    try {
-                        CanonicalRowsAssert.assertSameRows(table + " changes [" + start + ", " + end + "]", withChangeColumns(columns), duckdb, "Spark", read);
-                    }
-                    catch (AssertionError e) {
-                        failures.add(e.getMessage());
-                    }
-                    compared++;
+                catch (AssertionError e) {
+                    failures.add(e.getMessage());
                 }
+                compared++;
             }
         }
         if (!failures.isEmpty()) {
             throw new AssertionError(failures.size() + " of " + compared + " ranges differ:\n" + String.join("\n", failures));
         }
-        assertThat(compared).isEqualTo(expected).isEqualTo(expectedRanges(snapshots)).isGreaterThan(300);
+        assertThat(compared).isEqualTo(expected).isEqualTo(sample.size()).isGreaterThan(MINIMUM_SAMPLED_RANGES);
         assertThat(checked(answersRead)).as("derived answers checked against DuckDB's own").isGreaterThanOrEqualTo(answersRead.size());
-        System.out.printf("change feed: %d ranges compared with ducklake_table_insertions and _deletions (DuckDB's answers read once per table and end, %d of "
-                + "the ranges derived from them checked against DuckDB's own)%n", compared, checked(answersRead));
+        System.out.printf("change feed: %d sampled ranges (of %d) compared with ducklake_table_insertions and _deletions (DuckDB's answers read once per table "
+                + "and end, %d of the ranges derived from them checked against DuckDB's own)%n", compared, feed.rangeCount(), checked(answersRead));
     }
 
     /**
@@ -187,7 +192,7 @@ class TestMoraineSparkChangeFeed
      * DataFrame API with {@code computeUpdates} (updates paired by Spark) and {@code readChangeFeed} (paired by the core).
      */
     @Test
-    void computeUpdatesAndReadChangeFeedMatchDuckLakeTableChangesForEveryRange()
+    void computeUpdatesAndReadChangeFeedMatchDuckLakeTableChangesForEverySampledRange()
             throws Exception
     {
         Map<String, ChangeRead> reads = new LinkedHashMap<>();
@@ -277,64 +282,64 @@ class TestMoraineSparkChangeFeed
     }
 
     /**
-     * Compares each of {@code reads} with {@code ducklake_table_changes} for every table and every range of surviving
-     * snapshots, one Spark query per read, table and end (the ranges from every start, each tagged with its start).
+     * Compares each of {@code reads} with {@code ducklake_table_changes} for every sampled range, one Spark query per
+     * read, table and end (the sampled ranges of that end, each tagged with its start).
      */
     private void compareWithTableChanges(Map<String, ChangeRead> reads)
             throws Exception
     {
-        List<Long> snapshots = history.survivingSnapshots();
+        List<Range> sample = sampledRanges();
         List<String> failures = new ArrayList<>();
         Map<String, Long> compared = new LinkedHashMap<>();
         long updates = 0;
         List<ChangeFeedAnswers> answersRead = new ArrayList<>();
-        for (int endIndex = 0; endIndex < snapshots.size(); endIndex++) {
-            long end = snapshots.get(endIndex);
-            for (LakeTable table : history.tablesAt(end)) {
-                List<LakeColumn> columns = history.columnsAt(table, end);
-                List<Long> starts = snapshots.subList(0, endIndex + 1);
-                String[] selected = ("range_start, " + SPARK_COLUMNS + ", " + names(columns)).split(", ");
-                Map<String, Map<Long, List<Row>>> byRead = new LinkedHashMap<>();
-                reads.forEach((what, read) -> {
-                    Dataset<Row> union = null;
-                    for (long start : starts) {
-                        Dataset<Row> range = read.changes(table, start, end).withColumn("range_start", org.apache.spark.sql.functions.lit(start)).selectExpr(selected);
-                        union = union == null ? range : union.unionAll(range);
-                    }
-                    Map<Long, List<Row>> byStart = new HashMap<>();
-                    for (Row row : union.collectAsList()) {
-                        byStart.computeIfAbsent(row.getLong(0), key -> new ArrayList<>()).add(row);
-                    }
-                    byRead.put(what, byStart);
-                });
-                ChangeFeedAnswers changes = ChangeFeedAnswers.read(feed, Function.CHANGES, table, end, columns, starts, false);
-                answersRead.add(changes);
+        for (List<Range> sameEnd : byTableAndEnd(sample)) {
+            LakeTable table = sameEnd.getFirst().table();
+            long end = sameEnd.getFirst().end();
+            List<LakeColumn> columns = sameEnd.getFirst().columns();
+            List<Long> starts = sameEnd.stream().map(Range::start).toList();
+            String[] selected = ("range_start, " + SPARK_COLUMNS + ", " + names(columns)).split(", ");
+            Map<String, Map<Long, List<Row>>> byRead = new LinkedHashMap<>();
+            reads.forEach((what, read) -> {
+                Dataset<Row> union = null;
                 for (long start : starts) {
-                    List<List<String>> duckdb = changes.answer(start);
-                    updates += duckdb.stream().filter(row -> row.get(2).equals("'update_preimage'")).count();
-                    for (Map.Entry<String, Map<Long, List<Row>>> read : byRead.entrySet()) {
-                        try {
-                            CanonicalRowsAssert.assertSameRows(table + " " + read.getKey() + " [" + start + ", " + end + "]", withChangeColumns(columns), duckdb,
-                                    "Spark", canonical(read.getValue().getOrDefault(start, List.of()), 1, columns));
-                        }
-                        catch (AssertionError e) {
-                            failures.add(e.getMessage());
-                        }
-                        compared.merge(read.getKey(), 1L, Long::sum);
+                    Dataset<Row> range = read.changes(table, start, end).withColumn("range_start", org.apache.spark.sql.functions.lit(start)).selectExpr(selected);
+                    union = union == null ? range : union.unionAll(range);
+                }
+                Map<Long, List<Row>> byStart = new HashMap<>();
+                for (Row row : union.collectAsList()) {
+                    byStart.computeIfAbsent(row.getLong(0), key -> new ArrayList<>()).add(row);
+                }
+                byRead.put(what, byStart);
+            });
+            ChangeFeedAnswers changes = ChangeFeedAnswers.read(feed, Function.CHANGES, table, end, columns, starts, false);
+            answersRead.add(changes);
+            for (long start : starts) {
+                List<List<String>> duckdb = changes.answer(start);
+                updates += duckdb.stream().filter(row -> row.get(2).equals("'update_preimage'")).count();
+                for (Map.Entry<String, Map<Long, List<Row>>> read : byRead.entrySet()) {
+                    try {
+                        CanonicalRowsAssert.assertSameRows(table + " " + read.getKey() + " [" + start + ", " + end + "]", withChangeColumns(columns), duckdb,
+                                "Spark", canonical(read.getValue().getOrDefault(start, List.of()), 1, columns));
                     }
+                    catch (AssertionError e) {
+                        failures.add(e.getMessage());
+                    }
+                    compared.merge(read.getKey(), 1L, Long::sum);
                 }
             }
         }
         if (!failures.isEmpty()) {
             throw new AssertionError(failures.size() + " comparisons of " + compared + " differ:\n" + String.join("\n", failures));
         }
-        long ranges = expectedRanges(snapshots);
-        assertThat(ranges).isGreaterThan(300);
+        long ranges = sample.size();
+        assertThat(ranges).isGreaterThan(MINIMUM_SAMPLED_RANGES);
         assertThat(compared).hasSize(reads.size()).allSatisfy((what, count) -> assertThat(count).as(what).isEqualTo(ranges));
         assertThat(updates).as("update pairs in the compared feeds").isGreaterThan(0);
         assertThat(checked(answersRead)).as("derived answers checked against DuckDB's own").isGreaterThanOrEqualTo(answersRead.size());
-        System.out.printf("change feed with updates: ranges compared with ducklake_table_changes %s, %d update rows (DuckDB's answers read once per table and "
-                + "end, %d of the ranges derived from them checked against DuckDB's own)%n", compared, updates, checked(answersRead));
+        System.out.printf("change feed with updates: sampled ranges (of %d) compared with ducklake_table_changes %s, %d update rows (DuckDB's answers read "
+                + "once per table and end, %d of the ranges derived from them checked against DuckDB's own)%n", feed.rangeCount(), compared, updates,
+                checked(answersRead));
     }
 
     @Test
@@ -387,17 +392,21 @@ class TestMoraineSparkChangeFeed
                 + snapshot).getFirst().getFirst();
     }
 
-    /** Counted from DuckDB's catalog: every surviving a <= b times every table at b. */
-    private long expectedRanges(List<Long> snapshots)
+    /** The sampled ranges, checked against the catalog's counts ({@link OracleSample#assertRangeSample}). */
+    private List<Range> sampledRanges()
             throws Exception
     {
-        long ranges = 0;
-        for (int end = 0; end < snapshots.size(); end++) {
-            ranges += (end + 1) * Long.parseLong(oracle.query("SELECT count(*) FROM ducklake_snapshots('lake') s JOIN __ducklake_metadata_lake.ducklake_table t "
-                    + "ON t.begin_snapshot <= s.snapshot_id AND (t.end_snapshot IS NULL OR s.snapshot_id < t.end_snapshot) WHERE s.snapshot_id = "
-                    + snapshots.get(end)).getFirst().getFirst());
-        }
-        return ranges;
+        List<Range> sample = OracleSample.ranges(feed);
+        OracleSample.assertRangeSample(feed, sample);
+        return sample;
+    }
+
+    /** The ranges grouped by table and end, in their order (by end, then start). */
+    private static java.util.Collection<List<Range>> byTableAndEnd(List<Range> ranges)
+    {
+        Map<String, List<Range>> groups = new LinkedHashMap<>();
+        ranges.forEach(range -> groups.computeIfAbsent(range.table() + " " + range.end(), key -> new ArrayList<>()).add(range));
+        return groups.values();
     }
 
     private static String names(List<LakeColumn> columns)
