@@ -5,6 +5,7 @@ import io.moraine.testing.DuckDbCanonicalRows;
 import io.moraine.testing.DuckLakeHistory;
 import io.moraine.testing.LakeColumn;
 import io.moraine.testing.LakeTable;
+import io.moraine.testing.OracleSample;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
@@ -73,17 +74,25 @@ final class SparkDuckLakeComparison
         return table + " at snapshot " + snapshot + (where.isEmpty() ? "" : " WHERE " + where);
     }
 
-    /** Compares every table DuckDB lists at every surviving snapshot; returns how many comparisons ran. */
-    long everyTableAtEverySnapshot(Reader reader)
+    /**
+     * Compares the sample of table snapshots {@link OracleSample#tableSnapshots} picks (every table at its newest
+     * snapshot, its oldest and every third counting back), checked against the catalog's counts; returns how many
+     * comparisons ran. Every table at every snapshot is compared engine-free by the examples module's {@code CatCommandTest}.
+     */
+    long sampledTableSnapshots(Reader reader)
             throws SQLException
     {
+        List<OracleSample.TableSnapshot> sample = OracleSample.tableSnapshots(history);
+        OracleSample.assertTableSnapshotSample(history, sample);
         Tally tally = new Tally(reader);
-        for (long snapshot : history.survivingSnapshots()) {
-            for (LakeTable table : history.tablesAt(snapshot)) {
-                tally.compare(table, snapshot, "");
-            }
+        for (OracleSample.TableSnapshot pair : sample) {
+            tally.compare(pair.table(), pair.snapshot(), "");
         }
-        return tally.finish();
+        long compared = tally.finish();
+        if (compared != sample.size()) {
+            throw new AssertionError(compared + " comparisons for a sample of " + sample.size());
+        }
+        return compared;
     }
 
     Tally tally(Reader reader)
