@@ -136,4 +136,30 @@ public final class OracleSample
         assertThat((long) sample.size()).as("table snapshots sampled of the %d", pairs).isGreaterThanOrEqualTo((pairs + OLDER_SNAPSHOT_STRIDE - 1) / OLDER_SNAPSHOT_STRIDE)
                 .isLessThanOrEqualTo(pairs);
     }
+
+    /** One engine's comparison of a table at a snapshot with DuckDB's answer, counted by the engine's tally. */
+    public interface TableSnapshotComparison
+    {
+        void compare(LakeTable table, long snapshot)
+                throws SQLException;
+
+        /** How many comparisons ran; fails when any of them did. */
+        long finish();
+    }
+
+    /** Compares every sampled table snapshot of {@code history}; fails unless exactly the sample's comparisons ran. */
+    public static long compareSampledTableSnapshots(DuckLakeHistory history, TableSnapshotComparison comparison)
+            throws SQLException
+    {
+        List<TableSnapshot> sample = tableSnapshots(history);
+        assertTableSnapshotSample(history, sample);
+        for (TableSnapshot pair : sample) {
+            comparison.compare(pair.table(), pair.snapshot());
+        }
+        long compared = comparison.finish();
+        if (compared != sample.size()) {
+            throw new AssertionError(compared + " comparisons for a sample of " + sample.size());
+        }
+        return compared;
+    }
 }

@@ -82,17 +82,7 @@ final class SparkDuckLakeComparison
     long sampledTableSnapshots(Reader reader)
             throws SQLException
     {
-        List<OracleSample.TableSnapshot> sample = OracleSample.tableSnapshots(history);
-        OracleSample.assertTableSnapshotSample(history, sample);
-        Tally tally = new Tally(reader);
-        for (OracleSample.TableSnapshot pair : sample) {
-            tally.compare(pair.table(), pair.snapshot(), "");
-        }
-        long compared = tally.finish();
-        if (compared != sample.size()) {
-            throw new AssertionError(compared + " comparisons for a sample of " + sample.size());
-        }
-        return compared;
+        return OracleSample.compareSampledTableSnapshots(history, new Tally(reader));
     }
 
     Tally tally(Reader reader)
@@ -102,6 +92,7 @@ final class SparkDuckLakeComparison
 
     /** Runs comparisons to the end even when some fail, so that one failure names every mismatch. */
     final class Tally
+            implements OracleSample.TableSnapshotComparison
     {
         private final Reader reader;
         private final List<String> failures = new ArrayList<>();
@@ -110,6 +101,13 @@ final class SparkDuckLakeComparison
         private Tally(Reader reader)
         {
             this.reader = reader;
+        }
+
+        @Override
+        public void compare(LakeTable table, long snapshot)
+                throws SQLException
+        {
+            compare(table, snapshot, "");
         }
 
         void compare(LakeTable table, long snapshot, String where)
@@ -127,7 +125,8 @@ final class SparkDuckLakeComparison
             compared++;
         }
 
-        long finish()
+        @Override
+        public long finish()
         {
             if (!failures.isEmpty()) {
                 throw new AssertionError(failures.size() + " of " + compared + " comparisons failed:\n" + String.join("\n", failures));

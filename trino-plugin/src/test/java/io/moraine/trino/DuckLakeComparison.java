@@ -70,17 +70,7 @@ final class DuckLakeComparison
     long sampledTableSnapshots()
             throws SQLException
     {
-        List<OracleSample.TableSnapshot> sample = OracleSample.tableSnapshots(history);
-        OracleSample.assertTableSnapshotSample(history, sample);
-        Tally tally = tally();
-        for (OracleSample.TableSnapshot pair : sample) {
-            tally.compare(pair.table(), pair.snapshot(), "");
-        }
-        long compared = tally.finish();
-        if (compared != sample.size()) {
-            throw new AssertionError(compared + " comparisons for a sample of " + sample.size());
-        }
-        return compared;
+        return OracleSample.compareSampledTableSnapshots(history, tally());
     }
 
     /** A new count of comparisons. */
@@ -91,9 +81,17 @@ final class DuckLakeComparison
 
     /** Runs comparisons to the end even when some fail, so that one failure names every mismatch. */
     final class Tally
+            implements OracleSample.TableSnapshotComparison
     {
         private final List<String> failures = new ArrayList<>();
         private long compared;
+
+        @Override
+        public void compare(LakeTable table, long snapshot)
+                throws SQLException
+        {
+            compare(table, snapshot, "");
+        }
 
         void compare(LakeTable table, long snapshot, String where)
                 throws SQLException
@@ -111,7 +109,8 @@ final class DuckLakeComparison
         }
 
         /** How many comparisons ran; fails when any of them did. */
-        long finish()
+        @Override
+        public long finish()
         {
             if (!failures.isEmpty()) {
                 throw new AssertionError(failures.size() + " of " + compared + " comparisons failed:\n" + String.join("\n", failures));

@@ -28,19 +28,9 @@ class DuckLakeRetryCountTest
     void aCommitThatLosesARaceFailsOnceItsRetriesAreUsedUpUnderTheRetryPolicy()
             throws Exception
     {
-        Path data = Files.createDirectories(temp.resolve("data"));
-        try (Connection first = open()) {
-            execute(first, "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/', META_COMMIT_POLICY 'retry')");
-            execute(first, "CREATE TABLE lake.items (id INTEGER)");
-            execute(first, "INSERT INTO lake.items VALUES (0)");
-            execute(first, "SET ducklake_max_retry_count = 1");
-            try (Connection second = ((org.duckdb.DuckDBConnection) first).duplicate()) {
-                execute(first, "BEGIN");
-                execute(first, "INSERT INTO lake.items VALUES (1)");
-                execute(second, "INSERT INTO lake.items VALUES (2)");
-                assertThatThrownBy(() -> execute(first, "COMMIT"))
-                        .hasMessageContaining("Exceeded the maximum retry count of 1");
-            }
+        try (Connection first = lakeWithOneRow(", META_COMMIT_POLICY 'retry'")) {
+            assertThatThrownBy(() -> commitAfterAnotherConnectionsInsert(first))
+                    .hasMessageContaining("Exceeded the maximum retry count of 1");
             assertThat(query(first, "SELECT id FROM lake.items ORDER BY id")).containsExactly(List.of("0"), List.of("2"));
         }
     }
@@ -49,19 +39,34 @@ class DuckLakeRetryCountTest
     void theSameRaceLandsBothCommitsUnderTheDefaultRebasePolicy()
             throws Exception
     {
-        Path data = Files.createDirectories(temp.resolve("data"));
-        try (Connection first = open()) {
-            execute(first, "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/')");
-            execute(first, "CREATE TABLE lake.items (id INTEGER)");
-            execute(first, "INSERT INTO lake.items VALUES (0)");
-            execute(first, "SET ducklake_max_retry_count = 1");
-            try (Connection second = ((org.duckdb.DuckDBConnection) first).duplicate()) {
-                execute(first, "BEGIN");
-                execute(first, "INSERT INTO lake.items VALUES (1)");
-                execute(second, "INSERT INTO lake.items VALUES (2)");
-                execute(first, "COMMIT");
-            }
+        try (Connection first = lakeWithOneRow("")) {
+            commitAfterAnotherConnectionsInsert(first);
             assertThat(query(first, "SELECT id FROM lake.items ORDER BY id")).containsExactly(List.of("0"), List.of("1"), List.of("2"));
+        }
+    }
+
+    /** A new lake attached with {@code options}, its table holding row 0, and at most one retry a commit. */
+    private Connection lakeWithOneRow(String options)
+            throws Exception
+    {
+        Path data = Files.createDirectories(temp.resolve("data"));
+        Connection connection = open();
+        execute(connection, "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/'" + options + ")");
+        execute(connection, "CREATE TABLE lake.items (id INTEGER)");
+        execute(connection, "INSERT INTO lake.items VALUES (0)");
+        execute(connection, "SET ducklake_max_retry_count = 1");
+        return connection;
+    }
+
+    /** {@code first} inserts row 1 in a transaction, another connection inserts row 2 meanwhile, then {@code first} commits. */
+    private static void commitAfterAnotherConnectionsInsert(Connection first)
+            throws Exception
+    {
+        try (Connection second = ((org.duckdb.DuckDBConnection) first).duplicate()) {
+            execute(first, "BEGIN");
+            execute(first, "INSERT INTO lake.items VALUES (1)");
+            execute(second, "INSERT INTO lake.items VALUES (2)");
+            execute(first, "COMMIT");
         }
     }
 }
