@@ -33,6 +33,8 @@ final class AttachTransaction
     private io.moraine.core.store.SlateStore.SnapshotView view;
     // The tables this transaction created: in the store once it commits.
     private final List<Runnable> onCommit = new ArrayList<>();
+    // The inlined rows this transaction deleted or ended, claimed against the attach's other open transactions.
+    private final InlinedRowClaims.Held claims = new InlinedRowClaims.Held();
 
     AttachTransaction(AttachedStore store)
     {
@@ -179,13 +181,18 @@ final class AttachTransaction
                                 + "inlined rows); moraine keeps inlined row values as inserted");
                     }
                     BigIntVector ends = (BigIntVector) values.getVector(0);
-                    StagedInlinedRows staged = stagedInlined(inlined);
+                    long[] endedRows = new long[rowIds.length];
                     for (int row = 0; row < rowIds.length; row++) {
                         if (ends.isNull(row)) {
                             throw new InvalidArgumentException("UPDATE of " + inlined.name() + " sets end_snapshot to NULL; an ended inlined row "
                                     + "cannot be revived");
                         }
-                        staged.end(InlinedDataTable.rowIdOf(rowIds[row]), ends.get(row));
+                        endedRows[row] = InlinedDataTable.rowIdOf(rowIds[row]);
+                    }
+                    store.inlinedRowClaims().claimEnds(this, claims, inlined.name(), endedRows);
+                    StagedInlinedRows staged = stagedInlined(inlined);
+                    for (int row = 0; row < rowIds.length; row++) {
+                        staged.end(endedRows[row], ends.get(row));
                     }
                 }
                 default -> throw refused("UPDATE", table);
@@ -204,6 +211,7 @@ final class AttachTransaction
                 }
             }
             case InlinedDataTable inlined -> {
+                store.inlinedRowClaims().claimDeletions(this, claims, inlined.name(), rowIds);
                 StagedInlinedRows staged = stagedInlined(inlined);
                 for (long rowId : rowIds) {
                     staged.delete(InlinedDataTable.rowIdOf(rowId), InlinedDataTable.beginSnapshotOf(rowId));
@@ -322,6 +330,7 @@ final class AttachTransaction
             view.close();
             view = null;
         }
+        InlinedRowClaims.release(this, claims);
         inlinedRows.values().forEach(StagedInlinedRows::close);
         inlinedRows.clear();
         catalogRows.clear();

@@ -40,6 +40,7 @@ final class AttachedStore
     private volatile MoraineCatalog catalog;
     private final Map<String, ServedTable> served = new java.util.concurrent.ConcurrentSkipListMap<>();
     private final List<String> servedOrder = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final InlinedRowClaims inlinedRowClaims = new InlinedRowClaims();
 
     private AttachedStore(AttachRequest request, MoraineCatalog catalog)
     {
@@ -109,6 +110,12 @@ final class AttachedStore
             return null;
         }
         return open(schemaRequest);
+    }
+
+    /** The inlined rows the open transactions on this attach deleted or ended (the eager write-write conflict check). */
+    InlinedRowClaims inlinedRowClaims()
+    {
+        return inlinedRowClaims;
     }
 
     boolean exists()
