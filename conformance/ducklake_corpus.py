@@ -1268,6 +1268,13 @@ def read_not_applicable(path):
     return entries
 
 
+def jvm_crash_log_in(work_dir):
+    """Where a JVM the extension starts writes its crash log: the run's scratch folder, not the corpus (the cwd)."""
+    options = " ".join(filter(None, [os.environ.get("JAVA_TOOL_OPTIONS"),
+                                     "-XX:ErrorFile=" + os.path.join(work_dir, "hs_err_pid%p.log")]))
+    return {"JAVA_TOOL_OPTIONS": options}
+
+
 def run_child(args, catalog, name, work_dir):
     command = [sys.executable, os.path.abspath(__file__), "run-file", name, "--catalog", catalog,
                "--corpus", args.corpus, "--extension-dir", args.extension_dir,
@@ -1275,7 +1282,7 @@ def run_child(args, catalog, name, work_dir):
     started = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                errors="replace", start_new_session=True, cwd=args.corpus,
-                               env=dict(os.environ, TMPDIR=work_dir))
+                               env=dict(os.environ, TMPDIR=work_dir, **jvm_crash_log_in(work_dir)))
     try:
         stdout, stderr = process.communicate(timeout=args.timeout)
     except subprocess.TimeoutExpired:
@@ -1295,6 +1302,22 @@ def run_child(args, catalog, name, work_dir):
             "failure": {"line": None, "sql": None,
                         "message": "the child process exited with %d without a result" % process.returncode,
                         "error": (stderr or stdout)[-3000:]}}
+
+
+def crashed(result):
+    """A child killed by a signal (a native crash of DuckDB, DuckLake or the JVM) before it printed its result."""
+    failure = result.get("failure") or {}
+    return result["status"] == "fail" and failure.get("message", "").startswith("the child process exited with -")
+
+
+def run_child_retrying_a_crash(args, catalog, name, work_dir):
+    """run_child; with --retry-crashed, a crashed file runs once more and its result keeps the crash's message."""
+    result = run_child(args, catalog, name, work_dir)
+    if args.retry_crashed and crashed(result):
+        first = result
+        result = run_child(args, catalog, name, work_dir)
+        result["crashed_first"] = one_line(first["failure"]["message"] + ": " + first["failure"].get("error", ""))
+    return result
 
 
 def describe_failure(result):
@@ -1396,7 +1419,7 @@ def command_run(args):
     work_dir = tempfile.mkdtemp(prefix="ducklake-corpus-run-")
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {pool.submit(run_child, args, catalog, name, work_dir): (name, catalog)
+            futures = {pool.submit(run_child_retrying_a_crash, args, catalog, name, work_dir): (name, catalog)
                        for name, catalog in tasks}
             for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 result = future.result()
@@ -1408,6 +1431,12 @@ def command_run(args):
     elapsed = time.monotonic() - started
     print("", file=sys.stdout)
     failing = print_summary(files, catalogs, by_key, (args.not_applicable, not_applicable), sys.stdout)
+    retried = [result for result in by_key.values() if result.get("crashed_first")]
+    if retried:
+        print("\ncrashed, then run again (--retry-crashed): %d" % len(retried), file=sys.stdout)
+        for result in retried:
+            print("  %s on %s, then %s\n      %s" % (result["file"], result["catalog"], result["status"],
+                                                   result["crashed_first"]), file=sys.stdout)
     print("\n%.0f s in all" % elapsed, file=sys.stdout)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
@@ -1464,6 +1493,9 @@ def argument_parser(prog=None):
     run.add_argument("--timeout", type=int, default=300,
                      help="seconds a file may take; more is a failure (default: %(default)s)")
     run.add_argument("--json", metavar="OUT", help="write every file's result to this JSON file")
+    run.add_argument("--retry-crashed", action="store_true",
+                     help="run a file once more when its process crashed (killed by a signal) and report both; "
+                          "a second crash or a wrong answer still fails (default: off)")
     run.add_argument("--not-applicable", default=NOT_APPLICABLE_FILE,
                      help="reviewed files that do not apply to moraine, path<TAB>reason (default: %(default)s)")
 
