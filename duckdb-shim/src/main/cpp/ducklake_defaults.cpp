@@ -33,6 +33,9 @@ static void AddDefaultDataPath(ClientContext &context, const string &store, Atta
 		}
 		if (key == "metadata_schema") {
 			metadata_schema = option.second.ToString();
+		} else if (key == "meta_store_timeout") {
+			// the look at the store obeys the attach's store timeout, as the attach itself does
+			java_options.insert(java_options.end(), {"store_timeout", TimeoutText(option.second)});
 		} else if (key == "meta_wal_path") {
 			auto wal_path = option.second.ToString();
 			java_options.insert(java_options.end(), {"wal_path", wal_path});

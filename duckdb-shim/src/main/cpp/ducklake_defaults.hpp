@@ -9,6 +9,9 @@ namespace moraine {
 
 using namespace duckdb;
 
+//! STORE_TIMEOUT as the Java side parses it (defined in moraine_extension.cpp).
+string TimeoutText(const Value &value);
+
 //! Wraps DuckLake's attach now if DuckLake is loaded, else as soon as it is.
 void WrapDuckLakeAttach(DatabaseInstance &instance);
 

@@ -38,7 +38,7 @@ static string AccessModeName(AccessMode mode) {
 }
 
 //! STORE_TIMEOUT as the Java side parses it: a string as given ('30s', '500ms'), an INTERVAL in milliseconds.
-static string TimeoutText(const Value &value) {
+string TimeoutText(const Value &value) {
 	if (value.type().id() == LogicalTypeId::INTERVAL) {
 		auto micros = Interval::GetMicro(value.GetValue<interval_t>());
 		return std::to_string(micros <= 0 ? 0 : (micros + 999) / 1000) + "ms";
