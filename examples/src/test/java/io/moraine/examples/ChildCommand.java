@@ -7,6 +7,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +25,13 @@ final class ChildCommand
     /** A generous limit: the commands' own store timeouts are seconds; a child past this limit is a hang. */
     static final long LIMIT_SECONDS = 60;
 
+    /** Children run at once by {@link #runAll}: most of a failing child's time is spent waiting for its store timeout. */
+    static final int CONCURRENT_CHILDREN = 3;
+
     record Outcome(int status, String output, List<Path> leftFiles) {}
+
+    /** A command and the environment it runs with. */
+    record Invocation(Map<String, String> environment, List<String> args) {}
 
     private ChildCommand() {}
 
@@ -52,6 +62,39 @@ final class ChildCommand
         String printed = Files.readString(output, StandardCharsets.UTF_8);
         System.out.println("---- child " + String.join(" ", args) + " exited " + child.exitValue() + ":\n" + printed);
         return new Outcome(child.exitValue(), printed, left);
+    }
+
+    /**
+     * Runs independent {@code invocations} as {@link #CONCURRENT_CHILDREN} children at a time, each as {@link #run} does;
+     * the outcomes are in the invocations' order.
+     */
+    static List<Outcome> runAll(Path parent, List<Invocation> invocations)
+            throws IOException, InterruptedException
+    {
+        ExecutorService children = Executors.newFixedThreadPool(CONCURRENT_CHILDREN);
+        try {
+            List<Future<Outcome>> running = new ArrayList<>();
+            for (Invocation invocation : invocations) {
+                running.add(children.submit(() -> run(parent, invocation.environment(), invocation.args().toArray(String[]::new))));
+            }
+            List<Outcome> outcomes = new ArrayList<>();
+            for (Future<Outcome> child : running) {
+                outcomes.add(child.get());
+            }
+            return outcomes;
+        }
+        catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+        finally {
+            children.shutdownNow();
+        }
     }
 
     /** The DuckDB extension, found from the module directory (a test's working directory) as a path that stays valid in the child's. */

@@ -3,11 +3,14 @@ package io.moraine.examples;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.store.StoreUri;
+import io.moraine.examples.ChildCommand.Invocation;
 import io.moraine.examples.ChildCommand.Outcome;
 import io.moraine.testing.S3ProxyServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that refuses connections, or S3 with a wrong secret. Each fails with a typed error within its store timeout (the
  * child is given a generous {@link ChildCommand#LIMIT_SECONDS} before the test gives up on it), and nothing it prints (standard output, standard
  * error, JVM and library logging included) or leaves in its working directory holds a credential value.
+ * Its tests run at once: their children mostly wait for store timeouts.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class CommandFailuresChildProcessTest
 {
     private static final String SECRET_KEY = "known-secret-7c41e9d2-do-not-print";
@@ -83,9 +88,11 @@ class CommandFailuresChildProcessTest
                 // Through DuckDB (the inlined tables of dump, the duckdb command's read-only attach) the attach's STORE_TIMEOUT.
                 new Case(new String[] {"dump", "--store", store, "--store-timeout", "3s", "--table", "ducklake_inlined_data_1_1"}, "STORE_TIMEOUT"),
                 new Case(new String[] {"duckdb", "--store", store, "--store-timeout", "3s", "--mode", "read-only", "SELECT 1"}, "STORE_TIMEOUT"));
+        List<Outcome> outcomes = ChildCommand.runAll(temp, cases.stream().map(command -> new Invocation(credentials(endpoint), List.of(command.args()))).toList());
         int checked = 0;
-        for (Case command : cases) {
-            Outcome outcome = runChild(credentials(endpoint), command.args());
+        for (int i = 0; i < cases.size(); i++) {
+            Case command = cases.get(i);
+            Outcome outcome = outcomes.get(i);
             assertThat(outcome.status()).as(outcome.output()).isEqualTo(1);
             assertThat(outcome.output())
                     .contains("moraine " + command.args()[0] + ": ")
@@ -126,14 +133,16 @@ class CommandFailuresChildProcessTest
             throws Exception
     {
         String endpoint = S3ProxyServer.shared().endpoint().toString();
-        int checked = 0;
-        for (String[] args : List.of(
+        List<String[]> commands = List.of(
                 new String[] {"dump", "--store", "s3://" + bucket + "/catalog", "--store-timeout", "5s", "--table", "ducklake_snapshot"},
                 new String[] {"cat", "--store", "s3://" + bucket + "/catalog", "--store-timeout", "5s", "main.t"},
-                new String[] {"flush", "--store", "s3://" + bucket + "/catalog", "--store-timeout", "5s"})) {
-            Outcome outcome = runChild(credentials(endpoint), args);
+                new String[] {"flush", "--store", "s3://" + bucket + "/catalog", "--store-timeout", "5s"});
+        List<Outcome> outcomes = ChildCommand.runAll(temp, commands.stream().map(args -> new Invocation(credentials(endpoint), List.of(args))).toList());
+        int checked = 0;
+        for (int i = 0; i < commands.size(); i++) {
+            Outcome outcome = outcomes.get(i);
             assertThat(outcome.status()).as(outcome.output()).isEqualTo(1);
-            assertThat(outcome.output()).contains("moraine " + args[0] + ": STORE: ").contains("bucket '" + bucket + "'");
+            assertThat(outcome.output()).contains("moraine " + commands.get(i)[0] + ": STORE: ").contains("bucket '" + bucket + "'");
             assertNoSecret(outcome);
             checked++;
         }

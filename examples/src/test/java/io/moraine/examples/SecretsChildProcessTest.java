@@ -1,5 +1,6 @@
 package io.moraine.examples;
 
+import io.moraine.examples.ChildCommand.Invocation;
 import io.moraine.examples.ChildCommand.Outcome;
 import io.moraine.testing.DuckLakeOracle;
 import io.moraine.testing.DuckLakeOracle.CatalogDatabase;
@@ -109,6 +110,15 @@ class SecretsChildProcessTest
         return outcome;
     }
 
+    /** Independent commands, run a few at a time. */
+    private static List<Outcome> runAll(List<Invocation> invocations)
+            throws Exception
+    {
+        List<Outcome> outcomes = ChildCommand.runAll(temp, invocations);
+        SCANNED.addAll(outcomes);
+        return outcomes;
+    }
+
     /** Every value found in the outcome's output or files, with where. */
     private static List<String> leaks(Outcome outcome)
             throws IOException
@@ -140,9 +150,10 @@ class SecretsChildProcessTest
                 "--store-timeout", "10s"));
         assertThat(imported.status()).as(imported.output()).isZero();
         int succeeded = 1;
-        for (List<String> command : readingCommands(store("catalog"), "10s")) {
-            Outcome outcome = run(rightCredentials(), command);
-            assertThat(outcome.status()).as("%s: %s", command, outcome.output()).isZero();
+        List<List<String>> reading = readingCommands(store("catalog"), "10s");
+        List<Outcome> reads = runAll(reading.stream().map(command -> new Invocation(rightCredentials(), command)).toList());
+        for (int i = 0; i < reads.size(); i++) {
+            assertThat(reads.get(i).status()).as("%s: %s", reading.get(i), reads.get(i).output()).isZero();
             succeeded++;
         }
         // A DuckDB secret holding a known value, then a statement that fails: DuckDB's error must not quote the secret.
@@ -157,17 +168,20 @@ class SecretsChildProcessTest
         succeeded++;
 
         // A wrong secret and an unreachable endpoint: every command fails, typed, within its timeout.
-        int failed = 0;
+        List<Invocation> failing = new ArrayList<>();
         for (Map<String, String> environment : List.of(environment(server.endpoint().toString(), WRONG_SECRET), environment("http://127.0.0.1:9", SECRET))) {
             List<List<String>> commands = new ArrayList<>(readingCommands(store("catalog"), "3s"));
             commands.add(List.of("flush", "--store", store("catalog"), "--store-timeout", "3s"));
             commands.add(List.of("import", "--source", "ducklake:" + source, "--store", store("another"), "--store-timeout", "3s"));
-            for (List<String> command : commands) {
-                Outcome outcome = run(environment, command);
-                assertThat(outcome.status()).as("%s: %s", command, outcome.output()).isEqualTo(1);
-                assertThat(outcome.output()).as("%s", command).contains("bucket '" + BUCKET + "'");
-                failed++;
-            }
+            commands.forEach(command -> failing.add(new Invocation(environment, command)));
+        }
+        List<Outcome> failures = runAll(failing);
+        int failed = 0;
+        for (int i = 0; i < failures.size(); i++) {
+            Outcome outcome = failures.get(i);
+            assertThat(outcome.status()).as("%s: %s", failing.get(i).args(), outcome.output()).isEqualTo(1);
+            assertThat(outcome.output()).as("%s", failing.get(i).args()).contains("bucket '" + BUCKET + "'");
+            failed++;
         }
         assertThat(server.objects(BUCKET, "another/")).as("a failed import writes nothing").isEmpty();
 

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 public final class OracleSample
 {
     /** Of a table's ranges longer than one snapshot (the whole history aside), every this many-th is compared. */
-    public static final int LONGER_RANGE_STRIDE = 4;
+    public static final int LONGER_RANGE_STRIDE = 10;
     /** Of a table's snapshots older than its newest, every this many-th is compared (and the oldest). */
     public static final int OLDER_SNAPSHOT_STRIDE = 3;
 

@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * rewrite, expiry) read through Spark 4.2's native change-data-capture API equals DuckDB + DuckLake's
  * change functions: the raw feed of SQL {@code CHANGES FROM VERSION a TO VERSION b} equals
  * {@code ducklake_table_insertions} and {@code ducklake_table_deletions} for a sample of the ranges of surviving
- * snapshots ({@link OracleSample#ranges}: every table, every one-snapshot range, every fourth longer range, each table's
+ * snapshots ({@link OracleSample#ranges}: every table, every one-snapshot range, every tenth longer range, each table's
  * whole history); the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
  * {@code computeUpdates} (updates paired by Spark) and Delta's reader options on {@code format("moraine")}
  * ({@code readChangeFeed}, updates paired by the core) equal {@code ducklake_table_changes} for every sampled range.

@@ -43,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Trino's {@code lake.system.table_changes}, {@code table_insertions} and {@code table_deletions} equal DuckDB +
  * DuckLake's {@code ducklake_table_changes} (etc.) for a sample of the ranges of surviving snapshots
- * ({@link OracleSample#ranges}: every table, every one-snapshot range, every fourth longer range, each table's whole
+ * ({@link OracleSample#ranges}: every table, every one-snapshot range, every tenth longer range, each table's whole
  * history), bounds as snapshot ids and as the snapshots' times, every column, as multisets; and a call's insertions and
  * deletions are exactly the corresponding rows of its changes. Every range is compared engine-free, once, by the
  * examples module's {@code ChangeFeedBeforeFlushTest} and {@code ChangeFeedAfterWorkloadTest}. Ranges of a table with the same columns at their ends are read by one Trino
