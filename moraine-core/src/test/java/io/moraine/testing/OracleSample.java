@@ -19,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (Trino, Spark) makes every kind of comparison it made before on this deterministic sample of them, chosen here so
  * that the rule is written once:
  * <ul>
- * <li>ranges: every one-snapshot range [s, s] of every table, the whole history of every table (the first surviving
- * snapshot to the last at which the table exists), and every {@value #LONGER_RANGE_STRIDE}th of the other ranges of a
- * table, in order of end then start;</li>
+ * <li>ranges: the whole history of every table (the first surviving snapshot to the last at which the table exists),
+ * and of the ranges that end at one of the table's sampled snapshots (as for table snapshots below: its newest, its
+ * oldest and every {@value #OLDER_SNAPSHOT_STRIDE}th counting back), every one-snapshot range [s, s] and every
+ * {@value #LONGER_RANGE_STRIDE}th of the others, in order of end then start;</li>
  * <li>table snapshots: every table at the newest snapshot at which it exists, at its oldest, and at every
  * {@value #OLDER_SNAPSHOT_STRIDE}th snapshot counting back from the newest.</li>
  * </ul>
@@ -31,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 public final class OracleSample
 {
     /** Of a table's ranges longer than one snapshot (the whole history aside), every this many-th is compared. */
-    public static final int LONGER_RANGE_STRIDE = 10;
+    public static final int LONGER_RANGE_STRIDE = 4;
     /** Of a table's snapshots older than its newest, every this many-th is compared (and the oldest). */
     public static final int OLDER_SNAPSHOT_STRIDE = 3;
 
@@ -45,16 +46,27 @@ public final class OracleSample
     {
         Map<LakeTable, Long> lastEnd = new LinkedHashMap<>();
         Map<LakeTable, Long> firstStart = new LinkedHashMap<>();
+        Map<LakeTable, Set<Long>> ends = new LinkedHashMap<>();
         for (Range range : every) {
             lastEnd.merge(range.table(), range.end(), Math::max);
             firstStart.merge(range.table(), range.start(), Math::min);
+            ends.computeIfAbsent(range.table(), table -> new java.util.TreeSet<>()).add(range.end());
         }
+        Map<LakeTable, Set<Long>> sampledEnds = new LinkedHashMap<>();
+        ends.forEach((table, all) -> sampledEnds.put(table, Set.copyOf(sampledSnapshots(new ArrayList<>(all)))));
         Map<LakeTable, Integer> longerSeen = new LinkedHashMap<>();
         List<Range> sample = new ArrayList<>();
         for (Range range : every) {
             LakeTable table = range.table();
             boolean wholeHistory = range.start() == firstStart.get(table) && range.end() == lastEnd.get(table);
-            if (range.start() == range.end() || wholeHistory) {
+            if (wholeHistory) {
+                sample.add(range);
+                continue;
+            }
+            if (!sampledEnds.get(table).contains(range.end())) {
+                continue;
+            }
+            if (range.start() == range.end()) {
                 sample.add(range);
                 continue;
             }
@@ -66,6 +78,19 @@ public final class OracleSample
         return sample;
     }
 
+    /** Of a table's snapshots, oldest first: the newest, every {@value #OLDER_SNAPSHOT_STRIDE}th counting back, and the oldest. */
+    private static List<Long> sampledSnapshots(List<Long> snapshots)
+    {
+        Set<Long> kept = new LinkedHashSet<>();
+        for (int back = 0; back < snapshots.size(); back++) {
+            if (back % OLDER_SNAPSHOT_STRIDE == 0) {
+                kept.add(snapshots.get(snapshots.size() - 1 - back));
+            }
+        }
+        kept.add(snapshots.getFirst());
+        return snapshots.stream().filter(kept::contains).toList();
+    }
+
     /** The sampled ranges of {@code feed}: {@link #ranges(List)} of {@link DuckLakeChangeFeed#everyRange()}. */
     public static List<Range> ranges(DuckLakeChangeFeed feed)
             throws SQLException
@@ -74,8 +99,8 @@ public final class OracleSample
     }
 
     /**
-     * Checks {@code sample} against the catalog's rows: a one-snapshot range for every (surviving snapshot, table)
-     * pair, a whole-history range for every table, and of the longer ranges at least one in {@value #LONGER_RANGE_STRIDE}.
+     * Checks {@code sample} against the catalog's rows: a whole-history range for every table, a one-snapshot range at
+     * every table's newest snapshot and at least one in {@value #OLDER_SNAPSHOT_STRIDE} of the (snapshot, table) pairs.
      */
     public static void assertRangeSample(DuckLakeChangeFeed feed, List<Range> sample)
             throws SQLException
@@ -84,15 +109,19 @@ public final class OracleSample
         long pairs = history.tableSnapshotPairs();
         long all = feed.rangeCount();
         List<Long> snapshots = history.survivingSnapshots();
-        Set<LakeTable> tables = new LinkedHashSet<>();
+        Map<LakeTable, Long> newest = new LinkedHashMap<>();
         for (long snapshot : snapshots) {
-            tables.addAll(history.tablesAt(snapshot));
+            history.tablesAt(snapshot).forEach(table -> newest.put(table, snapshot));
         }
-        assertThat(sample.stream().filter(range -> range.start() == range.end()).count()).as("one-snapshot ranges sampled").isEqualTo(pairs);
+        newest.forEach((table, snapshot) -> assertThat(sample).as("the sample has %s's one-snapshot range at its newest snapshot", table)
+                .contains(new Range(table, snapshot, snapshot, sample.stream().filter(range -> range.table().equals(table) && range.end() == snapshot)
+                        .findFirst().orElseThrow(() -> new AssertionError("no sampled range of " + table + " ends at " + snapshot)).columns())));
+        assertThat(sample.stream().filter(range -> range.start() == range.end()).count()).as("one-snapshot ranges sampled of the %d", pairs)
+                .isGreaterThanOrEqualTo((pairs + OLDER_SNAPSHOT_STRIDE - 1) / OLDER_SNAPSHOT_STRIDE);
         assertThat(sample.stream().filter(range -> range.start() == snapshots.getFirst() && range.start() != range.end()).map(Range::table).distinct().count())
-                .as("tables whose history from the first snapshot is sampled").isEqualTo(tables.size());
-        assertThat(sample.stream().map(Range::table).distinct().count()).as("tables sampled").isEqualTo(tables.size());
-        assertThat((long) sample.size()).as("ranges sampled of the %d", all).isGreaterThanOrEqualTo(pairs + (all - pairs) / LONGER_RANGE_STRIDE).isLessThan(all);
+                .as("tables whose history from the first snapshot is sampled").isEqualTo(newest.size());
+        assertThat(sample.stream().map(Range::table).distinct().count()).as("tables sampled").isEqualTo(newest.size());
+        assertThat((long) sample.size()).as("ranges sampled of the %d", all).isLessThan(all);
     }
 
     /** The sampled (table, snapshot) pairs of {@code history}, by snapshot then table. */
@@ -108,14 +137,7 @@ public final class OracleSample
             }
         }
         Set<TableSnapshot> kept = new LinkedHashSet<>();
-        snapshotsOf.forEach((table, snapshots) -> {
-            for (int back = 0; back < snapshots.size(); back++) {
-                if (back % OLDER_SNAPSHOT_STRIDE == 0) {
-                    kept.add(new TableSnapshot(table, snapshots.get(snapshots.size() - 1 - back)));
-                }
-            }
-            kept.add(new TableSnapshot(table, snapshots.getFirst()));
-        });
+        snapshotsOf.forEach((table, snapshots) -> sampledSnapshots(snapshots).forEach(snapshot -> kept.add(new TableSnapshot(table, snapshot))));
         return every.stream().filter(kept::contains).toList();
     }
 
