@@ -72,7 +72,7 @@ final class StagedCatalogRows
         for (int i = 0; i < columns.length; i++) {
             cells[columns[i]] = values[i];
         }
-        set((int) rowId, Row.of(kind, cells));
+        set((int) rowId, Row.of(kind, cells).withDuplicate(row.duplicate()));
     }
 
     void delete(long rowId)
@@ -188,12 +188,9 @@ final class StagedCatalogRows
         }
     }
 
-    private List<Object> key(Row row)
+    /** The cells that address {@code row} in the store: its key cells, and its duplicate number when it has one. */
+    private static List<Object> key(Row row)
     {
-        List<Object> key = new ArrayList<>();
-        for (int index : kind.keyColumnIndexes()) {
-            key.add(row.get(index));
-        }
-        return key;
+        return row.keyCells();
     }
 }

@@ -13,17 +13,22 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * One row of a {@code ducklake_*} table: a value (or SQL NULL) for every column of its {@link TableKind}, in DDL
- * order. Rows are immutable and carry exactly what DuckLake authored.
+ * order. Rows are immutable and carry exactly what DuckLake authored. A row read from the store also carries its
+ * {@link #duplicate() duplicate number}, which says where it is stored among rows with the same key cells (only kinds
+ * that {@link TableKind#allowsDuplicateKeys() allow such rows} have any); it is not a value and takes no part in
+ * {@link #equals}.
  */
 public final class Row
 {
     private final TableKind kind;
     private final Object[] values;
+    private final long duplicate;
 
-    private Row(TableKind kind, Object[] values)
+    private Row(TableKind kind, Object[] values, long duplicate)
     {
         this.kind = kind;
         this.values = values;
+        this.duplicate = duplicate;
     }
 
     /** A row from values in DDL column order; every value is checked against its column's type. */
@@ -41,7 +46,7 @@ public final class Row
             copy[i] = normalize(copy[i]);
             columns.get(i).type().check(kind.tableName(), columns.get(i).name(), copy[i]);
         }
-        return new Row(kind, copy);
+        return new Row(kind, copy, 0);
     }
 
     /** A row from column names to values; columns not named are SQL NULL, unknown names are refused. */
@@ -91,20 +96,61 @@ public final class Row
         return (String) get(column);
     }
 
-    /** A copy with one column changed. */
+    /** A copy with one column changed (and the same duplicate number). */
     public Row with(String column, Object value)
     {
         Object[] copy = values.clone();
         copy[kind.columnIndex(column)] = value;
-        return of(kind, copy);
+        return of(kind, copy).withDuplicate(duplicate);
     }
 
-    /** A copy with several columns changed. */
+    /** A copy with several columns changed (and the same duplicate number). */
     public Row with(Map<String, ?> changes)
     {
         Object[] copy = values.clone();
         changes.forEach((column, value) -> copy[kind.columnIndex(column)] = value);
-        return of(kind, copy);
+        return of(kind, copy).withDuplicate(duplicate);
+    }
+
+    /**
+     * Where the row is stored among the rows of its kind with the same key cells: 0 for the first one (stored under
+     * its key cells alone, as every row of every other kind), n &gt; 0 for the one stored under its key cells and n
+     * (docs/format.md, "Rows with the same key cells"). Rows built by {@link #of} have 0; the store assigns the
+     * number when it inserts a row whose key cells are taken.
+     */
+    public long duplicate()
+    {
+        return duplicate;
+    }
+
+    /** This row with duplicate number {@code duplicate} (the same values). */
+    public Row withDuplicate(long duplicate)
+    {
+        if (duplicate == this.duplicate) {
+            return this;
+        }
+        if (duplicate < 0 || (duplicate > 0 && !kind.allowsDuplicateKeys())) {
+            throw new InvalidArgumentException("duplicate number " + duplicate + " for a " + kind.tableName() + " row: "
+                    + (duplicate < 0 ? "it is never negative" : kind.tableName() + " holds no two rows with the same key cells"));
+        }
+        return new Row(kind, values, duplicate);
+    }
+
+    /**
+     * The cells that address this row in the store, as {@code StagedOperation}s take them: its key columns' values in
+     * key order, then its duplicate number when it is not 0.
+     */
+    public List<Object> keyCells()
+    {
+        int[] keyColumns = kind.keyColumnIndexes();
+        List<Object> cells = new ArrayList<>(keyColumns.length + 1);
+        for (int index : keyColumns) {
+            cells.add(values[index]);
+        }
+        if (duplicate != 0) {
+            cells.add(duplicate);
+        }
+        return cells;
     }
 
     public List<Object> values()

@@ -307,6 +307,18 @@ public enum TableKind
         return keyColumnIndexes.clone();
     }
 
+    /**
+     * Whether the kind may hold several rows with the same key cells. Only ducklake_file_partition_value: DuckLake
+     * declares no key on it and 1.5.5's {@code ducklake_add_data_files} writes every partition value of a file whose
+     * table has several partition keys on one column (year(dt), month(dt), day(dt)) under the key index of the last
+     * of them, so a DuckDB-file catalog holds rows that agree on (data_file_id, partition_key_index). A second such row
+     * is stored under its key cells and a duplicate number ({@link Row#duplicate()}; docs/format.md).
+     */
+    public boolean allowsDuplicateKeys()
+    {
+        return this == FILE_PARTITION_VALUE;
+    }
+
     public int columnIndex(String columnName)
     {
         Integer index = indexByName.get(columnName);

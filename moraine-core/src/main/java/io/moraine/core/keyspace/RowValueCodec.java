@@ -66,7 +66,10 @@ public final class RowValueCodec
         return out.toByteArray();
     }
 
-    /** Decodes a value stored under {@code key}; any malformation is a {@link CorruptionException} naming the key. */
+    /**
+     * Decodes a value stored under {@code key} (which also gives the row's {@link Row#duplicate() duplicate number});
+     * any malformation is a {@link CorruptionException} naming the key.
+     */
     public static Row decode(TableKind kind, byte[] key, byte[] value)
     {
         try {
@@ -87,7 +90,15 @@ public final class RowValueCodec
             if (in.hasRemaining()) {
                 throw corrupt(kind, key, in.remaining() + " trailing bytes after the last cell");
             }
-            return Row.of(kind, cells);
+            Row row = Row.of(kind, cells);
+            if (!kind.allowsDuplicateKeys()) {
+                return row;
+            }
+            java.util.OptionalLong duplicate = RowKeys.duplicateNumber(key, row);
+            if (duplicate.isEmpty()) {
+                throw corrupt(kind, key, "the key is neither the row's key cells nor those followed by a duplicate number");
+            }
+            return row.withDuplicate(duplicate.getAsLong());
         }
         catch (BufferUnderflowException | IllegalArgumentException e) {
             throw corrupt(kind, key, "value is truncated or malformed (" + e + ")");

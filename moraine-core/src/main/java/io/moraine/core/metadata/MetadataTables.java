@@ -9,6 +9,7 @@ import io.moraine.core.catalog.RowScope;
 import io.moraine.core.catalog.SnapshotChanges;
 import io.moraine.core.catalog.StoreFacts;
 import io.moraine.core.catalog.TableKind;
+import io.moraine.core.scan.FilePartitionValues;
 import io.moraine.core.scan.InlinedFileDeletes;
 
 import java.util.ArrayList;
@@ -138,10 +139,9 @@ public final class MetadataTables
             rows.forEachRemaining(row -> deleteFiles.merge(row.getLong("data_file_id"), row,
                     (left, right) -> left.getLong("begin_snapshot") >= right.getLong("begin_snapshot") ? left : right));
         }
-        Map<Long, TreeMap<Integer, String>> partitionValues = new HashMap<>();
+        Map<Long, List<Row>> partitionValueRows = new HashMap<>();
         try (RowCursor rows = snapshot.filePartitionValues(tableId)) {
-            rows.forEachRemaining(row -> partitionValues.computeIfAbsent(row.getLong("data_file_id"), id -> new TreeMap<>())
-                    .put(row.getLong("partition_key_index").intValue(), row.getString("partition_value")));
+            rows.forEachRemaining(row -> partitionValueRows.computeIfAbsent(row.getLong("data_file_id"), id -> new ArrayList<>()).add(row));
         }
         Map<Long, long[]> inlinedDeletes = InlinedFileDeletes.positionsAt(snapshot.reader(), tableId, snapshot.id());
         PartitionNames names = new PartitionNames(snapshot, tableId);
@@ -152,7 +152,7 @@ public final class MetadataTables
                 long fileId = file.getLong("data_file_id");
                 Optional<Row> deleteFile = Optional.ofNullable(deleteFiles.get(fileId));
                 Long partitionId = file.getLong("partition_id");
-                String values = partitionId == null ? null : names.text(partitionId, partitionValues.getOrDefault(fileId, new TreeMap<>()));
+                String values = partitionId == null ? null : names.text(partitionId, FilePartitionValues.of(partitionValueRows.getOrDefault(fileId, List.of())));
                 files.add(new FileRow(file, CatalogPaths.filePath(tablePath, file), values, deleteFile, deleteFile.map(row -> CatalogPaths.filePath(tablePath, row)),
                         inlinedDeletes.getOrDefault(fileId, new long[0]).length));
             }
@@ -198,14 +198,17 @@ public final class MetadataTables
             snapshot.columns(tableId).forEach(column -> columnNames.put(column.getLong("column_id"), column.getString("column_name")));
         }
 
-        /** {@code year(ts)=2024, kind=k1}; a NULL value is shown as {@code NULL}. */
-        String text(long partitionId, Map<Integer, String> values)
+        /**
+         * {@code year(ts)=2024, kind=k1}; a NULL value is shown as {@code NULL}, and so is a key without a row. A key
+         * with several rows ({@link FilePartitionValues}) shows them all, in the order written: {@code day(dt)=[2024, 2, 10]}.
+         */
+        String text(long partitionId, FilePartitionValues values)
         {
             Map<Integer, String> spec = keys.computeIfAbsent(partitionId, this::keyNames);
             List<String> parts = new ArrayList<>();
             for (Map.Entry<Integer, String> key : new TreeMap<>(spec).entrySet()) {
-                String value = values.get(key.getKey());
-                parts.add(key.getValue() + "=" + (value == null ? "NULL" : value));
+                List<String> texts = values.values(key.getKey()).stream().map(value -> value == null ? "NULL" : value).toList();
+                parts.add(key.getValue() + "=" + (texts.isEmpty() ? "NULL" : texts.size() == 1 ? texts.getFirst() : texts.toString()));
             }
             return String.join(", ", parts);
         }

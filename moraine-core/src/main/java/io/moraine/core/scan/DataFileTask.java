@@ -16,6 +16,7 @@ import static java.util.Objects.requireNonNull;
  * @param partialMax set for files holding rows of several snapshots (flush and merge outputs, reference §4.5)
  * @param inlinedDeletes sorted, distinct positions deleted by inlined deletes visible at the snapshot
  * @param partitionId the partition spec the file was written under, with its {@code partitionValues} by key index
+ *         (null where a key has no value row, or several: {@link FilePartitionValues})
  * @param copy the file's bytes when the catalog keeps a copy of this (tiny) file: readers parse them instead of opening
  *         {@code path}
  */

@@ -87,6 +87,16 @@ public final class FilePruning
      */
     public boolean mayMatch(Row dataFile, Map<Long, Row> stats, Map<Integer, String> partitionValues)
     {
+        return mayMatch(dataFile, stats, FilePartitionValues.ofSingle(partitionValues));
+    }
+
+    /**
+     * Whether the file may hold matching rows, given all its partition value rows: a key with several rows (written
+     * by {@code ducklake_add_data_files}, see {@link FilePartitionValues}) excludes the file only when each of them
+     * does, as DuckLake's {@code partition_value IN (...)} keeps a file when any row of the key matches.
+     */
+    public boolean mayMatch(Row dataFile, Map<Long, Row> stats, FilePartitionValues partitionValues)
+    {
         if (!statsMayMatch(stats)) {
             return false;
         }
@@ -96,8 +106,8 @@ public final class FilePruning
             for (Map.Entry<Integer, PartitionKey> key : spec.entrySet()) {
                 ColumnDomain domain = filter.domains().get(key.getValue().columnId());
                 TableColumn column = columns.get(key.getValue().columnId());
-                if (domain != null && column != null && partitionValues.containsKey(key.getKey())
-                        && partitionExcludes(column, key.getValue().transform(), domain, partitionValues.get(key.getKey()))) {
+                if (domain != null && column != null && partitionValues.has(key.getKey())
+                        && partitionValues.values(key.getKey()).stream().allMatch(value -> partitionExcludes(column, key.getValue().transform(), domain, value))) {
                     return false;
                 }
             }

@@ -106,16 +106,11 @@ final class ScanPlanner
                 }
             }
         }
-        Map<Integer, String> fileValues = new HashMap<>();
         if (partitionValues == null && file.getLong("partition_id") != null) {
             // Opened at the first partitioned file: an unpartitioned table never reads partition values.
             partitionValues = Iterators.peekingIterator(track(snapshot.filePartitionValues(tableId)));
         }
-        if (partitionValues != null) {
-            for (Row row : rowsOf(partitionValues, fileId)) {
-                fileValues.put(row.getLong("partition_key_index").intValue(), row.getString("partition_value"));
-            }
-        }
+        FilePartitionValues fileValues = FilePartitionValues.of(partitionValues == null ? List.of() : rowsOf(partitionValues, fileId));
         long[] deleted = inlinedDeletesOf(fileId);
         if (!pruning.mayMatch(file, fileStats, fileValues)) {
             return;
@@ -196,13 +191,13 @@ final class ScanPlanner
         }
     }
 
-    /** Partition values in key order, NULL where a key has no value row. */
-    private static List<String> byKeyIndex(Map<Integer, String> values)
+    /** Partition values in key order, NULL where a key has no value row or several ({@link FilePartitionValues}). */
+    private static List<String> byKeyIndex(FilePartitionValues values)
     {
-        int keys = values.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
+        int keys = values.keyCount();
         List<String> list = new ArrayList<>(keys);
         for (int key = 0; key < keys; key++) {
-            list.add(values.get(key));
+            list.add(values.single(key));
         }
         return list;
     }

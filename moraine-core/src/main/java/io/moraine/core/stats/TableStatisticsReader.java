@@ -7,6 +7,7 @@ import io.moraine.core.catalog.Row;
 import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.inline.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
+import io.moraine.core.scan.FilePartitionValues;
 import io.moraine.core.scan.FilePruning;
 import io.moraine.core.scan.InlinedFileDeletes;
 import io.moraine.core.scan.ScanBuilder;
@@ -112,11 +113,7 @@ final class TableStatisticsReader
                     fileStats.put(row.getLong("column_id"), row);
                 }
                 if (partitionValues != null) {
-                    Map<Integer, String> values = new HashMap<>();
-                    for (Row row : rowsOf(partitionValues, fileId)) {
-                        values.put(row.getLong("partition_key_index").intValue(), row.getString("partition_value"));
-                    }
-                    if (!pruning.mayMatch(file, fileStats, values)) {
+                    if (!pruning.mayMatch(file, fileStats, FilePartitionValues.of(rowsOf(partitionValues, fileId)))) {
                         continue;
                     }
                 }

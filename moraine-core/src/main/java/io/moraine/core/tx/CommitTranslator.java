@@ -128,12 +128,15 @@ final class CommitTranslator
             return;
         }
         Subspace target = row.isCurrent() ? Subspace.CURRENT : Subspace.HISTORY;
-        byte[] key = RowKeys.key(target, row);
+        row = row.withDuplicate(0); // an inserted row takes its key cells, or (where allowed) the next number after them
         boolean onlyThisCommitCanHoldIt = cannotExistInStore(row);
         for (Subspace subspace : subspacesOf(kind)) {
             byte[] existingKey = RowKeys.key(subspace, row);
             byte[] existing = onlyThisCommitCanHoldIt ? writes.get(ByteBuffer.wrap(existingKey)) : read(existingKey);
-            if (existing != null) {
+            if (existing != null && kind.allowsDuplicateKeys()) {
+                row = row.withDuplicate(nextDuplicate(subspace, row));
+            }
+            else if (existing != null) {
                 throw new ConstraintException("cannot insert " + row + ": a row with the same key "
                         + describeKey(kind, row) + " exists already in " + kind.tableName()
                         + (kind.primaryKey().isPresent() ? " (primary key " + kind.primaryKey().get() + ")" : "")
@@ -141,7 +144,7 @@ final class CommitTranslator
             }
         }
         checkPrimaryKeyIndex(row);
-        put(key, RowValueCodec.encode(row));
+        put(RowKeys.key(target, row), RowValueCodec.encode(row));
         if (kind == TableKind.SNAPSHOT_CHANGES && row.get("snapshot_id") instanceof Long snapshotId) {
             writesForSnapshot(snapshotId);
         }
@@ -149,6 +152,19 @@ final class CommitTranslator
             newHead = Math.max(newHead, row.getLong("snapshot_id"));
             reindexSnapshotTime(Optional.empty(), Optional.of(row));
         }
+    }
+
+    /**
+     * The duplicate number for one more row with {@code row}'s key cells (whose first row exists): one past the
+     * highest number stored or written by this commit, so rows with the same key cells are stored, and read back, in
+     * the order they were inserted (as a DuckDB-file catalog returns them).
+     */
+    private long nextDuplicate(Subspace subspace, Row row)
+    {
+        byte[] first = RowKeys.key(subspace, row.withDuplicate(0));
+        byte[] last = takenKeys(first, io.moraine.core.keyspace.KeyWriter.prefixEnd(first), true).last();
+        return RowKeys.duplicateNumber(last, row.withDuplicate(0)).orElseThrow(() -> new io.moraine.core.error.CorruptionException("corrupt "
+                + row.kind().tableName() + " key " + hex(last) + ": neither a row's key cells nor those followed by a duplicate number")) + 1;
     }
 
     /** Keeps the snapshot-time index in step with a ducklake_snapshot row that is inserted, changed or deleted. */
@@ -309,10 +325,16 @@ final class CommitTranslator
     private static void checkKeyArity(TableKind kind, List<Object> key)
     {
         int[] keyColumns = kind.keyColumnIndexes();
-        if (key.size() != keyColumns.length) {
+        boolean withDuplicate = kind.allowsDuplicateKeys() && key.size() == keyColumns.length + 1;
+        if (key.size() != keyColumns.length && !withDuplicate) {
             throw new InvalidArgumentException(kind.tableName() + " rows are addressed by " + keyColumns.length + " key cells "
                     + Arrays.stream(keyColumns).mapToObj(i -> kind.columns().get(i).name()).toList()
+                    + (kind.allowsDuplicateKeys() ? " (and a duplicate number, Row.keyCells())" : "")
                     + " but " + key.size() + " were given: " + key);
+        }
+        if (withDuplicate && !(key.getLast() instanceof Long number && number > 0)) {
+            throw new InvalidArgumentException(kind.tableName() + " row addressed by " + key + ": the cell after the key cells is a duplicate number, "
+                    + "a BIGINT above 0 (Row.keyCells())");
         }
         for (int i = 0; i < keyColumns.length; i++) {
             var column = kind.columns().get(keyColumns[i]);

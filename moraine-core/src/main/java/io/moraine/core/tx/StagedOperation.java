@@ -11,7 +11,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * One typed operation staged in a {@link StagedTransaction}: the Java form of {@code moraine_tx_stage}. Row operations
  * act on the {@code ducklake_*} tables, whose rows are addressed by their key cells (the values of
- * {@link TableKind#keyColumnIndexes()} in key order); inline operations act on DuckLake's inlined-data tables, which
+ * {@link TableKind#keyColumnIndexes()} in key order; a row with a duplicate number by its {@link Row#keyCells()});
+ * inline operations act on DuckLake's inlined-data tables, which
  * moraine keeps in the inline subspace (RFC 0005).
  */
 public sealed interface StagedOperation

@@ -44,7 +44,10 @@ public final class StagedTransaction
         return stage(new StagedOperation.Insert(row));
     }
 
-    /** Physically deletes the row whose key cells (in {@link TableKind#keyColumnIndexes()} order) are {@code key}. */
+    /**
+     * Physically deletes the row whose key cells (in {@link TableKind#keyColumnIndexes()} order) are {@code key}; a
+     * row with a duplicate number is addressed by its {@link Row#keyCells()}.
+     */
     public StagedTransaction delete(TableKind kind, Object... key)
     {
         return stage(new StagedOperation.Delete(kind, java.util.Arrays.asList(key)));
@@ -68,11 +71,7 @@ public final class StagedTransaction
      */
     public StagedTransaction update(Row readImage, Map<String, ?> changes)
     {
-        List<Object> key = new ArrayList<>();
-        for (int index : readImage.kind().keyColumnIndexes()) {
-            key.add(readImage.get(index));
-        }
-        return stage(new StagedOperation.Update(readImage.kind(), key, new java.util.LinkedHashMap<>(changes), java.util.Optional.of(readImage)));
+        return stage(new StagedOperation.Update(readImage.kind(), readImage.keyCells(), new java.util.LinkedHashMap<>(changes), java.util.Optional.of(readImage)));
     }
 
     /**

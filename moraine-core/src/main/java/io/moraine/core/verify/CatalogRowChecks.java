@@ -396,6 +396,9 @@ final class CatalogRowChecks
         for (int i = 0; i < keys.length; i++) {
             name.append(i == 0 ? "" : ", ").append(row.kind().columns().get(keys[i]).name()).append('=').append(row.get(keys[i]));
         }
+        if (row.duplicate() != 0) {
+            name.append(", duplicate ").append(row.duplicate());
+        }
         return name.append(')').toString();
     }
 
