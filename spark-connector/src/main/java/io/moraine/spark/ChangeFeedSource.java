@@ -60,6 +60,12 @@ final class ChangeFeedSource
         return table.name();
     }
 
+    /** The table as DuckLake names it, {@code schema.table}. */
+    String lakeName()
+    {
+        return table.lakeName();
+    }
+
     List<TableColumn> tableColumns()
     {
         return tableColumns;

@@ -7,7 +7,9 @@ import io.moraine.core.changes.DeletedRowsTask;
 import io.moraine.core.changes.InsertedRows;
 import io.moraine.core.changes.InsertedRowsTask;
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.HiddenFields;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory;
@@ -24,7 +26,8 @@ import java.util.OptionalLong;
 
 /**
  * One data file's rows inserted or deleted in a change feed's range, as Spark batches: Spark's vectorized reader reads
- * the file by field id with its row positions and DuckLake's hidden columns; the core's {@link InsertedRows} or
+ * the file by field id with its row positions and DuckLake's hidden columns; the core's {@link HiddenFields} refuses a
+ * partial file whose rows must be told apart by snapshot but that lacks its snapshot column, and {@link InsertedRows} or
  * {@link DeletedRows} picks the rows and names each one's snapshot.
  */
 final class ChangeFileBatchReader
@@ -59,20 +62,24 @@ final class ChangeFileBatchReader
         this.changeType = UTF8String.fromString(inserted != null ? "insert" : "delete");
     }
 
-    static PartitionReader<ColumnarBatch> open(ChangeFilePartition partition, List<ReadColumn> columns, ParquetPartitionReaderFactory withPositions,
+    /** @param table the table, {@code schema.table}, for errors about the file */
+    static PartitionReader<ColumnarBatch> open(ChangeFilePartition partition, String table, List<ReadColumn> columns, ParquetPartitionReaderFactory withPositions,
             Configuration hadoop, Map<Long, Long> commitTimes)
     {
         ChangeTask task = ChangeTaskCodec.decodeTask(partition.task());
         InsertedRows inserted = null;
         DeletedRows deleted = null;
         DataFileTask file;
+        HiddenFields hiddenFields;
         switch (task) {
             case InsertedRowsTask insertion -> {
                 file = insertion.file();
                 inserted = InsertedRows.of(insertion);
+                hiddenFields = InsertedRows.hiddenFields(insertion);
             }
             case DeletedRowsTask deletion -> {
                 file = deletion.file();
+                hiddenFields = HiddenFields.forDeletions(file);
                 deleted = DeletedRows.of(deletion, new HadoopLakeFileSystem(hadoop));
                 if (deleted.isEmpty()) {
                     return new EmptyReader();
@@ -80,7 +87,13 @@ final class ChangeFileBatchReader
             }
             default -> throw new IllegalArgumentException("not a data-file change task: " + task);
         }
-        boolean[] defaulted = DataFileBatchReader.defaulted(file, columns, hadoop);
+        boolean needsDefaults = columns.stream().anyMatch(column -> column.defaultValue().isPresent());
+        // Spark's reader reads a column the file lacks as NULLs: the footer says whether the file has its snapshots.
+        MessageType footer = needsDefaults || hiddenFields.needsRowSnapshots() ? DataFileBatchReader.footerSchema(file, hadoop) : null;
+        if (footer != null) {
+            hiddenFields.in(footer, table);
+        }
+        boolean[] defaulted = needsDefaults ? DataFileBatchReader.defaulted(footer, columns) : new boolean[columns.size()];
         return new ChangeFileBatchReader(file, inserted, deleted, columns, defaulted, commitTimes, DataFileBatchReader.columnarReader(file, withPositions));
     }
 
@@ -97,7 +110,7 @@ final class ChangeFileBatchReader
             ColumnVector positions = read.column(columns.size() + POSITION);
             ColumnVector snapshots = read.column(columns.size() + SNAPSHOT);
             int kept = inserted != null
-                    ? inserted.select(rows, row -> snapshots.isNullAt(row) ? file.beginSnapshot() : snapshots.getLong(row), selected)
+                    ? inserted.select(rows, snapshots::getLong, selected)
                     : deleted.select(rows, positions::getLong, selected);
             if (kept == 0) {
                 continue;

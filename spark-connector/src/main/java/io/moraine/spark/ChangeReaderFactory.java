@@ -14,15 +14,18 @@ import java.util.List;
 final class ChangeReaderFactory
         extends ColumnarReaderFactory
 {
+    /** The table, {@code schema.table}, for errors about its files. */
+    private final String table;
     private final List<ReadColumn> columns;
     private final ParquetPartitionReaderFactory withPositions;
     private final Broadcast<SerializableConfiguration> hadoop;
     /** Each snapshot of the range's time, in micros since the epoch. */
     private final HashMap<Long, Long> commitTimes;
 
-    ChangeReaderFactory(List<ReadColumn> columns, ParquetPartitionReaderFactory withPositions, Broadcast<SerializableConfiguration> hadoop,
+    ChangeReaderFactory(String table, List<ReadColumn> columns, ParquetPartitionReaderFactory withPositions, Broadcast<SerializableConfiguration> hadoop,
             HashMap<Long, Long> commitTimes)
     {
+        this.table = table;
         this.columns = List.copyOf(columns);
         this.withPositions = withPositions;
         this.hadoop = hadoop;
@@ -33,7 +36,7 @@ final class ChangeReaderFactory
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition)
     {
         return switch (partition) {
-            case ChangeFilePartition file -> ChangeFileBatchReader.open(file, columns, withPositions, hadoop.value().value(), commitTimes);
+            case ChangeFilePartition file -> ChangeFileBatchReader.open(file, table, columns, withPositions, hadoop.value().value(), commitTimes);
             case InlinedRowsPartition inlined -> new InlinedBatchReader(inlined);
             default -> throw new IllegalArgumentException("not a moraine change-feed partition: " + partition);
         };

@@ -1,6 +1,8 @@
 package io.moraine.spark;
 
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.FieldIds;
+import io.moraine.core.scan.HiddenFields;
 import io.moraine.core.scan.ScanTaskCodec;
 import io.moraine.core.scan.VisibleRows;
 import io.moraine.spark.files.CatalogCopies;
@@ -8,7 +10,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.paths.SparkPath;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -25,17 +26,16 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * One data file's visible rows as Spark batches. Spark's vectorized reader reads the file by field id; the core's
- * {@link VisibleRows} says which rows of each batch the snapshot sees (none deleted, none newer than it), and the kept
- * rows are passed on through {@link FilteredColumnVector}s — or the reader's own vectors untouched when every row is
- * kept. Columns the file lacks read as their initial default ({@link ConstantColumnVector}); metadata columns are
+ * {@link HiddenFields} refuses a partial file read at an earlier snapshot that lacks its snapshot column (Spark's reader
+ * would read it as NULLs), the core's {@link VisibleRows} says which rows of each batch the snapshot sees (none deleted,
+ * none newer than it), and the kept rows are passed on through {@link FilteredColumnVector}s — or the reader's own
+ * vectors untouched when every row is kept. Columns the file lacks read as their initial default ({@link ConstantColumnVector}); metadata columns are
  * computed from the row positions and DuckLake's hidden row-id and snapshot columns.
  */
 final class DataFileBatchReader
@@ -70,14 +70,19 @@ final class DataFileBatchReader
         this.filePath = UTF8String.fromString(task.path());
     }
 
-    static DataFileBatchReader open(DataFilePartition partition, List<ReadColumn> columns, List<MetadataColumns.Kind> metadata,
+    /** @param table the table, {@code schema.table}, for errors about the file */
+    static DataFileBatchReader open(DataFilePartition partition, String table, List<ReadColumn> columns, List<MetadataColumns.Kind> metadata,
             SparkParquetReaders.Template dataOnly, SparkParquetReaders.Template withPositions, Configuration hadoop, Map<Long, Filter> rowGroupFilters)
     {
         DataFileTask task = (DataFileTask) ScanTaskCodec.decode(partition.task());
         VisibleRows visible = VisibleRows.of(task, new HadoopLakeFileSystem(hadoop));
+        HiddenFields hiddenFields = HiddenFields.forScan(task);
         boolean hidden = !visible.keepsEveryRow() || !metadata.stream().allMatch(kind -> kind == MetadataColumns.Kind.FILE);
         boolean needsDefaults = columns.stream().anyMatch(column -> column.defaultValue().isPresent());
-        MessageType footer = needsDefaults || !rowGroupFilters.isEmpty() ? footerSchema(task, hadoop) : null;
+        MessageType footer = needsDefaults || !rowGroupFilters.isEmpty() || hiddenFields.needsRowSnapshots() ? footerSchema(task, hadoop) : null;
+        if (footer != null) {
+            hiddenFields.in(footer, table);
+        }
         boolean[] defaulted = needsDefaults ? defaulted(footer, columns) : new boolean[columns.size()];
         Filter[] filters = rowGroupFilters.isEmpty() ? new Filter[0] : RowGroupFilters.forFile(rowGroupFilters, footer);
         PartitionReader<ColumnarBatch> inner = columnarReader(task, (hidden ? withPositions : dataOnly).factory(filters));
@@ -109,19 +114,7 @@ final class DataFileBatchReader
                 scala.collection.immutable.Map$.MODULE$.empty());
     }
 
-    /**
-     * Which columns with an initial default the file lacks, from its footer's field ids; the footer is read only when
-     * some read column has a default.
-     */
-    static boolean[] defaulted(DataFileTask task, List<ReadColumn> columns, Configuration hadoop)
-    {
-        if (columns.stream().noneMatch(column -> column.defaultValue().isPresent())) {
-            return new boolean[columns.size()];
-        }
-        return defaulted(footerSchema(task, hadoop), columns);
-    }
-
-    private static MessageType footerSchema(DataFileTask task, Configuration hadoop)
+    static MessageType footerSchema(DataFileTask task, Configuration hadoop)
     {
         try (ParquetFileReader reader = task.copy().isPresent()
                 ? io.moraine.core.io.ParquetReaders.open(task.copy().get().inputFile())
@@ -133,17 +126,12 @@ final class DataFileBatchReader
         }
     }
 
-    private static boolean[] defaulted(MessageType footer, List<ReadColumn> columns)
+    /** Which columns with an initial default the file whose schema is {@code footer} lacks, by field id. */
+    static boolean[] defaulted(MessageType footer, List<ReadColumn> columns)
     {
         boolean[] defaulted = new boolean[columns.size()];
-        Set<Long> ids = new HashSet<>();
-        for (Type field : footer.getFields()) {
-            if (field.getId() != null) {
-                ids.add((long) field.getId().intValue());
-            }
-        }
         for (int i = 0; i < defaulted.length; i++) {
-            defaulted[i] = columns.get(i).defaultValue().isPresent() && !ids.contains(columns.get(i).columnId());
+            defaulted[i] = columns.get(i).defaultValue().isPresent() && !FieldIds.has(footer, columns.get(i).columnId());
         }
         return defaulted;
     }
@@ -163,7 +151,8 @@ final class DataFileBatchReader
                 }
                 ColumnVector positions = read.column(columns.size() + POSITION);
                 ColumnVector snapshots = read.column(columns.size() + SNAPSHOT);
-                kept = visible.select(rows, positions::getLong, row -> snapshots.isNullAt(row) ? task.beginSnapshot() : snapshots.getLong(row), survivors);
+                // Read only when the snapshot filters by them, and then the file has them (HiddenFields checked).
+                kept = visible.select(rows, positions::getLong, snapshots::getLong, survivors);
                 selection = kept == rows ? null : survivors;
             }
             if (kept == 0) {

@@ -106,7 +106,7 @@ final class MoraineChangeFeedTable
         @Override
         PartitionReaderFactory readerFactory(SparkSession session, HashMap<Long, Long> commitTimes)
         {
-            return new PairedChangeReaderFactory(source.tableName(), source.columns(),
+            return new PairedChangeReaderFactory(source.tableName(), source.lakeName(), source.columns(),
                     SparkParquetReaders.factory(session, ChangeFeedSource.withPositions(source.columns())),
                     SparkParquetReaders.factory(session, ChangeFeedSource.withPositions(List.of())), SparkParquetReaders.hadoopConfiguration(session),
                     commitTimes);

@@ -124,7 +124,7 @@ final class MoraineChangelog
         @Override
         PartitionReaderFactory readerFactory(SparkSession session, HashMap<Long, Long> commitTimes)
         {
-            return new ChangeReaderFactory(source.columns(), SparkParquetReaders.factory(session, ChangeFeedSource.withPositions(source.columns())),
+            return new ChangeReaderFactory(source.lakeName(), source.columns(), SparkParquetReaders.factory(session, ChangeFeedSource.withPositions(source.columns())),
                     SparkParquetReaders.hadoopConfiguration(session), commitTimes);
         }
     }

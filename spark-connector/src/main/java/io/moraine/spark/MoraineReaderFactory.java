@@ -19,6 +19,8 @@ import java.util.List;
 final class MoraineReaderFactory
         extends ColumnarReaderFactory
 {
+    /** The table, {@code schema.table}, for errors about its files. */
+    private final String table;
     private final List<ReadColumn> columns;
     private final List<MetadataColumns.Kind> metadata;
     private final SparkParquetReaders.Template dataOnly;
@@ -27,9 +29,10 @@ final class MoraineReaderFactory
     /** The scan's column domains that row groups are pruned by, per file (see {@link RowGroupFilters}). */
     private final HashMap<Long, Filter> rowGroupFilters;
 
-    MoraineReaderFactory(List<ReadColumn> columns, List<MetadataColumns.Kind> metadata, SparkParquetReaders.Template dataOnly,
+    MoraineReaderFactory(String table, List<ReadColumn> columns, List<MetadataColumns.Kind> metadata, SparkParquetReaders.Template dataOnly,
             SparkParquetReaders.Template withPositions, Broadcast<SerializableConfiguration> hadoop, HashMap<Long, Filter> rowGroupFilters)
     {
+        this.table = table;
         this.columns = List.copyOf(columns);
         this.metadata = List.copyOf(metadata);
         this.dataOnly = dataOnly;
@@ -51,6 +54,6 @@ final class MoraineReaderFactory
 
     private DataFileBatchReader open(DataFilePartition file)
     {
-        return DataFileBatchReader.open(file, columns, metadata, dataOnly, withPositions, hadoop.value().value(), rowGroupFilters);
+        return DataFileBatchReader.open(file, table, columns, metadata, dataOnly, withPositions, hadoop.value().value(), rowGroupFilters);
     }
 }

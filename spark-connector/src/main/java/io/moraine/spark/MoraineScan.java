@@ -124,7 +124,7 @@ final class MoraineScan
                 .add(SparkTypes.withFieldId("_ducklake_internal_row_id", DataTypes.LongType, DataFileTask.ROW_ID_FIELD_ID))
                 .add(SparkTypes.withFieldId("_ducklake_internal_snapshot_id", DataTypes.LongType, DataFileTask.SNAPSHOT_ID_FIELD_ID))
                 .add(new StructField("_tmp_metadata_row_index", DataTypes.LongType, true, Metadata.empty()));
-        return new MoraineReaderFactory(readColumns, metadata.stream().map(MetadataColumns.Column::kind).toList(),
+        return new MoraineReaderFactory(table.lakeName(), readColumns, metadata.stream().map(MetadataColumns.Column::kind).toList(),
                 SparkParquetReaders.template(session, data), SparkParquetReaders.template(session, withPositions),
                 SparkParquetReaders.hadoopConfiguration(session), filter.isNone() ? new HashMap<>() : RowGroupFilters.byColumnId(filter.domains()));
     }

@@ -26,6 +26,12 @@ record MoraineTable(MoraineSettings settings, String catalogName, String schemaN
         return catalogName + "." + schemaName + "." + tableName;
     }
 
+    /** The table as DuckLake names it, {@code schema.table} (errors about its files name it so, as Trino's and {@code bin/moraine cat}'s do). */
+    String lakeName()
+    {
+        return schemaName + "." + tableName;
+    }
+
     @Override
     public String id()
     {

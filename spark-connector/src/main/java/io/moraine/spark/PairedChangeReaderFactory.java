@@ -15,6 +15,8 @@ final class PairedChangeReaderFactory
         extends ColumnarReaderFactory
 {
     private final String table;
+    /** The table, {@code schema.table}, for errors about its files. */
+    private final String lakeName;
     private final List<ReadColumn> columns;
     private final ParquetPartitionReaderFactory withColumns;
     private final ParquetPartitionReaderFactory keysOnly;
@@ -22,10 +24,11 @@ final class PairedChangeReaderFactory
     /** Each snapshot of the range's time, in micros since the epoch. */
     private final HashMap<Long, Long> commitTimes;
 
-    PairedChangeReaderFactory(String table, List<ReadColumn> columns, ParquetPartitionReaderFactory withColumns, ParquetPartitionReaderFactory keysOnly,
+    PairedChangeReaderFactory(String table, String lakeName, List<ReadColumn> columns, ParquetPartitionReaderFactory withColumns, ParquetPartitionReaderFactory keysOnly,
             Broadcast<SerializableConfiguration> hadoop, HashMap<Long, Long> commitTimes)
     {
         this.table = table;
+        this.lakeName = lakeName;
         this.columns = List.copyOf(columns);
         this.withColumns = withColumns;
         this.keysOnly = keysOnly;
@@ -41,8 +44,8 @@ final class PairedChangeReaderFactory
         }
         return new PairedChangeReader(table, group, columns.size(), (part, withTableColumns) -> switch (part) {
             case ChangeFilePartition file -> withTableColumns
-                    ? ChangeFileBatchReader.open(file, columns, withColumns, hadoop.value().value(), commitTimes)
-                    : ChangeFileBatchReader.open(file, List.of(), keysOnly, hadoop.value().value(), commitTimes);
+                    ? ChangeFileBatchReader.open(file, lakeName, columns, withColumns, hadoop.value().value(), commitTimes)
+                    : ChangeFileBatchReader.open(file, lakeName, List.of(), keysOnly, hadoop.value().value(), commitTimes);
             case InlinedRowsPartition inlined -> new InlinedBatchReader(inlined);
             default -> throw new IllegalArgumentException("not a part of a moraine change group: " + part);
         });

@@ -1,6 +1,7 @@
 package io.moraine.spark;
 
 import io.moraine.core.scan.ColumnDomain;
+import io.moraine.core.scan.FieldIds;
 import io.moraine.core.scan.ValueRange;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -52,14 +53,9 @@ final class RowGroupFilters
     /** The filters of {@link #byColumnId} on the names {@code fileSchema} gives their columns (by field id); a column the file lacks is left out. */
     static Filter[] forFile(Map<Long, Filter> byColumnId, MessageType fileSchema)
     {
-        Map<Long, String> names = new HashMap<>();
-        for (Type field : fileSchema.getFields()) {
-            if (field.getId() != null && field.isPrimitive()) {
-                names.put((long) field.getId().intValue(), field.getName());
-            }
-        }
         List<Filter> filters = new ArrayList<>();
-        byColumnId.forEach((columnId, filter) -> Optional.ofNullable(names.get(columnId)).ifPresent(name -> filters.add(named(filter, name))));
+        byColumnId.forEach((columnId, filter) -> FieldIds.find(fileSchema, columnId).filter(Type::isPrimitive)
+                .ifPresent(field -> filters.add(named(filter, field.getName()))));
         return filters.toArray(Filter[]::new);
     }
 

@@ -5,6 +5,7 @@ import io.moraine.core.changes.DeletedRowsTask;
 import io.moraine.core.changes.InsertedRows;
 import io.moraine.core.changes.InsertedRowsTask;
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.HiddenFields;
 import io.moraine.core.types.TableColumn;
 import io.moraine.files.TrinoLakeFileSystem;
 import io.trino.parquet.ParquetReaderOptions;
@@ -74,8 +75,9 @@ final class ChangeFilePageSource
                 return task.file().rowSnapshot(embeddedSnapshot);
             }
         };
-        ParquetFilePages.Need snapshots = inserted.needsRowSnapshots() ? ParquetFilePages.Need.REQUIRED : ParquetFilePages.Need.IF_PRESENT;
-        return open(task.file(), tableName, files, columns, readColumns, options, new ParquetFilePages.HiddenFields(snapshots, true, true), selection);
+        // The embedded snapshots name each row's snapshot even when no row is filtered by them.
+        return open(task.file(), tableName, files, columns, readColumns, options, new ParquetFilePages.ReadFields(InsertedRows.hiddenFields(task), true, true, true),
+                selection);
     }
 
     /** @param deleted the task's {@link DeletedRows} */
@@ -99,12 +101,12 @@ final class ChangeFilePageSource
                 return deleted.deletedIn(position);
             }
         };
-        return open(task.file(), tableName, files, columns, readColumns, options, new ParquetFilePages.HiddenFields(ParquetFilePages.Need.NONE, true, true),
-                selection);
+        return open(task.file(), tableName, files, columns, readColumns, options,
+                new ParquetFilePages.ReadFields(HiddenFields.forDeletions(task.file()), false, true, true), selection);
     }
 
     private static ConnectorPageSource open(DataFileTask file, String tableName, TrinoLakeFileSystem files, List<MoraineColumnHandle> columns,
-            List<TableColumn> readColumns, ParquetReaderOptions options, ParquetFilePages.HiddenFields hidden, Selection selection)
+            List<TableColumn> readColumns, ParquetReaderOptions options, ParquetFilePages.ReadFields hidden, Selection selection)
     {
         Optional<ParquetFilePages.OpenedFile> opened = ParquetFilePages.openFile(file, tableName, files, columns, readColumns, TupleDomain.all(), options,
                 () -> hidden);

@@ -5,7 +5,9 @@ import io.airlift.slice.Slices;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.memory.MemoryInputFile;
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.FieldIds;
 import io.moraine.core.scan.HiddenColumn;
+import io.moraine.core.scan.HiddenFields;
 import io.moraine.files.TrinoLakeFileSystem;
 import io.moraine.core.scan.VisibleRows;
 import io.moraine.core.types.TableColumn;
@@ -30,7 +32,6 @@ import org.apache.parquet.io.ColumnIO;
 import org.apache.parquet.io.GroupColumnIO;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 import org.joda.time.DateTimeZone;
 
 import java.io.FileNotFoundException;
@@ -76,23 +77,19 @@ final class ParquetFilePages
         VisibleRows[] visibility = new VisibleRows[1];
         Optional<OpenedFile> opened = openFile(dataFile, table.name().toString(), files, columns, readColumns, predicate, options, () -> {
             visibility[0] = VisibleRows.of(dataFile, files);
-            return new HiddenFields(visibility[0].needsRowSnapshots() ? Need.REQUIRED : Need.NONE, false, visibility[0].needsPositions());
+            HiddenFields rule = HiddenFields.forScan(dataFile);
+            return new ReadFields(rule, rule.needsRowSnapshots(), false, visibility[0].needsPositions());
         });
         return opened.<ConnectorPageSource>map(file -> new ParquetFilePageSource(file.source(), file.reader(), columns, file.fieldOfColumn(), file.computed(),
                 dataFile, file.snapshotField(), file.positionField(), visibility[0])).orElseGet(EmptyPageSource::new);
     }
 
-    /** Whether a reader wants one of DuckLake's hidden columns: not at all, when the file has it, or always (it must). */
-    enum Need
-    {
-        NONE, IF_PRESENT, REQUIRED
-    }
-
     /**
-     * The hidden fields a reader wants besides the table's columns: the embedded snapshot, the embedded row id (when the
-     * file has one), and each row's position in the file.
+     * The hidden fields a reader wants besides the table's columns: the embedded snapshot (when the file has it; the
+     * core's {@code rule} says when it must, and refuses a file without it), the embedded row id (when the file has
+     * one), and each row's position in the file.
      */
-    record HiddenFields(Need snapshots, boolean rowIds, boolean positions) {}
+    record ReadFields(HiddenFields rule, boolean snapshots, boolean rowIds, boolean positions) {}
 
     /**
      * A data file open for reading: its reader's fields are the projected columns the file has ({@code fieldOfColumn},
@@ -107,7 +104,7 @@ final class ParquetFilePages
      * there are none; {@code hidden} is asked once some row group is to be read.
      */
     static Optional<OpenedFile> openFile(DataFileTask dataFile, String tableName, TrinoLakeFileSystem files, List<MoraineColumnHandle> columns,
-            List<TableColumn> readColumns, TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options, Supplier<HiddenFields> hidden)
+            List<TableColumn> readColumns, TupleDomain<MoraineColumnHandle> predicate, ParquetReaderOptions options, Supplier<ReadFields> hidden)
     {
         String path = dataFile.path();
         ParquetDataSource source = null;
@@ -126,13 +123,13 @@ final class ParquetFilePages
                 return Optional.empty();
             }
 
-            boolean embedsRowIds = fieldId(fileSchema, DataFileTask.ROW_ID_FIELD_ID).isPresent();
-            if (!RowIdPredicate.mayMatch(dataFile, predicate, embedsRowIds)) {
+            if (!RowIdPredicate.mayMatch(dataFile, predicate, FieldIds.has(fileSchema, DataFileTask.ROW_ID_FIELD_ID))) {
                 source.close();
                 return Optional.empty();
             }
 
-            HiddenFields wanted = hidden.get();
+            ReadFields wanted = hidden.get();
+            HiddenFields.Found hiddenFields = wanted.rule().in(fileSchema, tableName);
             List<Column> fields = new ArrayList<>();
             int[] fieldOfColumn = new int[columns.size()];
             HiddenColumn[] computed = new HiddenColumn[columns.size()];
@@ -142,12 +139,12 @@ final class ParquetFilePages
                 fieldOfColumn[i] = -1;
                 Optional<HiddenColumn> hiddenColumn = column.hiddenColumn();
                 // $row_id and $snapshot_id are read from the file's embedded columns when it has them, else computed.
-                if (hiddenColumn.isPresent() && fieldId(fileSchema, column.columnId()).isEmpty()) {
+                if (hiddenColumn.isPresent() && !FieldIds.has(fileSchema, column.columnId())) {
                     computed[i] = hiddenColumn.get();
                     hiddenNeedsPositions |= hiddenColumn.get() == HiddenColumn.FILE_ROW_NUMBER || hiddenColumn.get() == HiddenColumn.ROW_ID;
                     continue;
                 }
-                Optional<ColumnIO> io = fieldId(fileSchema, column.columnId()).map(id -> lookupColumnById(columnIO, id));
+                Optional<ColumnIO> io = FieldIds.find(fileSchema, column.columnId()).map(field -> lookupColumnById(columnIO, field.getId().intValue()));
                 if (io.isPresent()) {
                     fieldOfColumn[i] = fields.size();
                     io.trino.spi.type.Type readType = readColumns.isEmpty() ? column.type() : namedAsInFile(column.type(), readColumns.get(i), io.get());
@@ -157,28 +154,18 @@ final class ParquetFilePages
             int snapshotField = -1;
             // A projected $snapshot_id read from the embedded column is that field: the reader reads a column once.
             for (int i = 0; i < columns.size(); i++) {
-                if (wanted.snapshots() != Need.NONE && fieldOfColumn[i] >= 0 && columns.get(i).columnId() == DataFileTask.SNAPSHOT_ID_FIELD_ID) {
+                if (wanted.snapshots() && fieldOfColumn[i] >= 0 && columns.get(i).columnId() == DataFileTask.SNAPSHOT_ID_FIELD_ID) {
                     snapshotField = fieldOfColumn[i];
                 }
             }
-            if (wanted.snapshots() != Need.NONE && snapshotField < 0) {
-                ColumnIO snapshots = fieldId(fileSchema, DataFileTask.SNAPSHOT_ID_FIELD_ID).map(id -> lookupColumnById(columnIO, id)).orElse(null);
-                if (snapshots == null && wanted.snapshots() == Need.REQUIRED) {
-                    throw new TrinoException(MoraineErrorCode.MORAINE_CORRUPTION, "data file " + dataFile.dataFileId() + " (" + path + ") holds rows of "
-                            + "several snapshots (partial_max " + dataFile.partialMax().orElseThrow() + ") but has no _ducklake_internal_snapshot_id column");
-                }
-                if (snapshots != null) {
-                    snapshotField = fields.size();
-                    fields.add(new Column("_ducklake_internal_snapshot_id", constructField(BIGINT, snapshots).orElseThrow()));
-                }
+            if (wanted.snapshots() && snapshotField < 0 && hiddenFields.snapshots().isPresent()) {
+                snapshotField = fields.size();
+                fields.add(new Column(HiddenFields.SNAPSHOT_ID_NAME, constructField(BIGINT, lookupColumnById(columnIO, DataFileTask.SNAPSHOT_ID_FIELD_ID)).orElseThrow()));
             }
             int rowIdField = -1;
-            if (wanted.rowIds()) {
-                Optional<ColumnIO> rowIds = fieldId(fileSchema, DataFileTask.ROW_ID_FIELD_ID).map(id -> lookupColumnById(columnIO, id));
-                if (rowIds.isPresent()) {
-                    rowIdField = fields.size();
-                    fields.add(new Column("_ducklake_internal_row_id", constructField(BIGINT, rowIds.get()).orElseThrow()));
-                }
+            if (wanted.rowIds() && hiddenFields.rowIds().isPresent()) {
+                rowIdField = fields.size();
+                fields.add(new Column(HiddenFields.ROW_ID_NAME, constructField(BIGINT, lookupColumnById(columnIO, DataFileTask.ROW_ID_FIELD_ID)).orElseThrow()));
             }
             // Positions are file positions: the reader appends each row's position after the fields.
             boolean needsPositions = wanted.positions() || hiddenNeedsPositions;
@@ -286,15 +273,5 @@ final class ParquetFilePages
         catch (IOException ignored) {
             // the open already failed; that error is the one to report
         }
-    }
-
-    private static Optional<Integer> fieldId(MessageType schema, long columnId)
-    {
-        for (Type field : schema.getFields()) {
-            if (field.getId() != null && field.getId().intValue() == columnId) {
-                return Optional.of((int) columnId);
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -49,11 +49,12 @@ public final class ChangeFeedReader
     /** Hands every insertion and deletion row to {@code sink}, task by task. */
     public void read(ChangeRowSink sink)
     {
+        String table = TableNames.of(end, feed.tableId());
         try (BufferAllocator allocator = new RootAllocator()) {
             for (ChangeTask task : feed.planTasks()) {
                 switch (task) {
-                    case InsertedRowsTask inserted -> ChangeFileRows.insertions(inserted, columns(), files).read(sink, decoded);
-                    case DeletedRowsTask deleted -> ChangeFileRows.deletions(deleted, columns(), files).ifPresent(rows -> rows.read(sink, decoded));
+                    case InsertedRowsTask inserted -> ChangeFileRows.insertions(inserted, table, columns(), files).read(sink, decoded);
+                    case DeletedRowsTask deleted -> ChangeFileRows.deletions(deleted, table, columns(), files).ifPresent(rows -> rows.read(sink, decoded));
                     case InlinedChangesTask inlined -> readInlined(inlined, allocator, sink);
                 }
             }

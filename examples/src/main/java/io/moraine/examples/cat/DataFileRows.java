@@ -4,6 +4,7 @@ import io.moraine.core.error.NotFoundException;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.HiddenFields;
 import io.moraine.core.scan.VisibleRows;
 import io.moraine.core.types.TableColumn;
 import org.apache.parquet.column.page.PageReadStore;
@@ -19,25 +20,29 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * Reads the visible rows of one {@link DataFileTask} with parquet-java's example record reader: the read columns by
  * field id (a column the file lacks reads as its default), the hidden snapshot column when {@link VisibleRows} filters
- * by it, and row positions counted from 0 across the file's row groups, read in batches that {@link VisibleRows}
- * selects from.
+ * by it (a partial file without it is refused by {@link HiddenFields}), and row positions counted from 0 across the
+ * file's row groups, read in batches that {@link VisibleRows} selects from.
  */
 final class DataFileRows
 {
     private static final int BATCH_ROWS = 4096;
 
     private final DataFileTask task;
+    private final String table;
     private final List<TableColumn> columns;
     private final LakeFileSystem files;
 
-    DataFileRows(DataFileTask task, List<TableColumn> columns, LakeFileSystem files)
+    /** @param table the table, {@code schema.table}, for errors about the file */
+    DataFileRows(DataFileTask task, String table, List<TableColumn> columns, LakeFileSystem files)
     {
         this.task = task;
+        this.table = table;
         this.columns = List.copyOf(columns);
         this.files = files;
     }
@@ -47,7 +52,9 @@ final class DataFileRows
         try (ParquetFileReader reader = io.moraine.core.io.ParquetReaders.open(files.newInputFile(task.path(), OptionalLong.of(task.sizeBytes())))) {
             VisibleRows visible = VisibleRows.of(task, files);
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-            FileProjection projection = FileProjection.of(fileSchema, columns, visible.needsRowSnapshots(), task.path());
+            HiddenFields hidden = HiddenFields.forScan(task);
+            HiddenFields.Found found = hidden.in(fileSchema, table);
+            FileProjection projection = FileProjection.of(fileSchema, columns, hidden.needsRowSnapshots() ? found.snapshots() : Optional.empty(), Optional.empty());
             reader.setRequestedSchema(projection.requested());
             long firstPosition = 0;
             for (BlockMetaData rowGroup : reader.getRowGroups()) {

@@ -19,11 +19,14 @@ public final class DecodedFiles
     /** One row of a data file: its position, hidden snapshot and row id (when the file has them), its values. */
     record Row(long position, OptionalLong embeddedSnapshot, OptionalLong embeddedRowId, Object[] values) {}
 
+    /** Every row of one data file, and whether the file has the hidden snapshot column. */
+    record File(boolean embedsSnapshots, List<Row> rows) {}
+
     private record Key(String path, List<TableColumn> columns) {}
 
-    private final Map<Key, List<Row>> rows;
+    private final Map<Key, File> rows;
 
-    private DecodedFiles(Map<Key, List<Row>> rows)
+    private DecodedFiles(Map<Key, File> rows)
     {
         this.rows = rows;
     }
@@ -38,7 +41,7 @@ public final class DecodedFiles
         return new DecodedFiles(new HashMap<>());
     }
 
-    List<Row> rows(DataFileTask file, List<TableColumn> columns, Supplier<List<Row>> decode)
+    File rows(DataFileTask file, List<TableColumn> columns, Supplier<File> decode)
     {
         if (rows == null) {
             return decode.get();

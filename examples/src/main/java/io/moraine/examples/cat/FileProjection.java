@@ -1,7 +1,7 @@
 package io.moraine.examples.cat;
 
-import io.moraine.core.error.CorruptionException;
-import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.FieldIds;
+import io.moraine.core.scan.HiddenFields;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.TableColumn;
 import org.apache.parquet.schema.GroupType;
@@ -17,45 +17,31 @@ import java.util.Optional;
  * field id at every nesting level, so renamed columns still match and dropped ones are left out). Struct fields the
  * read column does not have are pruned; lists and maps are read whole.
  *
- * @param requested the schema to read the file with: the matched fields, then the hidden snapshot column if asked for
+ * @param requested the schema to read the file with: the matched fields, then the hidden columns asked for
  * @param fields per read column, its (pruned) field in {@code requested}, or empty when the file predates the column
- * @param rowIdField the hidden row id column, when asked for and the file has it
+ * @param snapshotField the hidden snapshot column, when asked for (the file has it)
+ * @param rowIdField the hidden row id column, when asked for (the file has it)
  */
 record FileProjection(MessageType requested, List<Optional<Type>> fields, Optional<String> snapshotField, Optional<String> rowIdField)
 {
-    static FileProjection of(MessageType file, List<TableColumn> columns, boolean withRowSnapshots, String path)
-    {
-        return of(file, columns, withRowSnapshots, false, path);
-    }
-
-    /** As {@link #of(MessageType, List, boolean, String)}, also reading the embedded row ids if asked and the file has them. */
-    static FileProjection of(MessageType file, List<TableColumn> columns, boolean withRowSnapshots, boolean withRowIds, String path)
+    /**
+     * Reads {@code columns} of {@code file} and the hidden fields given (as the core's {@link HiddenFields#in} found
+     * them, each empty when not to be read).
+     */
+    static FileProjection of(MessageType file, List<TableColumn> columns, Optional<Type> snapshots, Optional<Type> rowIds)
     {
         List<Type> requested = new ArrayList<>();
         List<Optional<Type>> fields = new ArrayList<>();
         for (TableColumn column : columns) {
-            Optional<Type> field = childWithId(file, column.columnId()).map(match -> pruned(column, match));
+            Optional<Type> field = FieldIds.find(file, column.columnId()).map(match -> pruned(column, match));
             field.ifPresent(requested::add);
             fields.add(field);
         }
-        Optional<String> snapshotField = Optional.empty();
-        if (withRowSnapshots) {
-            Type snapshots = childWithId(file, DataFileTask.SNAPSHOT_ID_FIELD_ID).orElseThrow(() -> new CorruptionException("data file " + path
-                    + " holds rows of several snapshots (partial_max is set) but has no _ducklake_internal_snapshot_id column (field id "
-                    + DataFileTask.SNAPSHOT_ID_FIELD_ID + ")"));
-            requested.add(snapshots);
-            snapshotField = Optional.of(snapshots.getName());
-        }
-        Optional<String> rowIdField = Optional.empty();
-        if (withRowIds) {
-            Optional<Type> rowIds = childWithId(file, DataFileTask.ROW_ID_FIELD_ID);
-            rowIds.ifPresent(requested::add);
-            rowIdField = rowIds.map(Type::getName);
-        }
-        return new FileProjection(new MessageType(file.getName(), requested), List.copyOf(fields), snapshotField, rowIdField);
+        snapshots.ifPresent(requested::add);
+        rowIds.ifPresent(requested::add);
+        return new FileProjection(new MessageType(file.getName(), requested), List.copyOf(fields), snapshots.map(Type::getName), rowIds.map(Type::getName));
     }
 
-    /** The child of {@code group} whose field id is {@code id}. */
     /** The values of {@code columns} in one record read with this projection; a column the file lacks reads as its default. */
     Object[] values(org.apache.parquet.example.data.Group record, List<TableColumn> columns)
     {
@@ -70,11 +56,6 @@ record FileProjection(MessageType requested, List<Optional<Type>> fields, Option
         return values;
     }
 
-    static Optional<Type> childWithId(GroupType group, long id)
-    {
-        return group.getFields().stream().filter(field -> field.getId() != null && field.getId().intValue() == id).findFirst();
-    }
-
     /** The file's field of {@code column}, its struct fields pruned to those the column has (all, when it has none of them). */
     private static Type pruned(TableColumn column, Type field)
     {
@@ -84,7 +65,7 @@ record FileProjection(MessageType requested, List<Optional<Type>> fields, Option
         GroupType group = field.asGroupType();
         List<Type> kept = new ArrayList<>();
         for (TableColumn child : struct.fields()) {
-            childWithId(group, child.columnId()).ifPresent(match -> kept.add(pruned(child, match)));
+            FieldIds.find(group, child.columnId()).ifPresent(match -> kept.add(pruned(child, match)));
         }
         // A group needs a field; one the column lacks still tells whether the struct is NULL.
         return kept.isEmpty() ? group : group.withNewFields(kept);

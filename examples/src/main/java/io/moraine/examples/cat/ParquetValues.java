@@ -1,6 +1,7 @@
 package io.moraine.examples.cat;
 
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.scan.FieldIds;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.TableColumn;
 import org.apache.parquet.example.data.Group;
@@ -49,7 +50,7 @@ final class ParquetValues
     {
         List<Object> values = new ArrayList<>(struct.fields().size());
         for (TableColumn field : struct.fields()) {
-            values.add(FileProjection.childWithId(type, field.columnId())
+            values.add(FieldIds.find(type, field.columnId())
                     .map(child -> value(field, child, record, type.getFieldIndex(child.getName())))
                     .orElseGet(() -> CellValues.missing(field)));
         }

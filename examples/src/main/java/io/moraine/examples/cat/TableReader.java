@@ -21,12 +21,14 @@ public final class TableReader
     private final CatalogSnapshot snapshot;
     private final Scan scan;
     private final LakeFileSystem files;
+    private final String table;
 
     public TableReader(CatalogSnapshot snapshot, Scan scan, LakeFileSystem files)
     {
         this.snapshot = snapshot;
         this.scan = scan;
         this.files = files;
+        this.table = TableNames.of(snapshot, scan.tableId());
     }
 
     /** The columns of each row, in order: the scan's read schema. */
@@ -41,7 +43,7 @@ public final class TableReader
         try (TaskStream tasks = scan.planTasks(); BufferAllocator allocator = new RootAllocator()) {
             while (tasks.hasNext()) {
                 switch (tasks.next()) {
-                    case DataFileTask file -> new DataFileRows(file, columns(), files).read(sink);
+                    case DataFileTask file -> new DataFileRows(file, table, columns(), files).read(sink);
                     case InlinedRowsTask inlined -> new InlinedRows(snapshot, inlined, columns(), allocator).read(sink);
                 }
             }

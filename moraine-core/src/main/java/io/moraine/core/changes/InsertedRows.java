@@ -1,12 +1,15 @@
 package io.moraine.core.changes;
 
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.HiddenFields;
 import io.moraine.core.scan.VisibleRows.LongColumn;
 
 /**
  * Which rows of an {@link InsertedRowsTask}'s file are insertions of its range: every row, or, in a file holding rows
- * of several snapshots, those whose embedded {@code _ducklake_internal_snapshot_id} is in the range. A row's
- * {@code snapshot_id} is {@link DataFileTask#rowSnapshot}, its {@code rowid} {@link DataFileTask#rowId}.
+ * of several snapshots whose snapshots the range does not all cover, those whose embedded
+ * {@code _ducklake_internal_snapshot_id} is in the range ({@link HiddenFields#forInsertions}, which also refuses such a
+ * file without that column). A row's {@code snapshot_id} is {@link DataFileTask#rowSnapshot}, its {@code rowid}
+ * {@link DataFileTask#rowId}.
  */
 public final class InsertedRows
 {
@@ -23,7 +26,13 @@ public final class InsertedRows
 
     public static InsertedRows of(InsertedRowsTask task)
     {
-        return new InsertedRows(task.fromSnapshot(), task.toSnapshot(), task.file().partialMax().isPresent());
+        return new InsertedRows(task.fromSnapshot(), task.toSnapshot(), hiddenFields(task).needsRowSnapshots());
+    }
+
+    /** The hidden fields a reader of {@code task}'s file needs, and its refusal of a partial file without snapshots. */
+    public static HiddenFields hiddenFields(InsertedRowsTask task)
+    {
+        return HiddenFields.forInsertions(task.file(), task.fromSnapshot(), task.toSnapshot());
     }
 
     /** Whether the engine must read the hidden snapshot column ({@link DataFileTask#SNAPSHOT_ID_FIELD_ID}) to select. */

@@ -7,8 +7,9 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
  * Which rows of one data file a snapshot sees (reference §4.4, §4.5), written once for every engine: none of the
  * positions deleted at the snapshot — by the visible delete file (each entry filtered by its own snapshot when the file
  * records them) or by inlined deletes — and, for a file holding newer rows (a flush or merge output), only rows whose
- * embedded snapshot is at or before it. Engines read the file with their own reader, asking for the hidden fields and
- * row positions this names, and call {@link #select} per batch.
+ * embedded snapshot is at or before it. Engines read the file with their own reader, asking for the row positions this
+ * names and the hidden fields {@link HiddenFields#forScan} finds (it refuses a partial file without its snapshot
+ * column), and call {@link #select} per batch.
  */
 public final class VisibleRows
 {

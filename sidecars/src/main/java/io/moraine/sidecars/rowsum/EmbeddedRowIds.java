@@ -4,6 +4,7 @@ import io.moraine.core.error.CorruptionException;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.io.ParquetReaders;
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.scan.FieldIds;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
@@ -47,9 +48,7 @@ public final class EmbeddedRowIds
     {
         try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(file.path(), OptionalLong.of(file.fileSize())))) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-            java.util.Optional<Type> found = schema.getFields().stream()
-                    .filter(candidate -> candidate.getId() != null && candidate.getId().intValue() == DataFileTask.ROW_ID_FIELD_ID)
-                    .findFirst();
+            java.util.Optional<Type> found = FieldIds.find(schema, DataFileTask.ROW_ID_FIELD_ID);
             if (found.isEmpty()) {
                 return java.util.Optional.empty();
             }
