@@ -4,6 +4,7 @@
 #include "jvm_bridge.hpp"
 #include "moraine_scan.hpp"
 #include "moraine_write.hpp"
+#include "hugeint_transport.hpp"
 #include "variant_transport.hpp"
 
 #include "duckdb/common/arrow/arrow_converter.hpp"
@@ -149,6 +150,8 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::CreateTable(CatalogTransaction tr
 		ArrowSchema schema;
 		auto properties = context.GetClientProperties();
 		ArrowConverter::ToArrowSchema(&schema, types, names, properties);
+		// HUGEINT and UHUGEINT go as 16-byte integers naming their type, not as DECIMAL(38,0) (hugeint_transport.hpp).
+		MarkHugeintFields(schema, types);
 		auto &jvm = Jvm::Existing();
 		auto env = jvm.Env();
 		LocalFrame frame(env);

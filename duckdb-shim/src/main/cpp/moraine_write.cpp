@@ -1,5 +1,6 @@
 #include "moraine_write.hpp"
 
+#include "hugeint_transport.hpp"
 #include "jvm_bridge.hpp"
 #include "variant_transport.hpp"
 
@@ -34,7 +35,7 @@ jlongArray RowIds(JNIEnv *env, Vector &row_ids, idx_t count) {
 }
 
 //! Exports a chunk as Arrow C Data into structs the Java side takes over; VARIANT columns go as their transport
-//! struct (variant_transport.hpp).
+//! struct (variant_transport.hpp), HUGEINT and UHUGEINT as 16-byte integers (hugeint_transport.hpp).
 void Export(ClientContext &context, DataChunk &chunk, const vector<string> &names, ArrowArray &array, ArrowSchema &schema) {
 	vector<LogicalType> types;
 	for (idx_t i = 0; i < chunk.ColumnCount(); i++) {
@@ -54,6 +55,7 @@ void Export(ClientContext &context, DataChunk &chunk, const vector<string> &name
 	exported.SetCardinality(chunk.size());
 	auto properties = context.GetClientProperties();
 	ArrowConverter::ToArrowSchema(&schema, types, names, properties);
+	MarkHugeintFields(schema, types);
 	ArrowConverter::ToArrowArray(exported, &array, properties, {});
 }
 

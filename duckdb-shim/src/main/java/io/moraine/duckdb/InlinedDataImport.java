@@ -1,5 +1,6 @@
 package io.moraine.duckdb;
 
+import io.moraine.core.inline.ArrowHugeint;
 import io.moraine.core.inline.ParquetVariant;
 import io.moraine.core.tx.InlineOperation;
 import org.apache.arrow.memory.BufferAllocator;
@@ -56,15 +57,21 @@ final class InlinedDataImport
         if (!variants.isEmpty()) {
             select = VariantExport.exportable(select, columnTypes, variants);
         }
+        Schema lossless = columnTypes.values().stream().anyMatch(type -> type.contains("HUGEINT")) ? losslessSchema(select) : null;
         select += " ORDER BY begin_snapshot, row_id";
         List<long[]> ends = new ArrayList<>();
         try (Statement statement = connection.createStatement();
                 ResultSet resultSet = statement.executeQuery(select);
                 ArrowReader reader = (ArrowReader) resultSet.unwrap(DuckDBResultSet.class).arrowExportStream(allocator, ARROW_BATCH_ROWS)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            Schema userSchema = new Schema(root.getSchema().getFields().subList(3, root.getSchema().getFields().size()).stream()
-                    .map(field -> variants.contains(field.getName()) ? ParquetVariant.field(field.getName(), true) : field)
-                    .toList());
+            List<Field> fields = root.getSchema().getFields();
+            List<Field> userFields = new ArrayList<>();
+            for (int i = 3; i < fields.size(); i++) {
+                Field field = fields.get(i);
+                userFields.add(variants.contains(field.getName()) ? ParquetVariant.field(field.getName(), true)
+                        : lossless == null ? field : withHugeints(field, lossless.getFields().get(i)));
+            }
+            Schema userSchema = new Schema(userFields);
             operations.add(new InlineOperation.RegisterSchema(tableId, schemaVersion, userSchema));
             while (reader.loadNextBatch()) {
                 chunkRuns(tableId, schemaVersion, root, userSchema, operations, ends);
@@ -77,6 +84,49 @@ final class InlinedDataImport
             operations.add(new InlineOperation.EndRows(tableId, List.of(end[0]), end[1]));
         }
         return operations;
+    }
+
+    /**
+     * The query's result columns as DuckDB's lossless Arrow export types them, where HUGEINT and UHUGEINT are 16-byte
+     * binaries named by DuckDB's arrow.opaque extension rather than DECIMAL(38,0) (ArrowHugeint). Only the schema is
+     * read: the rows are exported with the default settings, which keep every other type as before.
+     */
+    private Schema losslessSchema(String select)
+            throws SQLException
+    {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET arrow_lossless_conversion = true");
+            try (ResultSet resultSet = statement.executeQuery("SELECT * FROM (" + select + ") LIMIT 0");
+                    ArrowReader reader = (ArrowReader) resultSet.unwrap(DuckDBResultSet.class).arrowExportStream(allocator, ARROW_BATCH_ROWS)) {
+                return reader.getVectorSchemaRoot().getSchema();
+            }
+            catch (IOException e) {
+                throw new SQLException("reading the Arrow schema of " + select + " failed: " + e.getMessage(), e);
+            }
+            finally {
+                statement.execute("RESET arrow_lossless_conversion");
+            }
+        }
+    }
+
+    /**
+     * {@code field} (DuckDB's default export, where HUGEINT and UHUGEINT are DECIMAL(38,0) with the same 16 data bytes)
+     * with every HUGEINT and UHUGEINT, nested ones included, in the lossless form {@code lossless} shows.
+     */
+    static Field withHugeints(Field field, Field lossless)
+    {
+        java.util.Optional<ArrowHugeint.Kind> kind = ArrowHugeint.kind(lossless);
+        if (kind.isPresent() && field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Decimal) {
+            return ArrowHugeint.field(field.getName(), field.isNullable(), kind.get());
+        }
+        if (field.getChildren().isEmpty() || field.getChildren().size() != lossless.getChildren().size()) {
+            return field;
+        }
+        List<Field> children = new ArrayList<>();
+        for (int i = 0; i < field.getChildren().size(); i++) {
+            children.add(withHugeints(field.getChildren().get(i), lossless.getChildren().get(i)));
+        }
+        return new Field(field.getName(), field.getFieldType(), children);
     }
 
     /** Splits one Arrow batch into chunks of consecutive row ids sharing a begin_snapshot. */

@@ -53,7 +53,11 @@ class TestMoraineSparkReads
             "SET threads = 1",
             "CREATE TABLE lake.main.big (id BIGINT, v BIGINT)",
             "INSERT INTO lake.main.big SELECT i, i * 3 FROM range(400000) t(i)",
-            "ALTER TABLE lake.main.big RENAME COLUMN id TO key");
+            "ALTER TABLE lake.main.big RENAME COLUMN id TO key",
+            // HUGEINT and UHUGEINT, inlined in their lossless 16-byte form (ArrowHugeint): listed and refused as before.
+            "CREATE TABLE lake.main.wide (id INTEGER, h HUGEINT, u UHUGEINT, s STRUCT(h HUGEINT))",
+            "INSERT INTO lake.main.wide VALUES (1, -99999999999999999999999999999999999999, 99999999999999999999999999999999999999, "
+                    + "{'h': -12345678901234567890123}), (2, 0, 0, {'h': NULL}), (3, NULL, NULL, NULL), (4, 9223372036854775808, 18446744073709551616, {'h': 1})");
 
     private DuckLakeOracle oracle;
     private SparkSession spark;
@@ -133,6 +137,19 @@ class TestMoraineSparkReads
     }
 
     @Test
+    void inlinedHugeintAndUhugeintAreListedAsDecimal38AndRefusedWhenRead()
+            throws Exception
+    {
+        assertThat(spark.table("lake.main.wide").schema().fields()).extracting(field -> field.name() + " " + field.dataType().simpleString())
+                .containsExactly("id int", "h decimal(38,0)", "u decimal(38,0)", "s struct<h:decimal(38,0)>");
+        assertSame("SELECT id FROM lake.main.wide", "SELECT id FROM lake.main.wide");
+        for (String column : List.of("h", "u", "s")) {
+            assertThatThrownBy(() -> spark.sql("SELECT " + column + " FROM lake.main.wide").collectAsList()).as(column)
+                    .hasMessageContaining("MORAINE_UNSUPPORTED").hasMessageContaining("column " + column + " of");
+        }
+    }
+
+    @Test
     void metadataColumnsNameEachRowsFileRowIdAndSnapshot()
             throws Exception
     {
@@ -183,7 +200,7 @@ class TestMoraineSparkReads
     void namespacesAndTablesAreListed()
     {
         assertThat(spark.sql("SHOW NAMESPACES IN lake").collectAsList().stream().map(row -> row.getString(0)).toList()).containsExactly("main");
-        assertThat(spark.sql("SHOW TABLES IN lake.main").collectAsList().stream().map(row -> row.getString(1)).toList()).containsExactlyInAnyOrder("t", "gone", "big");
+        assertThat(spark.sql("SHOW TABLES IN lake.main").collectAsList().stream().map(row -> row.getString(1)).toList()).containsExactlyInAnyOrder("t", "gone", "big", "wide");
         assertThat(spark.read().format("moraine").option("store", store).load("main.t").count()).isEqualTo(2701);
         assertThat(spark.read().format("moraine").option("store", store).option("versionAsOf", "2").load("t").count()).isEqualTo(3000);
     }

@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import io.airlift.slice.Slices;
+import io.moraine.core.inline.ArrowHugeint;
 import io.moraine.core.types.DuckLakeValues;
 import io.moraine.core.types.TableColumn;
 import io.trino.spi.TrinoException;
@@ -45,6 +46,7 @@ import java.math.BigDecimal;
 import java.util.List;
 
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.NUMERIC_VALUE_OUT_OF_RANGE;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DateType.DATE;
@@ -196,6 +198,9 @@ final class ArrowToTrino
             TIMESTAMP_TZ_MICROS.writeObject(builder, LongTimestampWithTimeZone.fromEpochMillisAndFraction(
                     Math.floorDiv(micros, 1000), Math.floorMod(micros, 1000) * 1_000_000, UTC_KEY));
         }
+        else if (type instanceof DecimalType decimal && vector instanceof FixedSizeBinaryVector binary && ArrowHugeint.isHugeint(binary.getField())) {
+            writeHugeint(decimal, binary, row, builder);
+        }
         else if (type instanceof DecimalType decimal) {
             BigDecimal value = ((DecimalVector) vector).getObject(row);
             if (decimal.isShort()) {
@@ -213,6 +218,25 @@ final class ArrowToTrino
         }
         else {
             throw new TrinoException(NOT_SUPPORTED, "reading inlined values of type " + type + " is not supported yet");
+        }
+    }
+
+    /**
+     * A HUGEINT or UHUGEINT in its lossless form (ArrowHugeint) into the column's DECIMAL(38, 0), as the legacy
+     * Decimal(38, 0) form reads: a value Trino's 128-bit decimal cannot hold (a UHUGEINT of 2^127 or more) fails.
+     */
+    private static void writeHugeint(DecimalType decimal, FixedSizeBinaryVector vector, int row, BlockBuilder builder)
+    {
+        java.math.BigInteger value = ArrowHugeint.value(vector, row);
+        if (decimal.isShort()) {
+            decimal.writeLong(builder, value.longValueExact());
+        }
+        else if (value.bitLength() > 127) {
+            throw new TrinoException(NUMERIC_VALUE_OUT_OF_RANGE, "inlined value " + value + " of column " + vector.getField().getName()
+                    + " does not fit Trino's " + decimal);
+        }
+        else {
+            decimal.writeObject(builder, Int128.valueOf(value));
         }
     }
 

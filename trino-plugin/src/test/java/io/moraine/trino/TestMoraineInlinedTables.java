@@ -48,7 +48,12 @@ class TestMoraineInlinedTables
             "INSERT INTO lake.main.renamed SELECT i, 'n' || i, {'a': i, 'b': 'v' || i} FROM range(10, 2010) t(i)",
             "ALTER TABLE lake.main.renamed RENAME COLUMN name TO label",
             "ALTER TABLE lake.main.renamed RENAME COLUMN s.b TO c",
-            "INSERT INTO lake.main.renamed VALUES (2, 'two', {'a': 2, 'c': 'y'})");
+            "INSERT INTO lake.main.renamed VALUES (2, 'two', {'a': 2, 'c': 'y'})",
+            // HUGEINT and UHUGEINT, inlined in their lossless 16-byte form (ArrowHugeint), still read as DECIMAL(38, 0).
+            "CREATE TABLE lake.main.wide (id INTEGER, h HUGEINT, u UHUGEINT, s STRUCT(h HUGEINT), l HUGEINT[])",
+            "INSERT INTO lake.main.wide VALUES (1, -99999999999999999999999999999999999999, 99999999999999999999999999999999999999, "
+                    + "{'h': -12345678901234567890123}, [0, 99999999999999999999999999999999999999]), "
+                    + "(2, 0, 0, {'h': NULL}, []), (3, NULL, NULL, NULL, NULL), (4, 9223372036854775808, 18446744073709551616, {'h': 1}, [NULL])");
 
     private Path directory;
     private DuckLakeOracle oracle;
@@ -110,6 +115,24 @@ class TestMoraineInlinedTables
                 .map(row -> row.getFields().stream().map(String::valueOf).collect(Collectors.joining("|")))
                 .toList();
         assertThat(actual).isEqualTo(expected);
+    }
+
+    @Test
+    void inlinedHugeintAndUhugeintReadAsDecimal38EqualToDuckLakes()
+            throws Exception
+    {
+        MaterializedResult describe = trino.execute("DESCRIBE lake.main.wide");
+        assertThat(describe.getMaterializedRows().stream().map(row -> row.getField(0) + " " + row.getField(1)).toList())
+                .containsExactly("id integer", "h decimal(38,0)", "u decimal(38,0)", "s row(\"h\" decimal(38,0))", "l array(decimal(38,0))");
+        List<String> expected = oracle.query("SELECT id, CAST(h AS VARCHAR), CAST(u AS VARCHAR), CAST(s.h AS VARCHAR), len(l), CAST(l[2] AS VARCHAR) "
+                        + "FROM lake.main.wide ORDER BY id")
+                .stream().map(row -> String.join("|", row.stream().map(String::valueOf).toList())).toList();
+        List<String> actual = trino.execute("SELECT id, CAST(h AS varchar), CAST(u AS varchar), CAST(s.h AS varchar), cardinality(l), "
+                        + "CAST(element_at(l, 2) AS varchar) FROM lake.main.wide ORDER BY id")
+                .getMaterializedRows().stream()
+                .map(row -> row.getFields().stream().map(String::valueOf).collect(Collectors.joining("|")))
+                .toList();
+        assertThat(actual).isEqualTo(expected).hasSize(4);
     }
 
     @Test

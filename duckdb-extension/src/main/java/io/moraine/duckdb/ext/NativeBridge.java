@@ -200,14 +200,16 @@ public final class NativeBridge
     /**
      * CREATE TABLE: {@code arrowSchemaAddress} holds the columns as DuckDB exports them (Java takes ownership);
      * {@code uuidColumns} names the UUID ones, {@code variantColumns} the VARIANT ones (exported as their
-     * STRUCT(metadata BLOB, value BLOB) encoding). False when the table exists already.
+     * STRUCT(metadata BLOB, value BLOB) encoding); HUGEINT and UHUGEINT fields name themselves ({@link HugeintColumns}).
+     * False when the table exists already.
      */
     public static boolean createTable(long tx, String schema, String table, long arrowSchemaAddress, String[] uuidColumns, String[] variantColumns)
     {
         org.apache.arrow.vector.types.pojo.Schema columns = Data.importSchema(ALLOCATOR, ArrowSchema.wrap(arrowSchemaAddress), null);
         AttachTransaction transaction = transaction(tx);
         synchronized (transaction) {
-            return transaction.store().createTable(transaction, schema, table, VariantColumns.marked(columns, java.util.Set.of(variantColumns)),
+            return transaction.store().createTable(transaction, schema, table,
+                    HugeintColumns.marked(VariantColumns.marked(columns, java.util.Set.of(variantColumns))),
                     java.util.Set.of(uuidColumns)) != null;
         }
     }

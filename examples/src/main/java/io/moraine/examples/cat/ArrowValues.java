@@ -1,6 +1,7 @@
 package io.moraine.examples.cat;
 
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.inline.ArrowHugeint;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.TableColumn;
 import org.apache.arrow.vector.BaseIntVector;
@@ -124,6 +125,7 @@ final class ArrowValues
                 yield new IntervalValue(0, holder.days, holder.milliseconds * 1000L);
             }
             case IntervalYearVector interval -> new IntervalValue(interval.get(row), 0, 0);
+            case FixedSizeBinaryVector binary when ArrowHugeint.isHugeint(binary.getField()) -> ArrowHugeint.value(binary, row);
             case FixedSizeBinaryVector binary -> binary.get(row);
             case VariableWidthFieldVector variable when variable.getField().getType() instanceof ArrowType.Utf8
                     || variable.getField().getType() instanceof ArrowType.LargeUtf8 || variable.getField().getType() instanceof ArrowType.Utf8View ->

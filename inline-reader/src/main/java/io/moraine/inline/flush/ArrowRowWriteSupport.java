@@ -1,5 +1,7 @@
 package io.moraine.inline.flush;
 
+import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.inline.ArrowHugeint;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -131,6 +133,7 @@ final class ArrowRowWriteSupport
             case TimeMicroVector time -> consumer.addLong(time.get(row));
             case DecimalVector decimal -> writeDecimal(decimal, row);
             case IntervalMonthDayNanoVector interval -> writeInterval(interval, row);
+            case FixedSizeBinaryVector binary when ArrowHugeint.isHugeint(binary.getField()) -> writeHugeint(binary, row);
             case FixedSizeBinaryVector binary -> consumer.addBinary(Binary.fromConstantByteArray(binary.get(row)));
             case BaseVariableWidthVector variable -> consumer.addBinary(Binary.fromConstantByteArray(variable.get(row)));
             case BaseFixedWidthVector fixed when fixed.getTypeWidth() == 16 -> consumer.addBinary(Binary.fromConstantByteArray(bytesOf(fixed, row)));
@@ -183,6 +186,24 @@ final class ArrowRowWriteSupport
             System.arraycopy(unscaled, 0, fixed, 16 - unscaled.length, unscaled.length);
             consumer.addBinary(Binary.fromConstantByteArray(fixed));
         }
+    }
+
+    /** A HUGEINT or UHUGEINT as DECIMAL(38, 0): its 16 bytes big-endian, two's complement (ParquetSchemas). */
+    private void writeHugeint(FixedSizeBinaryVector binary, int row)
+    {
+        java.math.BigInteger value = ArrowHugeint.value(binary, row);
+        if (value.bitLength() > 127) {
+            throw new UnsupportedFeatureException("cannot flush column " + binary.getField().getName() + ": its UHUGEINT value " + value
+                    + " is 2^127 or more, which no Parquet type that DuckDB reads back as an integer holds (moraine writes UHUGEINT as "
+                    + "DECIMAL(38, 0); DuckDB's own flush, CALL ducklake_flush_inlined_data(...), writes it as DOUBLE, rounding it). "
+                    + "Nothing was committed; the rows stay inlined");
+        }
+        byte[] bigEndian = new byte[ArrowHugeint.BYTE_WIDTH];
+        byte[] littleEndian = binary.get(row);
+        for (int i = 0; i < bigEndian.length; i++) {
+            bigEndian[i] = littleEndian[bigEndian.length - 1 - i];
+        }
+        consumer.addBinary(Binary.fromConstantByteArray(bigEndian));
     }
 
     /** Parquet INTERVAL: months, days, milliseconds as three little-endian uint32 (DuckDB's writer does the same). */

@@ -2,6 +2,7 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.inline.ArrowHugeint;
 import io.moraine.core.inline.ParquetVariant;
 import io.moraine.core.scan.DataFileTask;
 import org.apache.arrow.vector.types.DateUnit;
@@ -123,6 +124,10 @@ final class ParquetSchemas
                     .as(LogicalTypeAnnotation.timestampType(timestamp.getTimezone() != null, timeUnit(timestamp.getUnit(), name))).named(name);
             case ArrowType.Time time when time.getUnit() == TimeUnit.MICROSECOND ->
                     Types.optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.timeType(false, LogicalTypeAnnotation.TimeUnit.MICROS)).named(name);
+            // HUGEINT and UHUGEINT as DECIMAL(38, 0) in 16 bytes, as moraine's flush always wrote them: exact for every
+            // HUGEINT and every UHUGEINT below 2^127 (DuckDB reads them back and casts to the column's type); DuckDB's own
+            // writer turns them into DOUBLE, which rounds above 2^53.
+            case ArrowType.FixedSizeBinary ignored when ArrowHugeint.isHugeint(field) -> decimal(new ArrowType.Decimal(38, 0, 128), name);
             case ArrowType.FixedSizeBinary binary when binary.getByteWidth() == 16 && isUuid(field) ->
                     Types.optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(16).as(LogicalTypeAnnotation.uuidType()).named(name);
             case ArrowType.FixedSizeBinary binary -> Types.optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(binary.getByteWidth()).named(name);
