@@ -2,6 +2,7 @@ package io.moraine.inline;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.error.CorruptionException;
 import io.moraine.core.changes.InlinedChangesTask;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.core.scan.InlinedVersionColumns;
@@ -28,7 +29,7 @@ import java.util.Set;
  * (the engine reads its initial default).
  */
 public final class InlinedRowsReader
-        implements AutoCloseable
+        implements InlinedBatchSource
 {
     /**
      * One batch: its rows, for each read column its vector and the column as the batch's version wrote it (or null), and
@@ -57,12 +58,14 @@ public final class InlinedRowsReader
     private final List<TableColumn> columns;
     private final Map<Long, Map<Long, TableColumn>> versionColumns = new HashMap<>();
     private final InlineScan scan;
+    private final long plannedHead;
 
-    private InlinedRowsReader(CatalogSnapshot snapshot, long tableId, List<Long> schemaVersions, InlineSelection selection, List<TableColumn> columns,
-            int windowRows, BufferAllocator allocator)
+    private InlinedRowsReader(CatalogSnapshot snapshot, long tableId, long plannedHead, List<Long> schemaVersions, InlineSelection selection,
+            List<TableColumn> columns, int windowRows, BufferAllocator allocator)
     {
         this.snapshot = snapshot;
         this.tableId = tableId;
+        this.plannedHead = plannedHead;
         this.schemaVersions = List.copyOf(schemaVersions);
         this.columns = List.copyOf(columns);
         this.scan = InlineReader.scan(snapshot.reader(), tableId, selection, Optional.of(projection()), windowRows, allocator);
@@ -76,8 +79,8 @@ public final class InlinedRowsReader
     public static InlinedRowsReader open(CatalogSnapshot snapshot, InlinedRowsTask task, List<TableColumn> columns, int windowRows, BufferAllocator allocator)
     {
         requireNotFlushedSince(snapshot, task.tableId(), task.plannedHead());
-        return new InlinedRowsReader(snapshot, task.tableId(), task.schemaVersions(), new InlineSelection.AtSnapshot(task.snapshotId()), columns,
-                windowRows, allocator);
+        return new InlinedRowsReader(snapshot, task.tableId(), task.plannedHead(), task.schemaVersions(), new InlineSelection.AtSnapshot(task.snapshotId()),
+                columns, windowRows, allocator);
     }
 
     /**
@@ -94,7 +97,17 @@ public final class InlinedRowsReader
             case INSERTION -> new InlineSelection.InsertedBetween(task.fromSnapshot(), task.toSnapshot());
             case DELETION -> new InlineSelection.DeletedBetween(task.fromSnapshot(), task.toSnapshot());
         };
-        return new InlinedRowsReader(snapshot, task.tableId(), task.schemaVersions(), selection, columns, windowRows, allocator);
+        return new InlinedRowsReader(snapshot, task.tableId(), task.plannedHead(), task.schemaVersions(), selection, columns, windowRows, allocator);
+    }
+
+    /**
+     * Refuses, as {@link #open} does, when a flush committed after {@code task} was planned: for a reader that read the
+     * rows while the plan's data files were still being listed, once the listing is done (a file listed after the
+     * flush may hold the rows read before it).
+     */
+    public static void requireNotFlushedSince(CatalogSnapshot snapshot, InlinedRowsTask task)
+    {
+        requireNotFlushedSince(snapshot, task.tableId(), task.plannedHead());
     }
 
     private static void requireNotFlushedSince(CatalogSnapshot snapshot, long tableId, long plannedHead)
@@ -105,15 +118,25 @@ public final class InlinedRowsReader
         }
     }
 
+    @Override
     public boolean hasNext()
     {
         return scan.hasNext();
     }
 
     /** The next batch; its vectors are valid until the following call or {@link #close()}. */
+    @Override
     public Batch next()
     {
-        InlineBatch batch = scan.next();
+        InlineBatch batch;
+        try {
+            batch = scan.next();
+        }
+        catch (CorruptionException e) {
+            // A flush since planning drains the chunks whose bodies a later window reads: say so, not that the store is damaged.
+            requireNotFlushedSince(snapshot, tableId, plannedHead);
+            throw e;
+        }
         Map<Long, TableColumn> written = writtenColumns(batch.schemaVersion());
         VectorSchemaRoot root = batch.root();
         Set<String> present = new LinkedHashSet<>(root.getSchema().getFields().stream().map(Field::getName).toList());
@@ -138,6 +161,7 @@ public final class InlinedRowsReader
     }
 
     /** Bytes of decoded rows held now. */
+    @Override
     public long residentBytes()
     {
         return scan.residentBytes();

@@ -5,6 +5,9 @@ import io.moraine.core.changes.InlinedChangesTask;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.core.types.TableColumn;
 import io.moraine.inline.InlineReader;
+import io.moraine.inline.InlinedBatchSource;
+import io.moraine.inline.InlinedRowsPiece;
+import io.moraine.inline.InlinedRowsPieces;
 import io.moraine.inline.InlinedRowsReader;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -19,36 +22,54 @@ import org.apache.spark.unsafe.types.UTF8String;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Reads inlined rows on the driver with the inline reader (columns found by column id in each schema version) and
- * writes them, with the columns computed per row after the table's (metadata or change-feed columns), as an Arrow IPC
- * stream in the scan's output schema — Spark's own Arrow layout, so that executors wrap the vectors in
- * {@code ArrowColumnVector}s as they are.
+ * Turns inlined rows (columns found by column id in each schema version) into Spark's Arrow layout of the scan's output
+ * schema, with the columns computed per row after the table's (metadata or change-feed columns), so that they are
+ * wrapped in {@code ArrowColumnVector}s as they are. A scan's rows are read on the driver into the inline reader's
+ * bounded pieces ({@link #pieces}), one input partition each, and converted on the executor
+ * ({@link InlinedPieceBatchReader}); a change feed's side is converted on the driver into one Arrow IPC stream
+ * ({@link #encodeChanges}).
  */
 final class InlinedRowsEncoder
 {
     /** The value of output column {@code field} (after the table's columns) for row {@code row} of a batch. */
     @FunctionalInterface
-    private interface ExtraValues
+    interface ExtraValues
     {
         Object value(InlinedRowsReader.Batch batch, int row, String field);
     }
 
+    /** A scan's metadata columns: an inlined row has no file or position; its row id, and its begin snapshot as its snapshot. */
+    static final ExtraValues SCAN_METADATA = (batch, row, field) -> switch (MetadataColumns.byName(field).orElseThrow().kind()) {
+        case FILE, POS -> null;
+        case ROW_ID -> batch.rowIds().get(row);
+        case SNAPSHOT_ID -> batch.beginSnapshots().get(row);
+    };
+
     private InlinedRowsEncoder() {}
 
-    /** A scan's inlined rows at its snapshot, with their metadata columns. */
-    static InlinedRowsPartition encode(CatalogSnapshot snapshot, InlinedRowsTask task, List<TableColumn> columns, StructType output)
+    /**
+     * A scan's inlined rows at its snapshot, read on the driver into bounded pieces ({@link InlinedRowsPieces.Bounds#DEFAULT}):
+     * one partition each, in the inline reader's layout, converted to {@code output} on the executor.
+     */
+    static List<InlinedPiecePartition> pieces(CatalogSnapshot snapshot, InlinedRowsTask task, List<TableColumn> columns, StructType output)
     {
-        return encode(allocator -> InlinedRowsReader.open(snapshot, task, columns, InlineReader.DEFAULT_WINDOW_ROWS, allocator), task.tableId(), columns,
-                output, (batch, row, field) -> switch (MetadataColumns.byName(field).orElseThrow().kind()) {
-                    case FILE, POS -> null;
-                    case ROW_ID -> batch.rowIds().get(row);
-                    case SNAPSHOT_ID -> batch.beginSnapshots().get(row);
-                });
+        List<InlinedPiecePartition> partitions = new ArrayList<>();
+        try (BufferAllocator allocator = ArrowUtils.rootAllocator().newChildAllocator("moraine inlined rows of table " + task.tableId(), 0, Long.MAX_VALUE);
+                InlinedRowsPieces pieces = InlinedRowsPieces.open(snapshot, task, columns, InlinedRowsPieces.Bounds.DEFAULT, allocator)) {
+            while (pieces.hasNext()) {
+                InlinedRowsPiece piece = pieces.next();
+                if (piece.rows() > 0) {
+                    partitions.add(new InlinedPiecePartition(piece.arrowStream(), piece.rows(), output));
+                }
+            }
+        }
+        return partitions;
     }
 
     /** One side of a change feed's inlined rows, with the change-feed columns ({@code commitTimes}: micros by snapshot). */
@@ -82,27 +103,11 @@ final class InlinedRowsEncoder
                 ArrowStreamWriter stream = new ArrowStreamWriter(root, null, bytes)) {
             ArrowWriter writer = ArrowWriter.create(root);
             stream.start();
-            int width = output.fields().length;
             while (reader.hasNext()) {
-                InlinedRowsReader.Batch batch = reader.next();
-                for (int row = 0; row < batch.rows(); row++) {
-                    Object[] values = new Object[width];
-                    for (int i = 0; i < columns.size(); i++) {
-                        TableColumn column = columns.get(i);
-                        FieldVector vector = batch.vector(i);
-                        values[i] = vector == null
-                                ? CatalystValues.toCatalyst(output.fields()[i].dataType(), column.initialDefaultValue().orElse(null))
-                                : InlinedValues.value(column, output.fields()[i].dataType(), batch.writtenAs(i), vector, row);
-                    }
-                    for (int i = columns.size(); i < width; i++) {
-                        values[i] = extra.value(batch, row, output.fields()[i].name());
-                    }
-                    writer.write(new GenericInternalRow(values));
-                }
+                rows += write(reader.next(), columns, output, extra, writer);
                 writer.finish();
                 stream.writeBatch();
                 writer.reset();
-                rows += batch.rows();
             }
             stream.end();
         }
@@ -110,5 +115,29 @@ final class InlinedRowsEncoder
             throw new UncheckedIOException(e);
         }
         return new InlinedRowsPartition(bytes.toByteArray(), rows);
+    }
+
+    /**
+     * Writes the rows of one batch (of an {@link InlinedBatchSource} opened with {@code columns}) to {@code writer}, in
+     * {@code output}'s layout: the table's columns, then the extra ones. Returns how many.
+     */
+    static int write(InlinedRowsReader.Batch batch, List<TableColumn> columns, StructType output, ExtraValues extra, ArrowWriter writer)
+    {
+        int width = output.fields().length;
+        for (int row = 0; row < batch.rows(); row++) {
+            Object[] values = new Object[width];
+            for (int i = 0; i < columns.size(); i++) {
+                TableColumn column = columns.get(i);
+                FieldVector vector = batch.vector(i);
+                values[i] = vector == null
+                        ? CatalystValues.toCatalyst(output.fields()[i].dataType(), column.initialDefaultValue().orElse(null))
+                        : InlinedValues.value(column, output.fields()[i].dataType(), batch.writtenAs(i), vector, row);
+            }
+            for (int i = columns.size(); i < width; i++) {
+                values[i] = extra.value(batch, row, output.fields()[i].name());
+            }
+            writer.write(new GenericInternalRow(values));
+        }
+        return batch.rows();
     }
 }

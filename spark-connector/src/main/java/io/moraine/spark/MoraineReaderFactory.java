@@ -47,7 +47,7 @@ final class MoraineReaderFactory
         return switch (partition) {
             case DataFilePartition file -> open(file);
             case DataFileGroupPartition group -> new DataFileGroupReader(group, this::open);
-            case InlinedRowsPartition inlined -> new InlinedBatchReader(inlined);
+            case InlinedPiecePartition inlined -> new InlinedPieceBatchReader(inlined);
             default -> throw new IllegalArgumentException("not a moraine partition: " + partition);
         };
     }

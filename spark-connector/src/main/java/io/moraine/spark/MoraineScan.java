@@ -36,8 +36,8 @@ import java.util.OptionalLong;
 /**
  * A scan of a moraine table at its snapshot, planned by the core's Scan API on the driver: one input partition per
  * data file the filter does not rule out (whole files: Spark's reader picks a split's row groups by their midpoint,
- * the core's planner by their start), and one holding the inlined rows, read here so that executors never open the
- * catalog.
+ * the core's planner by their start), and the inlined rows, read here into the inline reader's bounded pieces (at most
+ * 8,192 rows and 1 MiB of Arrow IPC each, one partition per piece) so that executors never open the catalog.
  */
 final class MoraineScan
         implements Scan, Batch, SupportsReportStatistics, SupportsRuntimeV2Filtering
@@ -231,10 +231,11 @@ final class MoraineScan
                             allCertain &= file.certainRows() == file.recordCount();
                         }
                         case InlinedRowsTask inlined -> {
-                            InlinedRowsPartition partition = InlinedRowsEncoder.encode(snapshot, inlined, columns, readSchema());
-                            planned.add(partition);
-                            bytes += partition.arrowStream().length;
-                            rows += partition.rows();
+                            for (InlinedPiecePartition partition : InlinedRowsEncoder.pieces(snapshot, inlined, columns, readSchema())) {
+                                planned.add(partition);
+                                bytes += partition.piece().length;
+                                rows += partition.rows();
+                            }
                         }
                     }
                 }

@@ -57,7 +57,14 @@ class TestMoraineSparkReads
             // HUGEINT and UHUGEINT, inlined in their lossless 16-byte form (ArrowHugeint): listed and refused as before.
             "CREATE TABLE lake.main.wide (id INTEGER, h HUGEINT, u UHUGEINT, s STRUCT(h HUGEINT))",
             "INSERT INTO lake.main.wide VALUES (1, -99999999999999999999999999999999999999, 99999999999999999999999999999999999999, "
-                    + "{'h': -12345678901234567890123}), (2, 0, 0, {'h': NULL}), (3, NULL, NULL, NULL), (4, 9223372036854775808, 18446744073709551616, {'h': 1})");
+                    + "{'h': -12345678901234567890123}), (2, 0, 0, {'h': NULL}), (3, NULL, NULL, NULL), (4, 9223372036854775808, 18446744073709551616, {'h': 1})",
+            // More inlined rows than one piece (8,192 rows), under two schema versions, some deleted.
+            "CALL lake.set_option('data_inlining_row_limit', 20000)",
+            "CREATE TABLE lake.main.many (id INTEGER, s STRUCT(a INTEGER, b VARCHAR))",
+            "INSERT INTO lake.main.many SELECT i, {'a': i, 'b': 'b' || i} FROM range(10000) t(i)",
+            "ALTER TABLE lake.main.many RENAME COLUMN s.b TO c",
+            "INSERT INTO lake.main.many SELECT i, {'a': -i, 'c': NULL} FROM range(10000, 13000) t(i)",
+            "DELETE FROM lake.main.many WHERE id % 7 = 0");
 
     private DuckLakeOracle oracle;
     private SparkSession spark;
@@ -175,6 +182,22 @@ class TestMoraineSparkReads
     }
 
     @Test
+    void inlinedRowsBeyondOnePieceAreReadInSeveralPartitions()
+            throws Exception
+    {
+        assertSame("SELECT id, s.c, s.a FROM lake.main.many", "SELECT id, s.c, s.a FROM lake.main.many");
+        assertSame("SELECT s FROM lake.main.many WHERE id > 9990", "SELECT s FROM lake.main.many WHERE id > 9990");
+        List<List<String>> expected = oracle.query("SELECT id, rowid, snapshot_id FROM lake.main.many");
+        List<Row> rows = spark.sql("SELECT id, _row_id, _snapshot_id, _file, _pos FROM lake.main.many").collectAsList();
+        assertThat(rows.stream().map(row -> List.of(Integer.toString(row.getInt(0)), Long.toString(row.getLong(1)), Long.toString(row.getLong(2)))).toList())
+                .containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(rows).allSatisfy(row -> assertThat(row.isNullAt(3) && row.isNullAt(4)).isTrue());
+        // 11,142 rows: two pieces of the first version's 8,571 (8,192 rows at most each), one of the second's 2,571
+        assertThat(spark.sql("SELECT * FROM lake.main.many").rdd().getNumPartitions()).isGreaterThanOrEqualTo(3);
+        assertThat(spark.sql("SELECT count(*) FROM lake.main.many").first().getLong(0)).isEqualTo(expected.size());
+    }
+
+    @Test
     void limitsAndCountsAreExact()
     {
         assertThat(spark.sql("SELECT * FROM lake.main.t LIMIT 7").collectAsList()).hasSize(7);
@@ -200,7 +223,7 @@ class TestMoraineSparkReads
     void namespacesAndTablesAreListed()
     {
         assertThat(spark.sql("SHOW NAMESPACES IN lake").collectAsList().stream().map(row -> row.getString(0)).toList()).containsExactly("main");
-        assertThat(spark.sql("SHOW TABLES IN lake.main").collectAsList().stream().map(row -> row.getString(1)).toList()).containsExactlyInAnyOrder("t", "gone", "big", "wide");
+        assertThat(spark.sql("SHOW TABLES IN lake.main").collectAsList().stream().map(row -> row.getString(1)).toList()).containsExactlyInAnyOrder("t", "gone", "big", "wide", "many");
         assertThat(spark.read().format("moraine").option("store", store).load("main.t").count()).isEqualTo(2701);
         assertThat(spark.read().format("moraine").option("store", store).option("versionAsOf", "2").load("t").count()).isEqualTo(3000);
     }

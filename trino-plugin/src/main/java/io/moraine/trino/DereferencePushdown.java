@@ -32,25 +32,28 @@ final class DereferencePushdown
     private DereferencePushdown() {}
 
     /**
+     * Also records the columns the scan then reads in the handle ({@link MoraineTableHandle#projection()}), for the
+     * coordinator to read the inlined rows' columns by.
+     *
      * @param columns the table's columns at the handle's snapshot, by id; read only when a projection dereferences one
-     * @return empty when no projection dereferences a column
+     * @return empty when no projection dereferences a column and the handle already records the columns read
      */
     static Optional<ProjectionApplicationResult<ConnectorTableHandle>> apply(MoraineTableHandle table, List<ConnectorExpression> projections,
             Map<String, ColumnHandle> assignments, Supplier<Map<Long, TableColumn>> columns)
     {
         Set<ConnectorExpression> chains = new LinkedHashSet<>();
         projections.forEach(projection -> collectChains(projection, chains));
-        if (chains.stream().allMatch(Variable.class::isInstance)) {
-            return Optional.empty();
-        }
-        Map<Long, TableColumn> columnsById = columns.get();
         Map<ConnectorExpression, Variable> replacements = new LinkedHashMap<>();
         Map<String, Assignment> newAssignments = new LinkedHashMap<>();
+        Map<Long, TableColumn> columnsById = null;
         for (ConnectorExpression chain : chains) {
             if (chain instanceof Variable variable) {
                 ColumnHandle handle = assignments.get(variable.getName());
                 newAssignments.putIfAbsent(variable.getName(), new Assignment(variable.getName(), handle, variable.getType()));
                 continue;
+            }
+            if (columnsById == null) {
+                columnsById = columns.get();
             }
             List<Integer> fieldIndexes = new ArrayList<>();
             Variable base = baseOf(chain, fieldIndexes);
@@ -60,8 +63,12 @@ final class DereferencePushdown
             newAssignments.putIfAbsent(name, new Assignment(name, field, chain.getType()));
             replacements.put(chain, new Variable(name, chain.getType()));
         }
+        List<MoraineColumnHandle> read = newAssignments.values().stream().map(assignment -> (MoraineColumnHandle) assignment.getColumn()).distinct().toList();
+        if (replacements.isEmpty() && table.projection().map(current -> Set.copyOf(current).equals(Set.copyOf(read))).orElse(false)) {
+            return Optional.empty();
+        }
         List<ConnectorExpression> newProjections = projections.stream().map(projection -> replace(projection, replacements)).toList();
-        return Optional.of(new ProjectionApplicationResult<>(table, newProjections, List.copyOf(newAssignments.values()), false));
+        return Optional.of(new ProjectionApplicationResult<>(table.withProjection(read), newProjections, List.copyOf(newAssignments.values()), false));
     }
 
     /** The maximal variables and dereference chains on variables in an expression. */

@@ -4,6 +4,8 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.changes.ChangeKind;
 import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.types.TableColumn;
+import io.moraine.inline.InlinedBatchSource;
+import io.moraine.inline.InlinedPieceReader;
 import io.moraine.inline.InlinedRowsReader;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
@@ -15,53 +17,101 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
- * Streams a table's live inlined rows one window at a time as the inline reader decodes them: only the current
- * window's chunk bodies are held. Columns are found by column id (a column a schema version lacks reads as its default).
- * A change feed's side of the inlined rows ({@link #changes}) has each row's {@code snapshot_id} and {@code rowid} first.
+ * Streams inlined rows one batch at a time: a change feed's side as the inline reader decodes them from the store (only
+ * the current window's chunk bodies are held), or a table scan's from a piece the coordinator read and shipped with the
+ * split ({@link #ofPiece}; no catalog is opened). Columns are found by column id (a column a schema version lacks reads
+ * as its default). A change feed's side ({@link #changes}) has each row's {@code snapshot_id} and {@code rowid} first.
  */
 final class InlinedRowsPageSource
         implements ConnectorPageSource
 {
     private final BufferAllocator allocator;
     private final CatalogSnapshot snapshot;
-    private final InlinedRowsReader scan;
+    private final InlinedBatchSource scan;
+    // The piece's size when reading one (counted as read once it is), else empty: reading from the store.
+    private final OptionalLong pieceBytes;
     private final List<MoraineColumnHandle> columns;
-    private final List<TableColumn> readColumns;
+    // For each column: its index among the batches' read columns and its core column, or -1 and null when hidden.
+    private final int[] batchIndex;
+    private final TableColumn[] readColumns;
     private final Optional<ChangeKind> changeKind;
     private long readTimeNanos;
     private long completedPositions;
     private boolean finished;
 
-    /** @param readColumns the core's columns of the table columns among {@code columns} (all but the hidden ones), in the same order */
-    InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, List<MoraineColumnHandle> columns,
-            List<TableColumn> readColumns)
-    {
-        this(allocator, snapshot, scan, columns, readColumns, Optional.empty());
-    }
-
-    /** The rows of a change feed's {@code kind} side ({@code InlinedRowsReader.openChanges}), snapshot and row id first. */
+    /**
+     * The rows of a change feed's {@code kind} side ({@code InlinedRowsReader.openChanges}, read through {@code snapshot}),
+     * snapshot and row id first.
+     *
+     * @param readColumns the core's columns of {@code columns} (all of them table columns), in the same order
+     */
     static InlinedRowsPageSource changes(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, ChangeKind kind,
             List<MoraineColumnHandle> columns, List<TableColumn> readColumns)
     {
-        return new InlinedRowsPageSource(allocator, snapshot, scan, columns, readColumns, Optional.of(kind));
+        int[] batchIndex = new int[columns.size()];
+        int read = 0;
+        for (int i = 0; i < columns.size(); i++) {
+            batchIndex[i] = columns.get(i).hiddenColumn().isPresent() ? -1 : read++;
+        }
+        TableColumn[] byColumn = new TableColumn[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            byColumn[i] = batchIndex[i] < 0 ? null : readColumns.get(batchIndex[i]);
+        }
+        return new InlinedRowsPageSource(allocator, snapshot, scan, OptionalLong.empty(), columns, batchIndex, byColumn, Optional.of(kind));
     }
 
-    private InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, List<MoraineColumnHandle> columns,
-            List<TableColumn> readColumns, Optional<ChangeKind> changeKind)
+    /**
+     * A table scan's rows from a piece ({@link InlinedPieceReader}) holding {@code readColumns}: each of {@code columns}
+     * that is not hidden is one of them, by column id, with the same Trino type (a struct column pruned to the same
+     * fields).
+     */
+    static InlinedRowsPageSource ofPiece(BufferAllocator allocator, InlinedPieceReader piece, long pieceBytes, List<MoraineColumnHandle> columns,
+            List<TableColumn> readColumns)
+    {
+        Map<Long, Integer> indexOf = new HashMap<>();
+        List<TableColumn> shipped = piece.columns();
+        for (int i = 0; i < shipped.size(); i++) {
+            indexOf.put(shipped.get(i).columnId(), i);
+        }
+        int[] batchIndex = new int[columns.size()];
+        TableColumn[] byColumn = new TableColumn[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            MoraineColumnHandle column = columns.get(i);
+            if (column.hiddenColumn().isPresent()) {
+                batchIndex[i] = -1;
+                continue;
+            }
+            Integer index = indexOf.get(column.columnId());
+            if (index == null) {
+                throw new IllegalStateException("the split of the inlined rows does not hold column " + column.name() + " (id " + column.columnId() + ")");
+            }
+            batchIndex[i] = index;
+            byColumn[i] = readColumns.get(i);
+        }
+        return new InlinedRowsPageSource(allocator, null, piece, OptionalLong.of(pieceBytes), columns, batchIndex, byColumn, Optional.empty());
+    }
+
+    private InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedBatchSource scan, OptionalLong pieceBytes,
+            List<MoraineColumnHandle> columns, int[] batchIndex, TableColumn[] readColumns, Optional<ChangeKind> changeKind)
     {
         this.changeKind = changeKind;
         this.allocator = allocator;
         this.snapshot = snapshot;
         this.scan = scan;
+        this.pieceBytes = pieceBytes;
         this.columns = List.copyOf(columns);
-        this.readColumns = List.copyOf(readColumns);
+        this.batchIndex = batchIndex.clone();
+        this.readColumns = readColumns.clone();
     }
 
     @Override
@@ -80,16 +130,15 @@ final class InlinedRowsPageSource
             blocks[0] = longs(kind == ChangeKind.INSERTION ? batch.beginSnapshots() : batch.endSnapshots(), rows);
             blocks[1] = longs(batch.rowIds(), rows);
         });
-        int read = 0;
         for (int i = 0; i < columns.size(); i++) {
             MoraineColumnHandle column = columns.get(i);
             if (column.hiddenColumn().isPresent()) {
                 blocks[first + i] = hiddenColumn(column.hiddenColumn().get(), batch, rows);
                 continue;
             }
+            int read = batchIndex[i];
             FieldVector vector = batch.vector(read);
-            blocks[first + i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns.get(read), batch.writtenAs(read), vector, rows);
-            read++;
+            blocks[first + i] = vector == null ? ArrowToTrino.missing(column, rows) : ArrowToTrino.block(column.type(), readColumns[i], batch.writtenAs(read), vector, rows);
         }
         readTimeNanos += System.nanoTime() - start;
         completedPositions += rows;
@@ -118,13 +167,16 @@ final class InlinedRowsPageSource
     @Override
     public long getCompletedBytes()
     {
-        return scan.bodiesRead();
+        if (pieceBytes.isPresent()) {
+            return finished ? pieceBytes.getAsLong() : 0;
+        }
+        return ((InlinedRowsReader) scan).bodiesRead();
     }
 
     @Override
-    public java.util.OptionalLong getCompletedPositions()
+    public OptionalLong getCompletedPositions()
     {
-        return java.util.OptionalLong.of(completedPositions);
+        return OptionalLong.of(completedPositions);
     }
 
     @Override
@@ -150,7 +202,7 @@ final class InlinedRowsPageSource
     {
         finished = true;
         try (allocator; snapshot; scan) {
-            // closed in reverse order: the scan's vectors, the store snapshot, then the allocator
+            // closed in reverse order: the scan's vectors, the store snapshot (when reading from the store), then the allocator
         }
     }
 }

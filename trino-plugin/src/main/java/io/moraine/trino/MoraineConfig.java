@@ -19,6 +19,8 @@ public class MoraineConfig
     private Long defaultSnapshotId;
     private java.time.Instant defaultSnapshotTimestamp;
     private DataSize maxSplitSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
+    private int inlinedSplitMaxRows = io.moraine.inline.InlinedRowsPieces.Bounds.DEFAULT.maxRows();
+    private DataSize inlinedSplitMaxSize = DataSize.ofBytes(io.moraine.inline.InlinedRowsPieces.Bounds.DEFAULT.maxBytes());
     private long metadataCacheMaxTables = 1000;
     private boolean tableStatisticsEnabled = true;
     private Duration dynamicFilteringWaitTimeout = new Duration(1, java.util.concurrent.TimeUnit.SECONDS);
@@ -105,6 +107,41 @@ public class MoraineConfig
     {
         this.maxSplitSize = maxSplitSize;
         return this;
+    }
+
+    @Min(1)
+    public int getInlinedSplitMaxRows()
+    {
+        return inlinedSplitMaxRows;
+    }
+
+    @Config("moraine.inlined-split-max-rows")
+    @ConfigDescription("A table's inlined rows are read on the coordinator and shipped to workers in splits of at most this many rows")
+    public MoraineConfig setInlinedSplitMaxRows(int inlinedSplitMaxRows)
+    {
+        this.inlinedSplitMaxRows = inlinedSplitMaxRows;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize("1kB")
+    public DataSize getInlinedSplitMaxSize()
+    {
+        return inlinedSplitMaxSize;
+    }
+
+    @Config("moraine.inlined-split-max-size")
+    @ConfigDescription("A table's inlined rows are shipped to workers in splits of at most this many bytes of Arrow IPC (a single larger row is a split of its own)")
+    public MoraineConfig setInlinedSplitMaxSize(DataSize inlinedSplitMaxSize)
+    {
+        this.inlinedSplitMaxSize = inlinedSplitMaxSize;
+        return this;
+    }
+
+    /** The bound on one inlined-rows split. */
+    public io.moraine.inline.InlinedRowsPieces.Bounds inlinedSplitBounds()
+    {
+        return new io.moraine.inline.InlinedRowsPieces.Bounds(inlinedSplitMaxRows, inlinedSplitMaxSize.toBytes());
     }
 
     @Min(0)

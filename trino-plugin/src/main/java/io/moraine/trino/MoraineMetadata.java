@@ -265,7 +265,8 @@ public class MoraineMetadata
         if (!(tableHandle instanceof MoraineTableHandle table) || !MoraineSessionProperties.statisticsEnabled(session)) {
             return io.trino.spi.statistics.TableStatistics.empty();
         }
-        return statistics.computeIfAbsent(table, this::readStatistics);
+        // The projection changes no statistic: one computation serves the handle before and after it is pushed.
+        return statistics.computeIfAbsent(table.withoutProjection(), this::readStatistics);
     }
 
     private io.trino.spi.statistics.TableStatistics readStatistics(MoraineTableHandle table)
@@ -283,7 +284,8 @@ public class MoraineMetadata
 
     /**
      * Pushes struct-field dereferences ({@code SELECT s.a}) into column handles, so a scan reads only those leaves
-     * (Parquet files by field id, inlined rows from their chunks); see {@link DereferencePushdown}.
+     * (Parquet files by field id, inlined rows from their chunks), and records the columns read in the handle, by which
+     * the coordinator reads the inlined rows; see {@link DereferencePushdown}.
      */
     @Override
     public Optional<io.trino.spi.connector.ProjectionApplicationResult<ConnectorTableHandle>> applyProjection(ConnectorSession session,

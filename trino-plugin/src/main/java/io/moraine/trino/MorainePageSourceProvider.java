@@ -1,14 +1,12 @@
 package io.moraine.trino;
 
 import com.google.inject.Inject;
-import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.files.TrinoLakeFileSystem;
-import io.moraine.inline.InlineReader;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlinedRowsReader;
+import io.moraine.inline.InlinedPieceReader;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.connector.ColumnHandle;
@@ -24,14 +22,14 @@ import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
 import org.apache.arrow.memory.BufferAllocator;
 
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Pages of a split: a data-file task through Trino's Parquet reader, keeping the rows the core's {@code VisibleRows}
- * selects; the inlined-rows task from the inline reader at the task's snapshot.
+ * selects; a piece of the inlined rows from the bytes the coordinator shipped with the split (no catalog is opened).
  */
 public class MorainePageSourceProvider
         implements ConnectorPageSourceProvider
@@ -69,9 +67,12 @@ public class MorainePageSourceProvider
         }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
+        if (split instanceof MoraineInlinedRowsSplit inlined) {
+            return inlinedRows(inlined, projected);
+        }
         if (projected.stream().anyMatch(MoraineColumnHandle::isDereference)) {
             // Each column read once, pruned to the nested fields asked for; the fields are then taken out of its rows.
-            NestedReadLayout layout = NestedReadLayout.of(projected, tableColumns.of(table), types);
+            NestedReadLayout layout = NestedReadLayout.of(projected, shippedColumns((MoraineSplit) split, projected), types);
             return new DereferencingPageSource(pageSource(session, split, table, layout.columns(), layout.readColumns(), dynamicFilter), layout.outputs());
         }
         return pageSource(session, split, table, projected, null, dynamicFilter);
@@ -90,9 +91,10 @@ public class MorainePageSourceProvider
                     yield predicate.isNone()
                             ? new EmptyPageSource()
                             : ParquetFilePages.open(file, table, new TrinoLakeFileSystem(fileSystemFactory.create(session)), projected,
-                                    readColumns != null ? readColumns : readColumns(table, projected), predicate, parquetOptions);
+                                    readColumns != null ? readColumns : readColumns((MoraineSplit) split, projected), predicate, parquetOptions);
                 }
-                case InlinedRowsTask inlined -> inlinedRows(table, inlined, projected, readColumns);
+                case InlinedRowsTask inlined -> throw new IllegalStateException("a table's inlined rows come in " + MoraineInlinedRowsSplit.class.getSimpleName()
+                        + "s, read on the coordinator, not as task " + inlined);
             };
         }
         catch (MoraineException e) {
@@ -101,16 +103,31 @@ public class MorainePageSourceProvider
     }
 
     /**
-     * The core's columns of the projected handles (cached per table and snapshot), for finding struct fields by id; none
-     * are looked up when no projected column holds a struct.
+     * The core's columns of the projected handles, for finding struct fields by id, from the split (the coordinator
+     * ships them when the scan reads a struct); none are needed when no projected column holds a struct.
      */
-    private List<TableColumn> readColumns(MoraineTableHandle table, List<MoraineColumnHandle> columns)
+    private List<TableColumn> readColumns(MoraineSplit split, List<MoraineColumnHandle> columns)
     {
         if (columns.stream().noneMatch(column -> holdsStruct(column.type()))) {
             return List.of();
         }
-        Map<Long, TableColumn> byId = tableColumns.of(table).schema().byId();
-        return columns.stream().map(column -> byId.get(column.columnId())).toList();
+        Map<Long, TableColumn> byId = new HashMap<>();
+        shippedColumns(split, columns).forEach(column -> byId.put(column.columnId(), column));
+        return columns.stream().map(column -> column.hiddenColumn().isPresent() ? null : byId.get(column.columnId())).toList();
+    }
+
+    /** The columns the split carries, checked to hold what every projected handle reads. */
+    private List<TableColumn> shippedColumns(MoraineSplit split, List<MoraineColumnHandle> projected)
+    {
+        List<TableColumn> shipped = split.columns();
+        Map<Long, TableColumn> byId = new HashMap<>();
+        shipped.forEach(column -> byId.put(column.columnId(), column));
+        for (MoraineColumnHandle column : projected) {
+            if (column.hiddenColumn().isEmpty() && !holds(byId.get(column.columnId()), column)) {
+                throw new IllegalStateException("the split holds column " + byId.get(column.columnId()) + ", not " + column);
+            }
+        }
+        return shipped;
     }
 
     private static boolean holdsStruct(io.trino.spi.type.Type type)
@@ -118,28 +135,68 @@ public class MorainePageSourceProvider
         return type instanceof io.trino.spi.type.RowType || type.getTypeParameters().stream().anyMatch(MorainePageSourceProvider::holdsStruct);
     }
 
-    private ConnectorPageSource inlinedRows(MoraineTableHandle table, InlinedRowsTask task, List<MoraineColumnHandle> columns, List<TableColumn> prunedColumns)
+    /**
+     * The rows of a piece of the table's inlined rows, shipped with the split: decoded with the Arrow-to-Trino mapping,
+     * each column found by id among the piece's columns (pruned by the coordinator to the fields the handle's projection
+     * dereferences), the hidden columns from each row's row id and begin snapshot. No catalog is opened.
+     */
+    private ConnectorPageSource inlinedRows(MoraineInlinedRowsSplit split, List<MoraineColumnHandle> projected)
     {
-        BufferAllocator allocator = catalog.newAllocator("inlined rows of table " + task.tableId());
-        CatalogSnapshot snapshot = null;
+        BufferAllocator allocator = catalog.newAllocator("inlined rows of a split");
+        InlinedPieceReader piece = null;
         try {
-            snapshot = catalog.catalog().at(task.snapshotId());
-            Map<Long, TableColumn> byId = tableColumns.of(table, snapshot).schema().byId();
-            // Hidden columns come from each row's row_id and begin_snapshot (or are NULL), not from the reader's columns.
-            List<TableColumn> readColumns = new ArrayList<>();
-            for (int i = 0; i < columns.size(); i++) {
-                MoraineColumnHandle column = columns.get(i);
-                if (column.hiddenColumn().isEmpty()) {
-                    readColumns.add(prunedColumns != null ? prunedColumns.get(i) : byId.get(column.columnId()));
+            piece = InlinedPieceReader.open(split.piece(), allocator);
+            Map<Long, TableColumn> shipped = new HashMap<>();
+            piece.columns().forEach(column -> shipped.put(column.columnId(), column));
+            for (MoraineColumnHandle column : projected) {
+                if (column.hiddenColumn().isEmpty() && !holds(shipped.get(column.columnId()), column)) {
+                    throw new IllegalStateException("the split of the inlined rows holds " + shipped.get(column.columnId()) + ", not " + column);
                 }
             }
-            InlinedRowsReader reader = InlinedRowsReader.open(snapshot, task, readColumns, InlineReader.DEFAULT_WINDOW_ROWS, allocator);
-            return new InlinedRowsPageSource(allocator, snapshot, reader, columns, readColumns);
+            long bytes = split.piece().length;
+            if (projected.stream().anyMatch(MoraineColumnHandle::isDereference)) {
+                NestedReadLayout layout = NestedReadLayout.of(projected, piece.columns(), types);
+                return new DereferencingPageSource(InlinedRowsPageSource.ofPiece(allocator, piece, bytes, layout.columns(), layout.readColumns()), layout.outputs());
+            }
+            List<TableColumn> readColumns = projected.stream().map(column -> column.hiddenColumn().isPresent() ? null : shipped.get(column.columnId())).toList();
+            return InlinedRowsPageSource.ofPiece(allocator, piece, bytes, projected, readColumns);
+        }
+        catch (MoraineException e) {
+            close(piece, allocator);
+            throw MoraineErrorCode.toTrino(e);
         }
         catch (RuntimeException e) {
-            try (allocator; CatalogSnapshot opened = snapshot) {
-                throw e;
+            close(piece, allocator);
+            throw e;
+        }
+    }
+
+    /** Whether the piece's column (null when it has none of that id) holds what the handle reads: the column as typed, or the nested field. */
+    private boolean holds(TableColumn shipped, MoraineColumnHandle column)
+    {
+        if (shipped == null) {
+            return false;
+        }
+        if (!column.isDereference()) {
+            return types.toTrino(shipped).equals(column.type());
+        }
+        TableColumn current = shipped;
+        for (long fieldId : column.path()) {
+            if (!(current.type() instanceof io.moraine.core.types.DuckLakeType.StructOf struct)) {
+                return false;
             }
+            current = struct.fields().stream().filter(field -> field.columnId() == fieldId).findFirst().orElse(null);
+            if (current == null) {
+                return false;
+            }
+        }
+        return types.toTrino(current).equals(column.type());
+    }
+
+    private static void close(InlinedPieceReader piece, BufferAllocator allocator)
+    {
+        try (allocator; piece) {
+            // the piece's vectors, then the allocator
         }
     }
 }

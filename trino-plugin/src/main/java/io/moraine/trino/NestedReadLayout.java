@@ -26,25 +26,25 @@ record NestedReadLayout(List<MoraineColumnHandle> columns, List<TableColumn> rea
 
     static NestedReadLayout of(List<MoraineColumnHandle> projected, MoraineTableColumns.Columns table, MoraineTypes types)
     {
-        Map<Long, MoraineColumnHandle> topLevel = new LinkedHashMap<>();
-        table.handles().forEach(handle -> topLevel.put(handle.columnId(), handle));
-        Map<Long, Set<Long>> idsByColumn = new LinkedHashMap<>();
-        for (MoraineColumnHandle handle : projected) {
-            if (topLevel.containsKey(handle.columnId())) {
-                idsByColumn.computeIfAbsent(handle.columnId(), id -> new LinkedHashSet<>()).add(handle.leafColumnId());
-            }
-        }
-        Map<Long, TableColumn> byId = table.schema().byId();
+        return of(projected, table.schema().columns(), types);
+    }
+
+    /**
+     * @param table the table's top-level columns the projected handles are found in by column id (each may already be
+     *         pruned to the fields asked for)
+     */
+    static NestedReadLayout of(List<MoraineColumnHandle> projected, List<TableColumn> table, MoraineTypes types)
+    {
+        Map<Long, TableColumn> byId = new LinkedHashMap<>();
+        table.forEach(column -> byId.put(column.columnId(), column));
         List<MoraineColumnHandle> columns = new ArrayList<>();
         List<TableColumn> readColumns = new ArrayList<>();
         Map<Long, Integer> indexOf = new LinkedHashMap<>();
-        idsByColumn.forEach((columnId, ids) -> {
-            TableColumn pruned = ColumnProjection.prune(byId.get(columnId), ids).orElseThrow();
-            MoraineColumnHandle column = topLevel.get(columnId);
-            indexOf.put(columnId, columns.size());
-            columns.add(new MoraineColumnHandle(columnId, column.name(), types.toTrino(pruned), column.duckLakeType(), column.initialDefault()));
+        for (TableColumn pruned : prunedColumns(projected, table)) {
+            indexOf.put(pruned.columnId(), columns.size());
+            columns.add(new MoraineColumnHandle(pruned.columnId(), pruned.name(), types.toTrino(pruned), pruned.type().duckLakeName(), pruned.initialDefault()));
             readColumns.add(pruned);
-        });
+        }
         List<Output> outputs = new ArrayList<>();
         for (MoraineColumnHandle handle : projected) {
             if (!indexOf.containsKey(handle.columnId())) {
@@ -58,6 +58,25 @@ record NestedReadLayout(List<MoraineColumnHandle> columns, List<TableColumn> rea
             outputs.add(new Output(index, fieldPositions(readColumns.get(index), handle.path())));
         }
         return new NestedReadLayout(columns, readColumns, outputs);
+    }
+
+    /**
+     * The columns of {@code table} the projected handles read, each once, in the order first asked for, pruned to the
+     * nested fields asked for (whole when the column itself is asked for); hidden columns are not the table's.
+     */
+    static List<TableColumn> prunedColumns(List<MoraineColumnHandle> projected, List<TableColumn> table)
+    {
+        Map<Long, TableColumn> byId = new LinkedHashMap<>();
+        table.forEach(column -> byId.put(column.columnId(), column));
+        Map<Long, Set<Long>> idsByColumn = new LinkedHashMap<>();
+        for (MoraineColumnHandle handle : projected) {
+            if (byId.containsKey(handle.columnId())) {
+                idsByColumn.computeIfAbsent(handle.columnId(), id -> new LinkedHashSet<>()).add(handle.leafColumnId());
+            }
+        }
+        List<TableColumn> pruned = new ArrayList<>();
+        idsByColumn.forEach((columnId, ids) -> pruned.add(ColumnProjection.prune(byId.get(columnId), ids).orElseThrow()));
+        return pruned;
     }
 
     private static int[] fieldPositions(TableColumn column, List<Long> path)

@@ -72,13 +72,14 @@ class TestMoraineFileOperations
     {
         String sql = "SELECT count(*) FROM t";
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
-                // one of them the tiny-file threshold, read at planning
+                // one of them the tiny-file threshold, read at planning, and one the head once the files are listed (no
+                // flush of the inlined rows read meanwhile)
                 .addCopies("MoraineStore.get system", 12)
-                .addCopies("MoraineStore.get current/ducklake_snapshot", 8)
+                .addCopies("MoraineStore.get current/ducklake_snapshot", 7)
                 .addCopies("MoraineStore.scan current/ducklake_schema", 2)
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
-                // with the metadata cache off, the inlined-rows split reads the columns once more (to find older schema
-                // versions' columns by id)
+                // with the metadata cache off, reading the inlined rows (on the coordinator, through the split source's
+                // view) reads the columns once more (to find older schema versions' columns by id)
                 .addCopies("MoraineStore.scan current/ducklake_column", 6)
                 .add("MoraineStore.scan current/ducklake_inlined_data_tables")
                 .add("MoraineStore.scan current/ducklake_data_file")
@@ -110,18 +111,19 @@ class TestMoraineFileOperations
         String sql = "SELECT sum(v) FROM t WHERE id = 250";
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
                 .addCopies("MoraineStore.get system", 13)
-                .addCopies("MoraineStore.get current/ducklake_snapshot", 9)
+                .addCopies("MoraineStore.get current/ducklake_snapshot", 8)
                 .addCopies("MoraineStore.scan current/ducklake_schema", 2)
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
-                // with the metadata cache off, planning reads the columns once more for the filter's types, and the
-                // inlined-rows split once more to find older schema versions' columns by id
-                .addCopies("MoraineStore.scan current/ducklake_column", 8)
+                // with the metadata cache off, planning reads the columns once more for the filter's types (the split
+                // source's read serves the inlined rows' columns too), and reading the inlined rows once more to find
+                // older schema versions' columns by id
+                .addCopies("MoraineStore.scan current/ducklake_column", 7)
                 .add("MoraineStore.scan current/ducklake_file_column_stats")
                 .add("MoraineStore.scan current/ducklake_inlined_data_tables")
                 .add("MoraineStore.scan current/ducklake_data_file")
                 .add("MoraineStore.scan current/ducklake_delete_file")
                 .add("MoraineStore.scan history/ducklake_schema")
-                .addCopies("MoraineStore.scan history/ducklake_column", 8)
+                .addCopies("MoraineStore.scan history/ducklake_column", 7)
                 .add("MoraineStore.scan history/ducklake_data_file")
                 .add("MoraineStore.scan history/ducklake_delete_file")
                 .add("MoraineStore.scan inline/file_delete")
@@ -284,6 +286,39 @@ class TestMoraineFileOperations
                 .add("InputFile.newInput data file")
                 .add("Input.readFully data file")
                 .build());
+    }
+
+    @Test
+    void pageSourcesReadNoStore()
+    {
+        // What runs on a worker runs inside Trino's split spans ("split", "split (leaf)", "process"); split planning runs on
+        // the connector's planning threads, outside them. A store read is a span too, a child of the span current on its
+        // thread, so a read made by a page source has a split span among its ancestors. The data files' opens, made by
+        // the page sources, show that they do.
+        for (String sql : List.of("SELECT * FROM t", "SELECT id, \"$row_id\", \"$snapshot_id\", \"$path\" FROM t WHERE part = 'inline'", "SELECT count(*) FROM t")) {
+            List<SpanData> spans = spansOf(sql);
+            Map<String, SpanData> byId = new java.util.HashMap<>();
+            spans.forEach(span -> byId.put(span.getSpanId(), span));
+            List<String> workerReads = spans.stream()
+                    .filter(span -> span.getName().startsWith("MoraineStore.") && runsInSplit(span, byId))
+                    .map(span -> span.getName() + " " + span.getAttributes().get(AttributeKey.stringKey(TracingStoreReads.RECORD_KIND)))
+                    .toList();
+            assertThat(workerReads).as(sql).isEmpty();
+            if (!sql.contains("'inline'")) {
+                assertThat(spans.stream().filter(span -> span.getName().equals("InputFile.newInput") && runsInSplit(span, byId)).count()).as(sql)
+                        .isEqualTo(DATA_FILES);
+            }
+        }
+    }
+
+    private static boolean runsInSplit(SpanData span, Map<String, SpanData> byId)
+    {
+        for (SpanData parent = byId.get(span.getParentSpanId()); parent != null; parent = byId.get(parent.getParentSpanId())) {
+            if (List.of("split", "split (leaf)", "process").contains(parent.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Drivers of the stage that scans the table: one per split. */

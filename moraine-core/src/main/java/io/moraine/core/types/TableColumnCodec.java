@@ -1,0 +1,116 @@
+package io.moraine.core.types;
+
+import io.moraine.core.error.CorruptionException;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A compact, versioned encoding of a list of columns (each a whole tree: id, name, DuckLake type name, initial
+ * default and children), some of them absent (null), for shipping columns with the rows they describe to a reader that
+ * has no catalog (an engine's worker). Types are rebuilt with {@link DuckLakeType#parse}, as from the catalog.
+ */
+public final class TableColumnCodec
+{
+    private static final byte VERSION = 1;
+
+    private TableColumnCodec() {}
+
+    /** {@code columns} (null entries allowed) as bytes. */
+    public static byte[] encode(List<TableColumn> columns)
+    {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeInt(columns.size());
+            for (TableColumn column : columns) {
+                out.writeBoolean(column != null);
+                if (column != null) {
+                    write(out, column);
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The columns {@link #encode} wrote, null where it was given null. */
+    public static List<TableColumn> decode(byte[] encoded)
+    {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
+            byte version = in.readByte();
+            if (version != VERSION) {
+                throw new CorruptionException("encoded columns have version " + version + "; this reader knows version " + VERSION);
+            }
+            int count = in.readInt();
+            List<TableColumn> columns = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                columns.add(in.readBoolean() ? read(in) : null);
+            }
+            if (in.read() != -1) {
+                throw new CorruptionException("encoded columns have trailing bytes");
+            }
+            return Arrays.asList(columns.toArray(TableColumn[]::new));
+        }
+        catch (IOException e) {
+            throw new CorruptionException("encoded columns are cut short: " + e.getMessage());
+        }
+    }
+
+    private static void write(DataOutputStream out, TableColumn column)
+            throws IOException
+    {
+        out.writeLong(column.columnId());
+        writeString(out, column.name());
+        writeString(out, column.type().duckLakeName());
+        out.writeBoolean(column.initialDefault().isPresent());
+        if (column.initialDefault().isPresent()) {
+            writeString(out, column.initialDefault().get());
+        }
+        List<TableColumn> children = column.children();
+        out.writeInt(children.size());
+        for (TableColumn child : children) {
+            write(out, child);
+        }
+    }
+
+    private static TableColumn read(DataInputStream in)
+            throws IOException
+    {
+        long columnId = in.readLong();
+        String name = readString(in);
+        String typeName = readString(in);
+        Optional<String> initialDefault = in.readBoolean() ? Optional.of(readString(in)) : Optional.empty();
+        int childCount = in.readInt();
+        List<TableColumn> children = new ArrayList<>(childCount);
+        for (int i = 0; i < childCount; i++) {
+            children.add(read(in));
+        }
+        return new TableColumn(columnId, name, DuckLakeType.parse(name, typeName, children), initialDefault);
+    }
+
+    private static void writeString(DataOutputStream out, String value)
+            throws IOException
+    {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    private static String readString(DataInputStream in)
+            throws IOException
+    {
+        return new String(in.readNBytes(in.readInt()), StandardCharsets.UTF_8);
+    }
+}
