@@ -17,9 +17,4 @@ record ChangeGroupPartition(long firstSnapshot, long lastSnapshot, boolean pairs
         parts = List.copyOf(parts);
         kinds = List.copyOf(kinds);
     }
-
-    boolean contains(long snapshot)
-    {
-        return firstSnapshot <= snapshot && snapshot <= lastSnapshot;
-    }
 }

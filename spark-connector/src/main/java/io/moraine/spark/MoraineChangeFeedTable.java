@@ -26,7 +26,7 @@ import java.util.Set;
  * table's columns at the end snapshot, then {@code _change_type} (insert, delete, update_preimage, update_postimage),
  * {@code _commit_version}, {@code _commit_timestamp} and {@code _row_id}. The core plans the feed ({@link ChangeFeed}),
  * groups the tasks that may pair ({@link ChangeGroups}), and each group, one input partition, is paired where it is
- * read by the core's rule ({@code ChangePairing}): no shuffle.
+ * read by the core's rule ({@code PairedChanges}): no shuffle.
  */
 final class MoraineChangeFeedTable
         implements SupportsRead

@@ -1,9 +1,8 @@
 package io.moraine.spark;
 
-import io.moraine.core.changes.ChangeKey;
 import io.moraine.core.changes.ChangeKind;
-import io.moraine.core.changes.ChangePairing;
 import io.moraine.core.changes.ChangeType;
+import io.moraine.core.changes.PairedChanges;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
@@ -13,14 +12,11 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * Reads one change group part by part and gives each row its {@code _change_type} by the core's {@link ChangePairing}
+ * Reads one change group part by part and gives each row its {@code _change_type} by the core's {@link PairedChanges}
  * (DuckLake's {@code table_changes} rule). When the group may pair, the snapshots and row ids of all its rows are
  * counted first, by a pass that reads no table column, so that the rows can then be streamed. The raw readers' batches
  * are the table's columns, then {@link ChangelogColumns#FIELDS}; the output drops {@code _row_version}.
@@ -48,28 +44,23 @@ final class PairedChangeReader
         PartitionReader<ColumnarBatch> open(InputPartition part, boolean withTableColumns);
     }
 
-    private final String table;
     private final ChangeGroupPartition group;
     private final int tableColumns;
     private final PartReaders readers;
-    private final Map<ChangeKind, Map<ChangeKey, Long>> keyCounts = new EnumMap<>(ChangeKind.class);
+    private final PairedChanges changes;
     private boolean counted;
     private int nextPart;
     private ChangeKind kind;
     private PartitionReader<ColumnarBatch> current;
     private OnHeapColumnVector changeTypes;
-    private int[] positions = new int[0];
     private ColumnarBatch batch;
 
     PairedChangeReader(String table, ChangeGroupPartition group, int tableColumns, PartReaders readers)
     {
-        this.table = table;
         this.group = group;
         this.tableColumns = tableColumns;
         this.readers = readers;
-        for (ChangeKind each : ChangeKind.values()) {
-            keyCounts.put(each, new HashMap<>());
-        }
+        this.changes = PairedChanges.of(group.firstSnapshot(), group.lastSnapshot(), group.pairs(), "readChangeFeed of " + table);
     }
 
     @Override
@@ -78,7 +69,7 @@ final class PairedChangeReader
     {
         if (!counted) {
             counted = true;
-            if (group.pairs()) {
+            if (changes.pairs()) {
                 countKeys();
             }
         }
@@ -96,7 +87,7 @@ final class PairedChangeReader
             }
             ColumnarBatch read = current.get();
             if (read.numRows() > 0) {
-                batch = group.pairs() ? paired(read) : unpaired(read);
+                batch = changes.pairs() ? paired(read) : unpaired(read);
                 return true;
             }
         }
@@ -110,15 +101,13 @@ final class PairedChangeReader
             InputPartition input = group.parts().get(part);
             // An inlined part is small and has all its columns anyway.
             int offset = input instanceof InlinedRowsPartition ? tableColumns : 0;
-            Map<ChangeKey, Long> counts = keyCounts.get(group.kinds().get(part));
+            ChangeKind partKind = group.kinds().get(part);
             try (PartitionReader<ColumnarBatch> keys = readers.open(input, input instanceof InlinedRowsPartition)) {
                 while (keys.next()) {
                     ColumnarBatch read = keys.get();
                     ColumnVector snapshots = read.column(offset + COMMIT_VERSION);
                     ColumnVector rowIds = read.column(offset + ROW_ID);
-                    for (int row = 0; row < read.numRows(); row++) {
-                        counts.merge(new ChangeKey(checkedSnapshot(snapshots.getLong(row)), rowIds.getLong(row)), 1L, Long::sum);
-                    }
+                    changes.count(partKind, read.numRows(), snapshots::getLong, rowIds::getLong);
                 }
             }
         }
@@ -127,6 +116,7 @@ final class PairedChangeReader
     /** A group that cannot pair: its rows are inserts and deletes as read. */
     private ColumnarBatch unpaired(ColumnarBatch read)
     {
+        changes.check(read.numRows(), read.column(tableColumns + COMMIT_VERSION)::getLong);
         ColumnVector[] vectors = new ColumnVector[tableColumns + OUTPUT_CHANGE_FIELDS];
         for (int i = 0; i < vectors.length; i++) {
             vectors[i] = read.column(i);
@@ -134,44 +124,26 @@ final class PairedChangeReader
         return new ColumnarBatch(vectors, read.numRows());
     }
 
-    /** Each row as many times, and with the change types, as {@link ChangePairing} makes of it. */
+    /** Each row as many times, and with the change types, as {@link PairedChanges} names it. */
     private ColumnarBatch paired(ColumnarBatch read)
     {
-        Map<ChangeKey, Long> otherSide = keyCounts.get(kind == ChangeKind.INSERTION ? ChangeKind.DELETION : ChangeKind.INSERTION);
-        ColumnVector snapshots = read.column(tableColumns + COMMIT_VERSION);
-        ColumnVector rowIds = read.column(tableColumns + ROW_ID);
+        int count = changes.name(kind, read.numRows(), read.column(tableColumns + COMMIT_VERSION)::getLong, read.column(tableColumns + ROW_ID)::getLong);
         if (changeTypes == null) {
-            changeTypes = new OnHeapColumnVector(Math.max(read.numRows(), 4096), DataTypes.StringType);
+            changeTypes = new OnHeapColumnVector(Math.max(count, 4096), DataTypes.StringType);
         }
         changeTypes.reset();
-        int count = 0;
-        for (int row = 0; row < read.numRows(); row++) {
-            ChangeKey key = new ChangeKey(checkedSnapshot(snapshots.getLong(row)), rowIds.getLong(row));
-            for (ChangeType type : ChangePairing.changeTypes(kind, key, otherSide)) {
-                if (count == positions.length) {
-                    positions = Arrays.copyOf(positions, Math.max(16, positions.length * 2));
-                }
-                positions[count] = row;
-                changeTypes.reserve(count + 1);
-                changeTypes.putByteArray(count, TYPE_NAMES.get(type));
-                count++;
-            }
+        changeTypes.reserve(count);
+        ChangeType[] types = changes.types();
+        for (int i = 0; i < count; i++) {
+            changeTypes.putByteArray(i, TYPE_NAMES.get(types[i]));
         }
+        // The batch is used before the next one is named, so the reused positions need no copy.
+        int[] positions = changes.rows();
         ColumnVector[] vectors = new ColumnVector[tableColumns + OUTPUT_CHANGE_FIELDS];
         for (int i = 0; i < vectors.length; i++) {
             vectors[i] = i == tableColumns + CHANGE_TYPE ? changeTypes : new FilteredColumnVector(read.column(i), positions, count);
         }
         return new ColumnarBatch(vectors, count);
-    }
-
-    /** A row outside its group's snapshots could pair with a row of another group: the grouping was wrong for it. */
-    private long checkedSnapshot(long snapshot)
-    {
-        if (!group.contains(snapshot)) {
-            throw new IllegalStateException("readChangeFeed of " + table + ": a change of snapshot " + snapshot + " was read by the partition planned for snapshots "
-                    + group.firstSnapshot() + " to " + group.lastSnapshot() + ", so its pairing into updates could be wrong; this is a bug in moraine's change-feed grouping");
-        }
-        return snapshot;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.moraine.spark;
 
 import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.types.TableColumn;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
@@ -26,7 +27,7 @@ record ReadColumn(long columnId, String name, DataType logicalType, StructField 
                 : List.of();
         ConvertedColumnVector.Conversion conversion;
         if (SparkTypes.readAsBinary(column)) {
-            conversion = column.type().duckLakeName().equals("uuid") ? ConvertedColumnVector.Conversion.UUID_TEXT : ConvertedColumnVector.Conversion.INTERVAL_TEXT;
+            conversion = column.type().is(PrimitiveKind.UUID) ? ConvertedColumnVector.Conversion.UUID_TEXT : ConvertedColumnVector.Conversion.INTERVAL_TEXT;
         }
         else if (fields.stream().anyMatch(field -> field.conversion() != ConvertedColumnVector.Conversion.NONE)) {
             conversion = ConvertedColumnVector.Conversion.STRUCT;

@@ -91,8 +91,7 @@ final class SparkTypes
     /** Whether Spark's reader reads the column as the binary it is stored as, converted per batch. */
     static boolean readAsBinary(TableColumn column)
     {
-        return column.type() instanceof DuckLakeType.Primitive primitive
-                && (primitive.kind() == PrimitiveKind.UUID || primitive.kind() == PrimitiveKind.INTERVAL);
+        return column.type().is(PrimitiveKind.UUID) || column.type().is(PrimitiveKind.INTERVAL);
     }
 
     /**

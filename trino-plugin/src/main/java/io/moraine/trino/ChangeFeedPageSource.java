@@ -3,13 +3,11 @@ package io.moraine.trino;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.moraine.core.changes.ChangeGroup;
-import io.moraine.core.changes.ChangeKey;
-import io.moraine.core.changes.ChangeKind;
-import io.moraine.core.changes.ChangePairing;
 import io.moraine.core.changes.ChangeTask;
 import io.moraine.core.changes.ChangeType;
+import io.moraine.core.changes.PairedChanges;
+import io.moraine.core.error.MoraineException;
 import io.trino.spi.Page;
-import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -20,7 +18,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,7 +26,7 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * Reads one split of a change-feed scan, task by task, as pages of the columns the query asked for. For
- * {@code table_changes} each row gets its {@code change_type} by the core's {@link ChangePairing}: when the split's
+ * {@code table_changes} each row gets its {@code change_type} by the core's {@link PairedChanges}: when the split's
  * group {@link ChangeGroup#pairs() pairs}, the snapshots and row ids of all its rows are counted first (a pass that
  * reads no table column), so that the rows can then be streamed. No predicate is applied here: Trino filters the
  * rows after their change type is known.
@@ -52,8 +49,8 @@ final class ChangeFeedPageSource
     /** The table columns read, each once; outputs[i] of a table column reads channel 2 + readIndex[i]. */
     private final List<MoraineColumnHandle> readColumns = new ArrayList<>();
     private final int[] readIndex;
-    private final boolean pairs;
-    private final Map<ChangeKind, Map<ChangeKey, Long>> keyCounts = new EnumMap<>(ChangeKind.class);
+    /** The pairing of {@code table_changes}; null for one side. */
+    private final PairedChanges changes;
     private int nextTask;
     private ChangeTask task;
     private ConnectorPageSource current;
@@ -80,10 +77,7 @@ final class ChangeFeedPageSource
                 readIndex[i] = index;
             }
         }
-        this.pairs = handle.output() == ChangeFeedOutput.CHANGES && group.pairs();
-        for (ChangeKind kind : ChangeKind.values()) {
-            keyCounts.put(kind, new HashMap<>());
-        }
+        this.changes = handle.output() == ChangeFeedOutput.CHANGES ? PairedChanges.of(group, handle.output().functionName() + " of " + handle.table()) : null;
     }
 
     @Override
@@ -92,7 +86,17 @@ final class ChangeFeedPageSource
         if (finished) {
             return null;
         }
-        if (pairs && !counted) {
+        try {
+            return nextPage();
+        }
+        catch (MoraineException e) {
+            throw MoraineErrorCode.toTrino(e);
+        }
+    }
+
+    private SourcePage nextPage()
+    {
+        if (changes != null && changes.pairs() && !counted) {
             countKeys();
             counted = true;
         }
@@ -121,7 +125,6 @@ final class ChangeFeedPageSource
     {
         for (ChangeTask counted : group.pairingTasks().toList()) {
             try (ConnectorPageSource keys = sources.open(counted, List.of())) {
-                Map<ChangeKey, Long> counts = keyCounts.get(counted.kind());
                 while (!keys.isFinished()) {
                     SourcePage page = keys.getNextSourcePage();
                     if (page == null) {
@@ -129,9 +132,7 @@ final class ChangeFeedPageSource
                     }
                     Block snapshots = page.getBlock(0);
                     Block rowIds = page.getBlock(1);
-                    for (int row = 0; row < page.getPositionCount(); row++) {
-                        counts.merge(new ChangeKey(checkedSnapshot(BIGINT.getLong(snapshots, row)), BIGINT.getLong(rowIds, row)), 1L, Long::sum);
-                    }
+                    changes.count(counted.kind(), page.getPositionCount(), row -> BIGINT.getLong(snapshots, row), row -> BIGINT.getLong(rowIds, row));
                 }
                 completedBytes += keys.getCompletedBytes();
                 readTimeNanos += keys.getReadTimeNanos();
@@ -151,20 +152,14 @@ final class ChangeFeedPageSource
         int[] positions = null;
         int count = rows;
         Block changeTypes = null;
-        if (handle.output() == ChangeFeedOutput.CHANGES) {
-            Map<ChangeKey, Long> otherSide = keyCounts.get(task.kind() == ChangeKind.INSERTION ? ChangeKind.DELETION : ChangeKind.INSERTION);
-            positions = new int[rows];
-            count = 0;
-            BlockBuilder types = VARCHAR.createBlockBuilder(null, rows);
-            for (int row = 0; row < rows; row++) {
-                ChangeKey key = new ChangeKey(checkedSnapshot(BIGINT.getLong(snapshots, row)), BIGINT.getLong(rowIds, row));
-                for (ChangeType type : ChangePairing.changeTypes(task.kind(), key, otherSide)) {
-                    if (count == positions.length) {
-                        positions = Arrays.copyOf(positions, positions.length * 2);
-                    }
-                    positions[count++] = row;
-                    VARCHAR.writeSlice(types, CHANGE_TYPES.get(type));
-                }
+        if (changes != null) {
+            count = changes.name(task.kind(), rows, row -> BIGINT.getLong(snapshots, row), row -> BIGINT.getLong(rowIds, row));
+            // The blocks taken at these positions keep the array: a copy, as the next page's naming reuses it.
+            positions = Arrays.copyOf(changes.rows(), count);
+            ChangeType[] named = changes.types();
+            BlockBuilder types = VARCHAR.createBlockBuilder(null, count);
+            for (int i = 0; i < count; i++) {
+                VARCHAR.writeSlice(types, CHANGE_TYPES.get(named[i]));
             }
             changeTypes = types.build();
         }
@@ -180,17 +175,6 @@ final class ChangeFeedPageSource
             blocks[i] = positions == null || alreadyExpanded ? block : block.getPositions(positions, 0, count);
         }
         return new Page(count, blocks);
-    }
-
-    /** A row outside its group's snapshots could pair with a row of another split: the grouping was wrong for it. */
-    private long checkedSnapshot(long snapshot)
-    {
-        if (handle.output() == ChangeFeedOutput.CHANGES && !group.contains(snapshot)) {
-            throw new TrinoException(MoraineErrorCode.MORAINE_INTERNAL_ERROR, handle.output().functionName() + " of " + handle.table() + ": a change of snapshot "
-                    + snapshot + " was read by the split planned for snapshots " + group.firstSnapshot() + " to " + group.lastSnapshot()
-                    + ", so its pairing into updates could be wrong; this is a bug in moraine's change-feed grouping");
-        }
-        return snapshot;
     }
 
     private void closeCurrent()

@@ -2,6 +2,7 @@ package io.moraine.trino;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.moraine.core.types.PrimitiveKind;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.type.Type;
 
@@ -88,7 +89,7 @@ public record MoraineColumnHandle(long columnId, String name, Type type, String 
     public static MoraineColumnHandle hidden(io.moraine.core.scan.HiddenColumn column)
     {
         return new MoraineColumnHandle(column.columnId(), column.columnName(), column.isText() ? io.trino.spi.type.VarcharType.VARCHAR : io.trino.spi.type.BigintType.BIGINT,
-                column.isText() ? "varchar" : "bigint", java.util.Optional.empty());
+                (column.isText() ? PrimitiveKind.VARCHAR : PrimitiveKind.INT64).duckLakeName(), java.util.Optional.empty());
     }
 
     /** Which hidden column this is, or empty for a column of the table. */
@@ -100,7 +101,8 @@ public record MoraineColumnHandle(long columnId, String name, Type type, String 
     /** Whether the column is a DuckDB INTERVAL, which Trino reads as its DuckDB text. */
     public boolean isInterval()
     {
-        return duckLakeType.equalsIgnoreCase("interval");
+        // The type by the core's names (case-insensitive, as the catalog's); a decimal or nested type is no scalar kind.
+        return PrimitiveKind.byName(duckLakeType).orElse(null) == PrimitiveKind.INTERVAL;
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.scan.InlinedVersionColumns;
-import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.types.TableColumn;
 import io.moraine.inline.InlineReader;
@@ -104,7 +103,7 @@ final class InlinedDataTable
         try (CatalogSnapshot snapshot = catalog.latest()) {
             InlinedVersionColumns.of(snapshot, table.tableId(), table.schemaVersion()).ifPresent(columns -> {
                 for (TableColumn column : columns.columns()) {
-                    if (column.type() instanceof DuckLakeType.Primitive primitive && primitive.kind() == PrimitiveKind.UUID) {
+                    if (column.type().is(PrimitiveKind.UUID)) {
                         names.add(column.name());
                     }
                 }

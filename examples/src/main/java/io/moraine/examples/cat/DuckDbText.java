@@ -88,7 +88,7 @@ public final class DuckDbText
         String text = text(column.type(), value);
         boolean scalar = column.type() instanceof DuckLakeType.Primitive || column.type() instanceof DuckLakeType.Decimal;
         // DuckDB writes JSON inside nested values as it is.
-        boolean json = column.type() instanceof DuckLakeType.Primitive primitive && primitive.kind() == PrimitiveKind.JSON;
+        boolean json = column.type().is(PrimitiveKind.JSON);
         return scalar && !json && needsQuotes(text) ? quoted(text) : text;
     }
 

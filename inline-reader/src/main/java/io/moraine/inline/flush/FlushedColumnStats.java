@@ -1,9 +1,9 @@
 package io.moraine.inline.flush;
 
-import io.moraine.core.types.DuckLakeType;
-
 import io.moraine.core.catalog.ColumnNode;
 import io.moraine.core.catalog.Row;
+import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.TableColumn;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.ListVector;
@@ -26,30 +26,31 @@ import java.util.Map;
  */
 final class FlushedColumnStats
 {
-    private final Map<String, ColumnNode> topLevel = new HashMap<>();
+    private final Map<String, TableColumn> topLevel = new HashMap<>();
     private final Map<Long, LeafColumnStats> leaves = new HashMap<>();
 
     FlushedColumnStats(List<ColumnNode> tableColumns)
     {
-        for (ColumnNode column : tableColumns) {
+        for (ColumnNode node : tableColumns) {
+            TableColumn column = TableColumn.of(node);
             topLevel.put(column.name(), column);
             addLeaves(column);
         }
     }
 
-    private void addLeaves(ColumnNode node)
+    private void addLeaves(TableColumn column)
     {
-        if (node.children().isEmpty()) {
-            leaves.put(node.columnId(), new LeafColumnStats(node.columnId(), DuckLakeType.parseScalar(node.name(), node.type())));
+        if (column.children().isEmpty()) {
+            leaves.put(column.columnId(), new LeafColumnStats(column.columnId(), column.type()));
         }
-        node.children().forEach(this::addLeaves);
+        column.children().forEach(this::addLeaves);
     }
 
     /** Counts row {@code row} of every tracked column among {@code vectors}. */
     void add(List<FieldVector> vectors, int row)
     {
         for (FieldVector vector : vectors) {
-            ColumnNode column = topLevel.get(vector.getField().getName());
+            TableColumn column = topLevel.get(vector.getField().getName());
             if (column != null) {
                 visit(column, vector, row, false);
             }
@@ -67,7 +68,7 @@ final class FlushedColumnStats
     }
 
     /** Entry {@code index} of {@code vector}, the values of {@code node}; {@code repeated} when inside a list or map. */
-    private void visit(ColumnNode node, ValueVector vector, int index, boolean repeated)
+    private void visit(TableColumn node, ValueVector vector, int index, boolean repeated)
     {
         if (node.children().isEmpty()) {
             leaves.get(node.columnId()).add(vector, index);
@@ -81,25 +82,25 @@ final class FlushedColumnStats
             case MapVector map -> entries(node, map, index);
             case ListVector list -> elements(node, list, index);
             case StructVector struct -> node.children().forEach(child -> visit(child, struct.getChild(child.name()), index, repeated));
-            default -> throw new IllegalStateException("column " + node.name() + " of type " + node.type() + " is not nested in Arrow: "
+            default -> throw new IllegalStateException("column " + node.name() + " of type " + node.type().duckLakeName() + " is not nested in Arrow: "
                     + vector.getClass().getSimpleName());
         }
     }
 
-    private void elements(ColumnNode node, ListVector list, int index)
+    private void elements(TableColumn node, ListVector list, int index)
     {
         int start = list.getElementStartIndex(index);
         int end = list.getElementEndIndex(index);
         if (start == end) {
             absent(node, 1);
         }
-        ColumnNode element = node.children().getFirst();
+        TableColumn element = node.children().getFirst();
         for (int i = start; i < end; i++) {
             visit(element, list.getDataVector(), i, true);
         }
     }
 
-    private void entries(ColumnNode node, MapVector map, int index)
+    private void entries(TableColumn node, MapVector map, int index)
     {
         int start = map.getElementStartIndex(index);
         int end = map.getElementEndIndex(index);
@@ -108,7 +109,7 @@ final class FlushedColumnStats
         }
         StructVector entries = (StructVector) map.getDataVector();
         for (int i = start; i < end; i++) {
-            for (ColumnNode child : node.children()) {
+            for (TableColumn child : node.children()) {
                 visit(child, entries.getChildByOrdinal(child.name().equals("key") ? 0 : 1), i, true);
             }
         }
@@ -118,7 +119,7 @@ final class FlushedColumnStats
      * One slot left NULL (or empty) at {@code node} for each of its leaves. A NULL struct's own count reaches the
      * leaves below it through struct children only, so its doubled count stops at the next list or map.
      */
-    private void absent(ColumnNode node, int nullsCounted)
+    private void absent(TableColumn node, int nullsCounted)
     {
         if (node.children().isEmpty()) {
             leaves.get(node.columnId()).addAbsent(nullsCounted);
@@ -128,8 +129,8 @@ final class FlushedColumnStats
         node.children().forEach(child -> absent(child, below));
     }
 
-    private static boolean isStruct(ColumnNode node)
+    private static boolean isStruct(TableColumn node)
     {
-        return node.type().equalsIgnoreCase("struct");
+        return node.type() instanceof DuckLakeType.StructOf;
     }
 }

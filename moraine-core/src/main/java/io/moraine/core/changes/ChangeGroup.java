@@ -7,7 +7,8 @@ import java.util.stream.Stream;
  * Tasks of a change feed read together so that {@code table_changes} pairs them alone (see {@link ChangeGroups}): every
  * row they report has a snapshot in {@code [firstSnapshot, lastSnapshot]}, and no row of another group with the same
  * snapshot is of the other {@link ChangeKind}. A reader pairs a group's rows only when {@link #pairs()}, and must refuse
- * a row whose snapshot falls outside the range (the grouping would have been wrong for it).
+ * a row whose snapshot falls outside the range (the grouping would have been wrong for it); {@link PairedChanges} does
+ * both.
  *
  * @param tasks the tasks whose rows are reported
  * @param keyTasks tasks whose rows are not reported (a predicate ruled them out, {@link ChangePruning}) but whose

@@ -268,7 +268,7 @@ final class TableStatisticsReader
             }
             Object fileMin = low.get();
             Object fileMax = high.get();
-            if (column.type() instanceof DuckLakeType.Primitive primitive && primitive.kind() == PrimitiveKind.FLOAT64) {
+            if (column.type().is(PrimitiveKind.FLOAT64)) {
                 // A float64 column retyped from float32 keeps the older files' float texts: cover both readings of them.
                 fileMin = Math.min((Double) fileMin, (double) ((Double) fileMin).floatValue());
                 fileMax = Math.max((Double) fileMax, (double) ((Double) fileMax).floatValue());

@@ -27,6 +27,12 @@ public sealed interface DuckLakeType
         return false;
     }
 
+    /** Whether this is the scalar type {@code kind} (engines ask this rather than compare type names). */
+    default boolean is(PrimitiveKind kind)
+    {
+        return this instanceof Primitive primitive && primitive.kind() == kind;
+    }
+
     record Primitive(PrimitiveKind kind)
             implements DuckLakeType
     {
