@@ -249,13 +249,14 @@ void Jvm::Check(JNIEnv *env) {
 	}
 	auto message = FromJava(env, message_ref);
 	env->DeleteLocalRef(thrown);
-	// RFC 0006's C ABI error table; codes it does not list are store failures, conservatively.
+	// RFC 0006's C ABI error table ("Code / ABI constant / Source / Shim raises"), row for row; a code it does not
+	// list is a store failure, conservatively.
 	switch (code) {
 	case 1: // NOT_FOUND
 	case 2: // ALREADY_EXISTS
 	case 3: // CONSTRAINT
 		throw duckdb::CatalogException(message);
-	case 4: // COMMIT_CONFLICT
+	case 4: // COMMIT_CONFLICT (the message carries "conflict": DuckLake retries on it)
 		throw duckdb::TransactionException(message);
 	case 7: // INVALID_ARGUMENT
 		throw InvalidInputException(message);
@@ -263,7 +264,13 @@ void Jvm::Check(JNIEnv *env) {
 		throw InternalException(message);
 	case 9: // INTERRUPTED
 		throw duckdb::InterruptException();
-	default: // CORRUPTION, STORE and every later code
+	case 10: // RETRY_EXHAUSTED (terminal: its message carries none of DuckLake's retry words)
+		throw duckdb::TransactionException(message);
+	case 13: // SNAPSHOT_EXPIRED
+		throw duckdb::CatalogException(message);
+	case 14: // UNSUPPORTED
+		throw duckdb::NotImplementedException(message);
+	default: // 5 CORRUPTION, 6 STORE, 11 FENCED, 12 MIGRATION, 15 OPEN_RACED, 16 COMMIT_OUTCOME_UNKNOWN, and any later code
 		throw IOException(message);
 	}
 }

@@ -77,7 +77,8 @@ final class AttachedStore
         try {
             catalog = MoraineCatalog.open(request.store(), request.mode(), request.options());
         }
-        catch (NotFoundException e) {
+        catch (io.moraine.core.error.StoreNotFoundException e) {
+            // Only a missing store: a missing checkpoint of an existing one keeps its own message.
             if (request.mode() == OpenMode.READ_WRITE) {
                 throw e;
             }

@@ -61,12 +61,16 @@ final class CommitTranslator
     Plan translate(List<StagedOperation> operations)
     {
         InlineTranslator inline = new InlineTranslator(this);
+        java.util.Set<Long> tablesLosingRows = new java.util.LinkedHashSet<>();
         for (StagedOperation operation : operations) {
             noteFileTouched(operation);
             switch (operation) {
                 case StagedOperation.Insert insert -> insert(insert.row());
                 case StagedOperation.Delete delete -> {
                     delete(delete.kind(), delete.key());
+                    if (delete.kind() == TableKind.TABLE && delete.key().get(0) instanceof Long tableId) {
+                        tablesLosingRows.add(tableId);
+                    }
                     if (delete.kind() == TableKind.DATA_FILE) {
                         // A pruned data file takes the inlined deletions against it along (RFC 0005).
                         inline.dropFileDeletes((Long) delete.key().get(0), (Long) delete.key().get(1));
@@ -78,6 +82,13 @@ final class CommitTranslator
                 case InlineOperation inlineOperation -> inline.apply(inlineOperation);
             }
         }
+        for (long tableId : tablesLosingRows) {
+            if (!holdsTableRow(tableId)) {
+                // No snapshot can see the table any more (DuckLake's expiry deletes a dropped table's rows once none
+                // does): every inline record of it goes in this commit, after whatever its operations did (RFC 0005).
+                inline.dropTable(tableId);
+            }
+        }
         requireSnapshotsExist();
         fileChanges.finish(Math.max(storeHead.orElse(Long.MIN_VALUE), newHead));
         if (!facts.equals(originalFacts)) {
@@ -87,6 +98,18 @@ final class CommitTranslator
             writes.put(ByteBuffer.wrap(SystemKeys.HEAD), SystemKeys.encodeHead(newHead));
         }
         return new Plan(writes, newHead == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(newHead));
+    }
+
+    /** Whether the store, as this commit leaves it, holds a ducklake_table row (current or history) of {@code tableId}. */
+    private boolean holdsTableRow(long tableId)
+    {
+        for (Subspace subspace : List.of(Subspace.CURRENT, Subspace.HISTORY)) {
+            byte[] prefix = RowKeys.prefix(subspace, TableKind.TABLE, tableId);
+            if (!scanMerged(prefix, io.moraine.core.keyspace.KeyWriter.prefixEnd(prefix)).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

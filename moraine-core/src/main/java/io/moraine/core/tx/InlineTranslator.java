@@ -308,7 +308,8 @@ final class InlineTranslator
         commit.put(InlineKeys.fileDeleteTable(tableId), null);
     }
 
-    private void dropTable(long tableId)
+    /** Every inline record of {@code tableId}, whatever its kind. */
+    void dropTable(long tableId)
     {
         for (byte kind = InlineKeys.SCHEMA; kind <= InlineKeys.CHUNK_LOCATOR; kind++) {
             byte[] prefix = InlineKeys.prefix(kind, tableId);

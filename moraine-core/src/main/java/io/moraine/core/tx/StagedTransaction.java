@@ -148,7 +148,10 @@ public final class StagedTransaction
         return stage(new InlineOperation.DropFileDeleteTable(tableId));
     }
 
-    /** The DROP TABLE cascade over the inline subspace. */
+    /**
+     * The DROP TABLE cascade over the inline subspace: every inline record of the table. A commit that deletes a
+     * table's last ducklake_table row (DuckLake's expiry of a dropped table) does this by itself.
+     */
     public StagedTransaction dropInlined(long tableId)
     {
         return stage(new InlineOperation.DropTable(tableId));

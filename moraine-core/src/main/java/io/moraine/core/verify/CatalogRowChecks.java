@@ -61,6 +61,8 @@ final class CatalogRowChecks
     private final Map<Long, String> liveDeleteFiles = new HashMap<>();
     private final Map<Long, Row> newestSchemaRows = new HashMap<>();
     private final Map<Long, Row> newestTableRows = new HashMap<>();
+    /** Each table's ducklake_table rows, current and history, as [begin_snapshot, end_snapshot) (end -1: open). */
+    private final Map<Long, List<long[]>> tableLifetimes = new HashMap<>();
     private final Set<List<Long>> registeredInlinedTables = new HashSet<>();
     private final Map<Long, Long> nextRowIds = new HashMap<>();
     private final Map<Long, Long> rowIdEnds = new HashMap<>();
@@ -148,6 +150,10 @@ final class CatalogRowChecks
             case TABLE -> {
                 catalogId(row.getLong("table_id"), where);
                 newest(newestTableRows, row.getLong("table_id"), row);
+                if (row.getLong("table_id") != null) {
+                    tableLifetimes.computeIfAbsent(row.getLong("table_id"), id -> new ArrayList<>())
+                            .add(new long[] {orMinus1(row.getLong("begin_snapshot")), orMinus1(row.getLong("end_snapshot"))});
+                }
                 if (live) {
                     reference(where, "schema", row.getLong("schema_id"), liveSchemas.contains(row.getLong("schema_id")));
                     if (!liveTables.add(row.getLong("table_id"))) {
@@ -366,6 +372,21 @@ final class CatalogRowChecks
     List<FileRow> files()
     {
         return files;
+    }
+
+    /**
+     * Whether a snapshot that exists sees table {@code tableId}: one of its ducklake_table rows (current or history)
+     * lives at it ({@code begin_snapshot <= s < end_snapshot}, an open row from its begin on).
+     */
+    boolean anySnapshotSeesTable(long tableId)
+    {
+        for (long[] lifetime : tableLifetimes.getOrDefault(tableId, List.of())) {
+            long end = lifetime[1] < 0 ? Long.MAX_VALUE : lifetime[1];
+            if (lifetime[0] < end && !snapshotCounters.subMap(lifetime[0], true, end, false).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     Optional<Row> newestSchemaRow(Long schemaId)

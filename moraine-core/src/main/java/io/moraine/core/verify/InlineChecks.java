@@ -24,6 +24,7 @@ import java.util.Set;
 import static io.moraine.core.verify.CatalogRowChecks.hex;
 import static io.moraine.core.verify.VerifyProblem.Check.INLINE_CHUNK;
 import static io.moraine.core.verify.VerifyProblem.Check.INLINE_LOCATOR;
+import static io.moraine.core.verify.VerifyProblem.Check.INLINE_ORPHAN;
 import static io.moraine.core.verify.VerifyProblem.Check.INLINE_RECORD;
 import static io.moraine.core.verify.VerifyProblem.Check.INLINE_SCHEMA;
 import static io.moraine.core.verify.VerifyProblem.Check.SNAPSHOT_RANGE;
@@ -34,7 +35,9 @@ import static io.moraine.core.verify.VerifyProblem.Check.UNKNOWN_KEY;
  * reference names a version that holds bytes), every registered inlined table has its schema and no dropped marker,
  * every insert chunk belongs to a registered inlined table and decodes against its schema with the row count its
  * header gives, chunks and locators match one to one, tombstones and file deletes are well formed and name existing
- * data files. Keys sort by kind, so schemas are read before chunks and chunks before locators.
+ * data files, and every inline record belongs to a table some snapshot sees (the expiry that removes a dropped table's
+ * last ducklake_table row takes its inline records along). Keys sort by kind, so schemas are read before chunks and
+ * chunks before locators.
  */
 final class InlineChecks
 {
@@ -57,6 +60,8 @@ final class InlineChecks
     /** Each chunk's expected locator: its inclusive row id end and row id start. */
     private final Map<ChunkId, long[]> unlocatedChunks = new LinkedHashMap<>();
     private final Set<List<Long>> droppedVersions = new HashSet<>();
+    /** Per table, how many inline records of each kind it has (kind names as in {@link #kindName}). */
+    private final Map<Long, Map<String, Long>> recordsByTable = new java.util.TreeMap<>();
 
     InlineChecks(KeyValueReader reader, Findings findings, CatalogRowChecks catalog, OptionalLong head)
     {
@@ -81,6 +86,14 @@ final class InlineChecks
         resolveReferences();
         for (Map.Entry<ChunkId, long[]> chunk : unlocatedChunks.entrySet()) {
             findings.problem(INLINE_LOCATOR, chunkName(chunk.getKey()), "has no locator (expected one ending at row id " + chunk.getValue()[0] + ")");
+        }
+        for (Map.Entry<Long, Map<String, Long>> table : recordsByTable.entrySet()) {
+            if (!catalog.anySnapshotSeesTable(table.getKey())) {
+                long records = table.getValue().values().stream().mapToLong(Long::longValue).sum();
+                findings.problem(INLINE_ORPHAN, "inline records of table " + table.getKey(), records + " records (" + describe(table.getValue())
+                        + ") of a table no snapshot can see any more: no ducklake_table row of it lives at a snapshot that exists. "
+                        + "Nothing reads them; they are left over from a DROP TABLE whose expiry did not take them");
+            }
         }
         for (List<Long> registered : catalog.registeredInlinedTables()) {
             String name = "ducklake_inlined_data_" + registered.get(0) + "_" + registered.get(1);
@@ -110,6 +123,7 @@ final class InlineChecks
             return;
         }
         long tableId = InlineKeys.component(key, 0);
+        recordsByTable.computeIfAbsent(tableId, id -> new java.util.TreeMap<>()).merge(kindName(key[1]), 1L, Long::sum);
         switch (key[1]) {
             case InlineKeys.SCHEMA -> schema(key, value, tableId);
             case InlineKeys.INSERT -> chunk(key, value, allocator);
@@ -261,6 +275,25 @@ final class InlineChecks
             findings.problem(io.moraine.core.verify.VerifyProblem.Check.DANGLING_REFERENCE, where,
                     "names data file " + dataFileId + ", which has no row in table " + tableId);
         }
+    }
+
+    private static String kindName(byte kind)
+    {
+        return switch (kind) {
+            case InlineKeys.SCHEMA -> "schema";
+            case InlineKeys.INSERT -> "insert chunk";
+            case InlineKeys.ROW_TOMBSTONE -> "row tombstone";
+            case InlineKeys.FILE_DELETE -> "file delete";
+            case InlineKeys.FILE_DELETE_TABLE -> "file delete table marker";
+            case InlineKeys.SCHEMA_DROPPED -> "schema dropped marker";
+            case InlineKeys.CHUNK_LOCATOR -> "chunk locator";
+            default -> "kind " + kind;
+        };
+    }
+
+    private static String describe(Map<String, Long> counts)
+    {
+        return counts.entrySet().stream().map(entry -> entry.getValue() + " " + entry.getKey()).collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static String chunkName(ChunkId chunk)

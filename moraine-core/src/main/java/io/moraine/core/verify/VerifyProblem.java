@@ -41,6 +41,11 @@ public record VerifyProblem(Check check, String where, String detail)
         INLINE_LOCATOR,
         /** Another inline record (tombstone, file delete, marker) that is malformed or names what is not there. */
         INLINE_RECORD,
+        /**
+         * Inline records of a table that no snapshot can see any more: no ducklake_table row of it lives at a snapshot
+         * that exists (left behind by a DROP TABLE whose expiry did not take them).
+         */
+        INLINE_ORPHAN,
         /** A tiny-file copy that does not decode, is not whole, has no file row, or differs from its row or (with file checks) its file. */
         TINY_FILE,
         /** A data or delete file the catalog references is missing from the data path (only with file checks). */

@@ -148,6 +148,50 @@ class InlineTranslationTest
         }
     }
 
+    @Test
+    void deletingATablesLastRowTakesEveryInlineRecordOfItAlong()
+    {
+        // DuckLake's DROP TABLE ends the table's row: its inline records stay for time travel. The expiry that deletes
+        // the table's rows once no snapshot sees it takes them along, in the same commit.
+        try (MoraineCatalog catalog = catalog(); VectorSchemaRoot rows = InlineTestData.rows(allocator, 0, 3, "a");
+                VectorSchemaRoot other = InlineTestData.rows(allocator, 0, 1, "o")) {
+            catalog.begin(0).insert(table(1, 1, "t")).insert(table(2, 1, "u")).registerInlinedTable(1, 1, InlineTestData.SCHEMA)
+                    .insertInlined(1, 1, 1, 0, rows).registerInlinedTable(2, 1, InlineTestData.SCHEMA).insertInlined(2, 1, 1, 0, other).commit();
+            // A rename (a second row of table 1), an ended row, a second version, inlined file deletes; a flush of version 1.
+            catalog.begin(1).endRow(TableKind.TABLE, 2, 1L, 1L).insert(table(1, 2, "t2")).endInlinedRows(1, List.of(1L), 2)
+                    .registerInlinedTable(1, 2, InlineTestData.SCHEMA).deleteInlinedFileRows(1, 7, List.of(1L), 2).commit();
+            catalog.begin(2).deregisterInlinedTable(1, 2).commit();
+            // DROP TABLE.
+            catalog.begin(2).endRow(TableKind.TABLE, 3, 1L, 2L).commit();
+            long records = inlineRecords(catalog, 1);
+            assertThat(records).as("after DROP TABLE").isEqualTo(1 + 1 + 1 + 1 + 1 + 1 + 1 + 1); // 2 schemas, chunk, locator, tombstone, file delete + marker, dropped marker
+
+            // One of the two rows goes: the other still names the table, so nothing inline goes.
+            catalog.begin(3).delete(TableKind.TABLE, 1L, 1L).commit();
+            assertThat(inlineRecords(catalog, 1)).isEqualTo(records);
+            // The last one (with what DuckLake's clean-up deletes beside it): every kind of record of table 1 goes.
+            catalog.begin(3).delete(TableKind.TABLE, 1L, 2L).delete(TableKind.INLINED_DATA_TABLES, 1L, 1L).commit();
+            assertThat(inlineRecords(catalog, 1)).isZero();
+            assertThat(keys(catalog, InlineKeys.INSERT, 2)).as("another table's").hasSize(1);
+            assertThat(keys(catalog, InlineKeys.SCHEMA, 2)).hasSize(1);
+        }
+    }
+
+    private static Row table(long tableId, long begin, String name)
+    {
+        return Row.ofMap(TableKind.TABLE, Map.of("table_id", tableId, "table_uuid", new UUID(0, tableId), "begin_snapshot", begin,
+                "schema_id", 0L, "table_name", name, "path", name + "/", "path_is_relative", true));
+    }
+
+    private static long inlineRecords(MoraineCatalog catalog, long tableId)
+    {
+        long records = 0;
+        for (byte kind = InlineKeys.SCHEMA; kind <= InlineKeys.CHUNK_LOCATOR; kind++) {
+            records += keys(catalog, kind, tableId).size();
+        }
+        return records;
+    }
+
     private static MoraineCatalog catalog()
     {
         MoraineCatalog catalog = MoraineCatalog.create(StoreUri.parse("memory://inline-" + UUID.randomUUID()), NewCatalog.bootstrapped("/d"));
