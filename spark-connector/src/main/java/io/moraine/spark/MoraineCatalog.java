@@ -1,7 +1,7 @@
 package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.types.TableSchema;

@@ -265,7 +265,7 @@ class TestMoraineSparkReads
         List<List<String>> expected = oracle.query("SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1");
         assertThat(snapshots.stream().map(row -> Long.toString(row.getLong(0))).toList()).isEqualTo(expected.stream().map(List::getFirst).toList());
         assertThat(spark.table("lake.main.t.files").columns()).containsExactlyElementsOf(
-                io.moraine.core.metadata.MetadataTableType.FILES.columns().stream().map(io.moraine.core.catalog.Column::name).toList());
+                io.moraine.core.metadata.MetadataTableType.FILES.columns().stream().map(io.moraine.core.row.Column::name).toList());
         long compared = 0;
         for (List<String> snapshot : oracle.query("SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1")) {
             long id = Long.parseLong(snapshot.getFirst());

@@ -2,8 +2,8 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.types.DuckLakeType;
 
-import io.moraine.core.catalog.ColumnNode;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.ColumnNode;
+import io.moraine.core.row.Row;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.ListVector;
