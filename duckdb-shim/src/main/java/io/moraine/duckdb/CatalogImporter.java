@@ -1,11 +1,11 @@
 package io.moraine.duckdb;
 
-import io.moraine.core.catalog.Column;
+import io.moraine.core.row.Column;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.StoreFacts;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.store.StoreFacts;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.AlreadyExistsException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.MigrationException;
@@ -242,7 +242,7 @@ public final class CatalogImporter
                         .thenComparing(row -> row.getLong("column_order")))
                 .toList();
         Map<String, String> types = new java.util.HashMap<>();
-        for (io.moraine.core.catalog.ColumnNode node : io.moraine.core.catalog.ColumnNode.assemble(columns)) {
+        for (io.moraine.core.row.ColumnNode node : io.moraine.core.row.ColumnNode.assemble(columns)) {
             types.put(DuckDbTypes.quote(node.name()), DuckDbTypes.of(node));
         }
         return quotedColumns.stream()

@@ -1,6 +1,6 @@
 package io.moraine.duckdb;
 
-import io.moraine.core.catalog.ColumnNode;
+import io.moraine.core.row.ColumnNode;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.TableColumn;
 

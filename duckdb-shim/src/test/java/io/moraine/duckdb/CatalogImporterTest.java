@@ -4,9 +4,9 @@ import io.moraine.core.catalog.CatalogDump;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowScope;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.AlreadyExistsException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.MigrationException;
@@ -116,17 +116,17 @@ class CatalogImporterTest
         CatalogImporter.importCatalog(DuckLakeSource.parse(spec), store, Optional.empty(), (table, rows) -> progress.add(table + "=" + rows));
         assertThat(progress).contains("ducklake_inlined_data_1_1=3", "ducklake_inlined_delete_2=0");
         try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY)) {
-            assertThat(count(catalog, io.moraine.core.inline.InlineKeys.INSERT, 1)).isEqualTo(1);
-            assertThat(count(catalog, io.moraine.core.inline.InlineKeys.CHUNK_LOCATOR, 1)).isEqualTo(1);
-            assertThat(count(catalog, io.moraine.core.inline.InlineKeys.ROW_TOMBSTONE, 1)).isEqualTo(1);
-            assertThat(count(catalog, io.moraine.core.inline.InlineKeys.FILE_DELETE, 2)).isEqualTo(2);
-            assertThat(count(catalog, io.moraine.core.inline.InlineKeys.FILE_DELETE_TABLE, 2)).isEqualTo(1);
+            assertThat(count(catalog, io.moraine.core.keyspace.InlineKeys.INSERT, 1)).isEqualTo(1);
+            assertThat(count(catalog, io.moraine.core.keyspace.InlineKeys.CHUNK_LOCATOR, 1)).isEqualTo(1);
+            assertThat(count(catalog, io.moraine.core.keyspace.InlineKeys.ROW_TOMBSTONE, 1)).isEqualTo(1);
+            assertThat(count(catalog, io.moraine.core.keyspace.InlineKeys.FILE_DELETE, 2)).isEqualTo(2);
+            assertThat(count(catalog, io.moraine.core.keyspace.InlineKeys.FILE_DELETE_TABLE, 2)).isEqualTo(1);
         }
     }
 
     private static long count(MoraineCatalog catalog, byte kind, long tableId)
     {
-        byte[] prefix = io.moraine.core.inline.InlineKeys.prefix(kind, tableId);
+        byte[] prefix = io.moraine.core.keyspace.InlineKeys.prefix(kind, tableId);
         long count = 0;
         try (var cursor = catalog.store().latest().scan(prefix, io.moraine.core.keyspace.KeyWriter.prefixEnd(prefix), 100)) {
             while (cursor.hasNext()) {

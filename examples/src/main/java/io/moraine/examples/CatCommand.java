@@ -2,7 +2,7 @@ package io.moraine.examples;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.scan.Scan;

@@ -2,7 +2,7 @@ package io.moraine.examples;
 
 import io.moraine.core.catalog.CatalogDump;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 

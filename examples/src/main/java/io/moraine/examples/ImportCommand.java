@@ -1,6 +1,6 @@
 package io.moraine.examples;
 
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.duckdb.CatalogImporter;

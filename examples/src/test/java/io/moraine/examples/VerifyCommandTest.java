@@ -1,11 +1,11 @@
 package io.moraine.examples;
 
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowScope;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CorruptionException;
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.Subspace;

@@ -2,7 +2,7 @@ package io.moraine.inline;
 
 import io.moraine.core.inline.ChunkId;
 import io.moraine.core.inline.InlineArrow;
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.InlineKeys;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;

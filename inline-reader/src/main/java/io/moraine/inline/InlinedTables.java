@@ -1,6 +1,6 @@
 package io.moraine.inline;
 
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.store.KeyValue;
 import io.moraine.core.store.KeyValueCursor;

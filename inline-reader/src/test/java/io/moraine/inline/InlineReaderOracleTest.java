@@ -1,9 +1,9 @@
 package io.moraine.inline;
 
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowScope;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.duckdb.CatalogImporter;

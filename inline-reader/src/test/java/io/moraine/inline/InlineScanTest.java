@@ -38,7 +38,7 @@ class InlineScanTest
         try (MoraineCatalog catalog = MoraineCatalog.create(StoreUri.parse("memory://no-schema-" + UUID.randomUUID()), NewCatalog.bootstrapped("/d"));
                 VectorSchemaRoot rows = InlineTestData.rows(allocator, 0, 3, "x")) {
             catalog.begin(0).insert(snapshot(1)).registerInlinedTable(1, 1, InlineTestData.SCHEMA).insertInlined(1, 1, 1, 0, rows).commit();
-            byte[] schemaKey = io.moraine.core.inline.InlineKeys.schema(1, 1);
+            byte[] schemaKey = io.moraine.core.keyspace.InlineKeys.schema(1, 1);
             java.util.Map<java.nio.ByteBuffer, byte[]> damage = new java.util.HashMap<>();
             damage.put(java.nio.ByteBuffer.wrap(schemaKey), null);
             catalog.store().write(damage);
@@ -174,8 +174,8 @@ class InlineScanTest
         }
     }
 
-    private static io.moraine.core.catalog.Row snapshot(long id)
+    private static io.moraine.core.row.Row snapshot(long id)
     {
-        return io.moraine.core.catalog.Row.of(io.moraine.core.catalog.TableKind.SNAPSHOT, id, java.time.Instant.EPOCH.plusSeconds(id), 1L, 2L, 1L);
+        return io.moraine.core.row.Row.of(io.moraine.core.row.TableKind.SNAPSHOT, id, java.time.Instant.EPOCH.plusSeconds(id), 1L, 2L, 1L);
     }
 }

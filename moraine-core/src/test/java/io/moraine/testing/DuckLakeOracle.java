@@ -1,7 +1,7 @@
 package io.moraine.testing;
 
-import io.moraine.core.catalog.Column;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Column;
+import io.moraine.core.row.TableKind;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -217,7 +217,7 @@ public final class DuckLakeOracle
     {
         List<String> expressions = new ArrayList<>();
         for (Column column : kind.columns()) {
-            String type = column.type() == io.moraine.core.catalog.ColumnType.BIGINT ? "BIGINT" : column.type().name();
+            String type = column.type() == io.moraine.core.row.ColumnType.BIGINT ? "BIGINT" : column.type().name();
             expressions.add("CAST(CAST(\"" + column.name() + "\" AS " + type + ") AS VARCHAR) AS \"" + column.name() + "\"");
         }
         try {

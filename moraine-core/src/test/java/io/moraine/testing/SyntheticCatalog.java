@@ -1,7 +1,7 @@
 package io.moraine.testing;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.ColumnType;
+import io.moraine.core.row.ColumnType;
 import io.moraine.core.metadata.MetadataTableType;
 import io.moraine.core.metadata.MetadataTables;
 import org.apache.spark.sql.catalyst.InternalRow;

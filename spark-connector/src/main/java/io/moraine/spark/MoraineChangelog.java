@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * A moraine table's change feed between two snapshots (both inclusive, as resolved by {@link MoraineCatalog}), planned
+ * A moraine table's change feed between two snapshots (both inclusive, as resolved by {@link MoraineSparkCatalog}), planned
  * by the core's {@link ChangeFeed}: DuckLake's insertions and deletions, each row with its snapshot, rowid and the
  * snapshot that wrote it, under the table's columns at the end snapshot. An UPDATE is a deletion and an insertion of one
  * rowid in one snapshot, which Spark pairs into {@code update_preimage} / {@code update_postimage} when asked

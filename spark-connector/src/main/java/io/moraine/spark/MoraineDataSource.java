@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * {@code spark.read.format("moraine").option("store", <store>).load("<schema>.<table>")}: the table resolved through a
- * {@link MoraineCatalog} on that store (registered in the session under a name derived from the settings), so that
+ * {@link MoraineSparkCatalog} on that store (registered in the session under a name derived from the settings), so that
  * {@code versionAsOf} / {@code timestampAsOf} reach the catalog's time travel, and Delta's {@code readChangeFeed} options
  * the table's change feed ({@link ChangeFeedRequest}, carried to the catalog in the identifier).
  */
@@ -67,7 +67,7 @@ public class MoraineDataSource
         String prefix = "spark.sql.catalog." + name;
         if (!session.conf().contains(prefix)) {
             settingOptions.forEach((key, value) -> session.conf().set(prefix + "." + key, value));
-            session.conf().set(prefix, MoraineCatalog.class.getName());
+            session.conf().set(prefix, MoraineSparkCatalog.class.getName());
         }
         return name;
     }

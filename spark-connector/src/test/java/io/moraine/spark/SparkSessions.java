@@ -26,7 +26,7 @@ final class SparkSessions
                 .config("spark.sql.shuffle.partitions", "2")
                 .config("spark.sql.session.timeZone", "UTC")
                 .config("spark.sql.datetime.java8API.enabled", "true")
-                .config("spark.sql.catalog.lake", MoraineCatalog.class.getName())
+                .config("spark.sql.catalog.lake", MoraineSparkCatalog.class.getName())
                 .config("spark.sql.catalog.lake.store", store);
         catalogSettings.forEach((key, value) -> builder.config("spark.sql.catalog.lake." + key, value));
         sessionSettings.forEach(builder::config);

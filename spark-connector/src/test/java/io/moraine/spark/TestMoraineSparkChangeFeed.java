@@ -117,7 +117,7 @@ class TestMoraineSparkChangeFeed
             }
         }
         for (String catalog : List.of("movedchanges", "nowherechanges")) {
-            spark.conf().set("spark.sql.catalog." + catalog, MoraineCatalog.class.getName());
+            spark.conf().set("spark.sql.catalog." + catalog, MoraineSparkCatalog.class.getName());
             spark.conf().set("spark.sql.catalog." + catalog + ".store", uri.toString());
         }
         spark.conf().set("spark.sql.catalog.movedchanges.data-path", moved.toString());

@@ -53,7 +53,7 @@ class TestMoraineSparkPartialFiles
             stores[i++] = store.toString();
         }
         spark = SparkSessions.start(stores[0], Map.of(), Map.of(
-                "spark.sql.catalog.stripped", MoraineCatalog.class.getName(),
+                "spark.sql.catalog.stripped", MoraineSparkCatalog.class.getName(),
                 "spark.sql.catalog.stripped.store", stores[1]));
     }
 

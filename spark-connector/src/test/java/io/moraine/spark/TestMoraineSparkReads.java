@@ -245,16 +245,30 @@ class TestMoraineSparkReads
             }
         }
         String query = "SELECT count(*), sum(b) FROM %s.main.t";
-        spark.conf().set("spark.sql.catalog.moved", MoraineCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.moved", MoraineSparkCatalog.class.getName());
         spark.conf().set("spark.sql.catalog.moved.store", store);
         spark.conf().set("spark.sql.catalog.moved.data-path", moved.toString());
         assertThat(spark.sql(query.formatted("moved")).collectAsList()).isEqualTo(spark.sql(query.formatted("lake")).collectAsList());
         List<Row> files = spark.sql("SELECT path FROM moved.main.t.files").collectAsList();
         assertThat(files).isNotEmpty().allSatisfy(row -> assertThat(row.getString(0)).startsWith(moved.toString()));
-        spark.conf().set("spark.sql.catalog.nowhere2", MoraineCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.nowhere2", MoraineSparkCatalog.class.getName());
         spark.conf().set("spark.sql.catalog.nowhere2.store", store);
         spark.conf().set("spark.sql.catalog.nowhere2.data-path", moved.resolve("absent").toString());
         assertThatThrownBy(() -> spark.sql(query.formatted("nowhere2")).collectAsList()).hasStackTraceContaining(moved.resolve("absent").toString());
+    }
+
+    @Test
+    @SuppressWarnings("deprecation")
+    void bothCatalogClassNamesWork()
+    {
+        // the session's "lake" is io.moraine.spark.MoraineSparkCatalog; the former name is a deprecated subclass
+        assertThat(spark.conf().get("spark.sql.catalog.lake")).isEqualTo("io.moraine.spark.MoraineSparkCatalog");
+        assertThat(MoraineCatalog.class.getSuperclass()).isEqualTo(MoraineSparkCatalog.class);
+        spark.conf().set("spark.sql.catalog.former", "io.moraine.spark.MoraineCatalog");
+        spark.conf().set("spark.sql.catalog.former.store", store);
+        String query = "SELECT count(*), sum(b) FROM %s.main.t";
+        assertThat(spark.sql(query.formatted("former")).collectAsList()).isEqualTo(spark.sql(query.formatted("lake")).collectAsList());
+        assertThat(spark.sql("SHOW TABLES IN former.main").collectAsList()).isEqualTo(spark.sql("SHOW TABLES IN lake.main").collectAsList());
     }
 
     @Test
@@ -265,7 +279,7 @@ class TestMoraineSparkReads
         List<List<String>> expected = oracle.query("SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1");
         assertThat(snapshots.stream().map(row -> Long.toString(row.getLong(0))).toList()).isEqualTo(expected.stream().map(List::getFirst).toList());
         assertThat(spark.table("lake.main.t.files").columns()).containsExactlyElementsOf(
-                io.moraine.core.metadata.MetadataTableType.FILES.columns().stream().map(io.moraine.core.catalog.Column::name).toList());
+                io.moraine.core.metadata.MetadataTableType.FILES.columns().stream().map(io.moraine.core.row.Column::name).toList());
         long compared = 0;
         for (List<String> snapshot : oracle.query("SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1")) {
             long id = Long.parseLong(snapshot.getFirst());
@@ -295,10 +309,10 @@ class TestMoraineSparkReads
     @Test
     void badInputIsRefusedNamingTheProblem()
     {
-        spark.conf().set("spark.sql.catalog.nowhere", MoraineCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.nowhere", MoraineSparkCatalog.class.getName());
         spark.conf().set("spark.sql.catalog.nowhere.store", store + "-absent");
         assertAnalysisError("SELECT * FROM nowhere.main.t", "cannot open the moraine store", store + "-absent");
-        spark.conf().set("spark.sql.catalog.unset", MoraineCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.unset", MoraineSparkCatalog.class.getName());
         assertAnalysisError("SELECT * FROM unset.main.t", "no 'store' setting");
         assertAnalysisError("SELECT * FROM lake.nosuch.t", "nosuch");
         assertAnalysisError("SELECT * FROM lake.main.nosuch", "nosuch");

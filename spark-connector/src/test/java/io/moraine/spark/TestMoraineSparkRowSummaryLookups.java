@@ -2,7 +2,7 @@ package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.store.StoreFacts;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.duckdb.CatalogImporter;

@@ -70,9 +70,9 @@ class TestMoraineSparkTinyFiles
         spark = SparkSessions.start(copies.toString(), Map.of(), Map.of(
                 "spark.hadoop.fs.file.impl", CountingLocalFileSystem.class.getName(),
                 "spark.hadoop.fs.file.impl.disable.cache", "true",
-                "spark.sql.catalog.off", io.moraine.spark.MoraineCatalog.class.getName(),
+                "spark.sql.catalog.off", io.moraine.spark.MoraineSparkCatalog.class.getName(),
                 "spark.sql.catalog.off.store", off.toString(),
-                "spark.sql.catalog.files", io.moraine.spark.MoraineCatalog.class.getName(),
+                "spark.sql.catalog.files", io.moraine.spark.MoraineSparkCatalog.class.getName(),
                 "spark.sql.catalog.files.store", copies.toString(),
                 "spark.sql.catalog.files." + MoraineSettings.TINY_FILES_ENABLED, "false"));
     }

@@ -3,7 +3,7 @@ package io.moraine.trino;
 import io.airlift.slice.Slice;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.error.MoraineException;
 import io.trino.spi.TrinoException;

@@ -2,9 +2,9 @@ package io.moraine.trino;
 
 import io.airlift.slice.Slices;
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Column;
-import io.moraine.core.catalog.ColumnType;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Column;
+import io.moraine.core.row.ColumnType;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.metadata.MetadataTables;
 import io.trino.spi.Page;

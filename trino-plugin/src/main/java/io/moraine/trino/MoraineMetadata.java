@@ -2,8 +2,8 @@ package io.moraine.trino;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.metadata.MetadataTableType;
 import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.error.MoraineException;
@@ -179,7 +179,7 @@ public class MoraineMetadata
     private static List<MoraineMetadataColumnHandle> metadataColumns(MoraineMetadataTableHandle table)
     {
         List<MoraineMetadataColumnHandle> columns = new ArrayList<>();
-        List<io.moraine.core.catalog.Column> declared = table.columns();
+        List<io.moraine.core.row.Column> declared = table.columns();
         for (int i = 0; i < declared.size(); i++) {
             columns.add(new MoraineMetadataColumnHandle(i, declared.get(i).name(), MetadataPages.trinoType(declared.get(i).type())));
         }

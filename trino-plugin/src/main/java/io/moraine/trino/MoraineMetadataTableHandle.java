@@ -2,7 +2,7 @@ package io.moraine.trino;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.metadata.MetadataTableType;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
@@ -40,7 +40,7 @@ public record MoraineMetadataTableHandle(SchemaTableName name, Optional<Metadata
     }
 
     /** The columns, as the core declares them. */
-    java.util.List<io.moraine.core.catalog.Column> columns()
+    java.util.List<io.moraine.core.row.Column> columns()
     {
         return type.map(MetadataTableType::columns).orElseGet(() -> rawKind.orElseThrow().columns());
     }

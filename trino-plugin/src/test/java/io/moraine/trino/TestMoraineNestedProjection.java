@@ -1,6 +1,6 @@
 package io.moraine.trino;
 
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.testing.CanonicalRowsAssert;
 import io.moraine.testing.DuckDbCanonicalRows;
 import io.moraine.testing.DuckLakeHistory;

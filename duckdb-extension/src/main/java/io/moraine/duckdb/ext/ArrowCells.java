@@ -1,6 +1,6 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.ColumnType;
+import io.moraine.core.row.ColumnType;
 import io.moraine.core.error.InvalidArgumentException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;

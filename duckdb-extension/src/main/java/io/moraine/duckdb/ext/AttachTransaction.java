@@ -1,7 +1,7 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.ColumnType;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.ColumnType;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.tx.StagedOperation;
 import io.moraine.core.tx.StagedTransaction;
@@ -124,7 +124,7 @@ final class AttachTransaction
             case CatalogTable catalog -> {
                 try (batch) {
                     StagedCatalogRows staged = changing(catalog.kind());
-                    List<io.moraine.core.catalog.Column> columns = catalog.kind().columns();
+                    List<io.moraine.core.row.Column> columns = catalog.kind().columns();
                     for (int row = 0; row < rows; row++) {
                         Object[] cells = new Object[columns.size()];
                         for (int column = 0; column < cells.length; column++) {

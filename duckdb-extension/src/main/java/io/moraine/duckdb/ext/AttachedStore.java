@@ -1,14 +1,14 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.ColumnNode;
+import io.moraine.core.row.ColumnNode;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.store.StoreFacts;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.SlateStore;
 import io.moraine.core.store.StoreUri;
@@ -231,7 +231,7 @@ final class AttachedStore
                     + "ducklake_inlined_data_<table>_<version> tables only (" + e.getMessage() + ")");
         }
         List<String> given = columns.getFields().stream().map(Field::getName).toList();
-        List<String> expected = kind.columns().stream().map(io.moraine.core.catalog.Column::name).toList();
+        List<String> expected = kind.columns().stream().map(io.moraine.core.row.Column::name).toList();
         if (!given.equals(expected)) {
             throw new InvalidArgumentException("CREATE TABLE " + name + " with columns " + given + ": moraine serves " + kind.tableName()
                     + " with DuckLake 1.0's columns " + expected + "; attach with a DuckLake that writes catalog format 1.0");

@@ -1,6 +1,6 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 
 import java.util.List;
 import java.util.function.IntFunction;

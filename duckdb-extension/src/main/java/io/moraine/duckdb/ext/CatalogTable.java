@@ -1,8 +1,8 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.Column;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Column;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -70,7 +70,7 @@ final class CatalogTable
             case UUID -> new ArrowType.FixedSizeBinary(16);
             case TIMESTAMPTZ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
         };
-        Map<String, String> metadata = column.type() == io.moraine.core.catalog.ColumnType.UUID
+        Map<String, String> metadata = column.type() == io.moraine.core.row.ColumnType.UUID
                 ? Map.of("ARROW:extension:name", "arrow.uuid", "ARROW:extension:metadata", "")
                 : null;
         return new Field(column.name(), new FieldType(true, type, null, metadata), null);
@@ -104,7 +104,7 @@ final class CatalogTable
     @Override
     public long[] bigintRange(AttachTransaction transaction, int column)
     {
-        if (kind.columns().get(column).type() != io.moraine.core.catalog.ColumnType.BIGINT) {
+        if (kind.columns().get(column).type() != io.moraine.core.row.ColumnType.BIGINT) {
             return null;
         }
         StagedCatalogRows rows = rowsSeenBy(transaction);

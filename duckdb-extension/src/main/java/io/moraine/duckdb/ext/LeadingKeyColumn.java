@@ -1,8 +1,8 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.InsertionOrder;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.InsertionOrder;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 
 import java.util.List;
 import java.util.function.IntUnaryOperator;

@@ -1,7 +1,7 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.OpenMode;

@@ -426,18 +426,18 @@ class DuckLakeWritesTest
     {
         long rows = 0;
         int tables = 0;
-        for (io.moraine.core.catalog.TableKind kind : io.moraine.core.catalog.TableKind.values()) {
+        for (io.moraine.core.row.TableKind kind : io.moraine.core.row.TableKind.values()) {
             List<String> columns = new java.util.ArrayList<>();
-            for (io.moraine.core.catalog.Column column : kind.columns()) {
+            for (io.moraine.core.row.Column column : kind.columns()) {
                 boolean natural = switch (column.type()) {
                     case TIMESTAMPTZ, UUID -> true;
-                    default -> column.name().equals("path") || kind == io.moraine.core.catalog.TableKind.DELETE_FILE && DELETE_FILE_NATURAL.contains(column.name());
+                    default -> column.name().equals("path") || kind == io.moraine.core.row.TableKind.DELETE_FILE && DELETE_FILE_NATURAL.contains(column.name());
                 };
                 if (!natural) {
                     columns.add("\"" + column.name() + "\"");
                 }
             }
-            String filter = kind == io.moraine.core.catalog.TableKind.METADATA ? " WHERE key NOT IN ('created_by', 'data_path')" : "";
+            String filter = kind == io.moraine.core.row.TableKind.METADATA ? " WHERE key NOT IN ('created_by', 'data_path')" : "";
             String select = "SELECT " + String.join(", ", columns) + " FROM __ducklake_metadata_%s.main." + kind.tableName() + filter + " ORDER BY ALL";
             List<List<String>> expected = query(connection, select.formatted("oracle"));
             assertThat(query(connection, select.formatted("lake"))).as(kind.tableName() + " rows").isEqualTo(expected);

@@ -2,8 +2,8 @@ package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.SystemKeys;

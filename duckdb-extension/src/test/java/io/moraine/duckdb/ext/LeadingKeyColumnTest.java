@@ -1,7 +1,7 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

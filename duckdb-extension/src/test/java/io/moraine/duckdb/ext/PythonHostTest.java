@@ -1,6 +1,6 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.duckdb.ext.NonJvmHosts.ImportedLake;
 import io.moraine.testing.DuckDbTesting;
 import org.junit.jupiter.api.Test;

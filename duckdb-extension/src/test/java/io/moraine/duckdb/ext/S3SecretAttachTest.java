@@ -2,7 +2,7 @@ package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.S3Settings;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;

@@ -1,7 +1,7 @@
 package io.moraine.examples.cat;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 
 /** A table's name as DuckLake writes it, {@code schema.table}, for errors about its files. */
 final class TableNames

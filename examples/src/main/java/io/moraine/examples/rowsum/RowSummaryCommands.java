@@ -2,8 +2,8 @@ package io.moraine.examples.rowsum;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.row.Row;
+import io.moraine.core.store.StoreFacts;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.examples.CommandFailure;

@@ -63,7 +63,7 @@ public final class SparkScanBenchmark
                     rows, parquetFiles, bytes / 1e6, scan, inlinedRows, (System.nanoTime() - started) / 1e9);
             long low = perFile * (files / 2) + 10;
             int exit = spark.java("io.moraine.spark.bench.SparkScanBench", testJar, Map.of(
-                            "spark.sql.catalog.lake", "io.moraine.spark.MoraineCatalog",
+                            "spark.sql.catalog.lake", "io.moraine.spark.MoraineSparkCatalog",
                             "spark.sql.catalog.lake.store", store.toString(),
                             "spark.driver.memory", "3g"),
                     List.of("--data", scan.toString(), "--low-id", Long.toString(low), "--high-id", Long.toString(low + 20_000),

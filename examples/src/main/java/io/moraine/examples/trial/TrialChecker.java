@@ -2,8 +2,8 @@ package io.moraine.examples.trial;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.changes.ChangeKind;
 import io.moraine.core.io.LocalFileSystem;

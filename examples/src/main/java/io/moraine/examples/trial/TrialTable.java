@@ -2,9 +2,9 @@ package io.moraine.examples.trial;
 
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.SnapshotRows;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.CommitListener;

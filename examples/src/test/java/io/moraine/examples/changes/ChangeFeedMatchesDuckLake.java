@@ -2,9 +2,9 @@ package io.moraine.examples.changes;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowScope;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.changes.ChangeKey;
 import io.moraine.core.changes.ChangeKind;

@@ -115,7 +115,7 @@ class SparkSubmitOnS3Test
             Files.write(script, in.readAllBytes());
         }
         ProcessBuilder submit = spark.python(script, Map.of(
-                        "spark.sql.catalog.lake", "io.moraine.spark.MoraineCatalog",
+                        "spark.sql.catalog.lake", "io.moraine.spark.MoraineSparkCatalog",
                         "spark.sql.catalog.lake.store", "s3://" + bucket + "/catalog",
                         "spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS"),
                 List.of(queries.toString(), answers.toString()), Map.of())

@@ -1,7 +1,7 @@
 package io.moraine.examples.tiny;
 
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.keyspace.TinyFileKeys;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;

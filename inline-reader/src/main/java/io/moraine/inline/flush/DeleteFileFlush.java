@@ -2,8 +2,8 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.core.scan.DeleteFiles;

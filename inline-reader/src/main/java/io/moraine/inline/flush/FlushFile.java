@@ -1,8 +1,8 @@
 package io.moraine.inline.flush;
 
-import io.moraine.core.catalog.ColumnNode;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.ColumnNode;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.io.LakeFileSystem;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;

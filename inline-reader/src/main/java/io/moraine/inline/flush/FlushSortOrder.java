@@ -1,8 +1,8 @@
 package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.ColumnNode;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.ColumnNode;
+import io.moraine.core.row.Row;
 import io.moraine.core.error.UnsupportedFeatureException;
 import org.apache.arrow.vector.types.pojo.Field;
 

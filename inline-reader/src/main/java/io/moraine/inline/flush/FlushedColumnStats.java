@@ -1,7 +1,7 @@
 package io.moraine.inline.flush;
 
-import io.moraine.core.catalog.ColumnNode;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.ColumnNode;
+import io.moraine.core.row.Row;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.TableColumn;
 import org.apache.arrow.vector.FieldVector;

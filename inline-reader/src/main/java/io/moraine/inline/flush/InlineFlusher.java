@@ -1,13 +1,13 @@
 package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.ColumnNode;
+import io.moraine.core.row.ColumnNode;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.PartitionSpec;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowScope;
-import io.moraine.core.catalog.StoreFacts;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.store.StoreFacts;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.inline.RowIdMultiset;

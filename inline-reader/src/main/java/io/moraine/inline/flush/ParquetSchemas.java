@@ -1,6 +1,6 @@
 package io.moraine.inline.flush;
 
-import io.moraine.core.catalog.ColumnNode;
+import io.moraine.core.row.ColumnNode;
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.ArrowHugeint;
 import io.moraine.core.inline.ParquetVariant;

@@ -1,7 +1,7 @@
 package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.ColumnNode;
+import io.moraine.core.row.ColumnNode;
 import io.moraine.core.catalog.PartitionSpec;
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.io.LakeFileSystem;

@@ -2,7 +2,7 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.error.StoreException;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;

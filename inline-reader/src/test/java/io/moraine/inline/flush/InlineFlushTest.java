@@ -2,7 +2,7 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.inline.InlineReader;
@@ -285,7 +285,7 @@ class InlineFlushTest
                     }
                     assertThat(io.moraine.core.scan.InlinedFileDeletes.positionsAt(after.reader(), 1, Long.MAX_VALUE)).isEmpty();
                     assertThat(io.moraine.core.scan.InlinedFileDeletes.positionsAt(after.reader(), 2, Long.MAX_VALUE)).isEmpty();
-                    assertThat(catalog.scan(io.moraine.core.catalog.TableKind.FILES_SCHEDULED_FOR_DELETION, io.moraine.core.catalog.RowScope.ALL).toList())
+                    assertThat(catalog.scan(io.moraine.core.row.TableKind.FILES_SCHEDULED_FOR_DELETION, io.moraine.core.catalog.RowScope.ALL).toList())
                             .as("the replaced delete file is scheduled for deletion").hasSize(1);
                 }
             }

@@ -1,5 +1,9 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.row.Column;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -1,5 +1,7 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.row.Row;
+
 /**
  * DuckLake's path resolution (reference §4.2): data_path, then the schema path relative to it, the table path
  * relative to the schema path, and file paths relative to the table path. A NULL path inherits its parent's.

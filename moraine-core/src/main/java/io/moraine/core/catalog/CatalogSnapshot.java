@@ -4,9 +4,14 @@ import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.row.ColumnNode;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.SnapshotChanges;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.KeyValue;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
+import io.moraine.core.store.StoreFacts;
 
 import java.time.Instant;
 import java.util.Comparator;

@@ -4,6 +4,9 @@ import io.moraine.core.keyspace.FileChangeKeys;
 import io.moraine.core.keyspace.SnapshotTimeKeys;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.SystemKeys;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
+import io.moraine.core.store.RowStamps;
 import io.moraine.core.store.SlateStore;
 
 import java.nio.ByteBuffer;

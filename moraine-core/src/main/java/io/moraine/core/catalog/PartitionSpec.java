@@ -1,6 +1,8 @@
 package io.moraine.core.catalog;
 
 import io.moraine.core.error.CorruptionException;
+import io.moraine.core.row.ColumnNode;
+import io.moraine.core.row.Row;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -4,6 +4,8 @@ import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
 

@@ -1,5 +1,8 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
+
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 

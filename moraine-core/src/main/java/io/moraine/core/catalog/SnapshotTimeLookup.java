@@ -3,6 +3,8 @@ package io.moraine.core.catalog;
 import io.moraine.core.keyspace.Micros;
 import io.moraine.core.keyspace.SnapshotTimeKeys;
 import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
 

@@ -1,13 +1,13 @@
 package io.moraine.core.changes;
 
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.changes.ChangeGroups.Bounded;
 import io.moraine.core.changes.ChangeGroups.BoundedGroup;
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.catalog.RowCursor;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.scan.ColumnDomain;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.FilePruning;

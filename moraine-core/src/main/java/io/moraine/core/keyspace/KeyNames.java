@@ -1,7 +1,6 @@
 package io.moraine.core.keyspace;
 
-import io.moraine.core.catalog.TableKind;
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.row.TableKind;
 
 import java.util.Locale;
 

@@ -1,7 +1,7 @@
 package io.moraine.core.keyspace;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 
 /**
  * Store keys of catalog rows: {@code [subspace][kind tag][key cells...]}, where the key cells are the kind's key

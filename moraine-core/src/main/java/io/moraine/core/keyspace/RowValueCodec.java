@@ -1,9 +1,9 @@
 package io.moraine.core.keyspace;
 
-import io.moraine.core.catalog.Column;
-import io.moraine.core.catalog.ColumnType;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Column;
+import io.moraine.core.row.ColumnType;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CorruptionException;
 
 import java.io.ByteArrayOutputStream;

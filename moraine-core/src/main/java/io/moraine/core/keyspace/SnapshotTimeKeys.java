@@ -1,7 +1,7 @@
 package io.moraine.core.keyspace;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CorruptionException;
 
 import java.nio.ByteBuffer;

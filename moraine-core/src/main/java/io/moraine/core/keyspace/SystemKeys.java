@@ -19,7 +19,7 @@ public final class SystemKeys
      * The key of a catalog kind's row stamp: a value every batch that changes a row of that kind replaces, so that
      * equal stamps mean equal rows (docs/format.md, "Row stamps").
      */
-    public static byte[] rowStamp(io.moraine.core.catalog.TableKind kind)
+    public static byte[] rowStamp(io.moraine.core.row.TableKind kind)
     {
         return new KeyWriter().tag(Subspace.SYSTEM.tag()).string("stamp").tag(kind.tag()).toBytes();
     }

@@ -1,6 +1,6 @@
 package io.moraine.core.keyspace;
 
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CorruptionException;
 
 import java.nio.ByteBuffer;

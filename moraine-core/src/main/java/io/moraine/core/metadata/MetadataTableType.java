@@ -1,16 +1,16 @@
 package io.moraine.core.metadata;
 
-import io.moraine.core.catalog.Column;
-import io.moraine.core.catalog.ColumnType;
+import io.moraine.core.row.Column;
+import io.moraine.core.row.ColumnType;
 
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import static io.moraine.core.catalog.ColumnType.BIGINT;
-import static io.moraine.core.catalog.ColumnType.TIMESTAMPTZ;
-import static io.moraine.core.catalog.ColumnType.VARCHAR;
+import static io.moraine.core.row.ColumnType.BIGINT;
+import static io.moraine.core.row.ColumnType.TIMESTAMPTZ;
+import static io.moraine.core.row.ColumnType.VARCHAR;
 
 /**
  * The metadata tables of a lake table, named by a suffix as engines spell them ({@code "orders$files"}), each with its

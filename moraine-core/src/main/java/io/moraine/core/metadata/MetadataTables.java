@@ -3,12 +3,12 @@ package io.moraine.core.metadata;
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.catalog.RowScope;
-import io.moraine.core.catalog.SnapshotChanges;
-import io.moraine.core.catalog.StoreFacts;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.SnapshotChanges;
+import io.moraine.core.store.StoreFacts;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.scan.FilePartitionValues;
 import io.moraine.core.scan.InlinedFileDeletes;
 
@@ -23,7 +23,7 @@ import java.util.TreeMap;
 
 /**
  * The rows of a table's metadata tables ({@link MetadataTableType}) at a snapshot, and of the raw {@code ducklake_*}
- * tables. Values are of the Java class of their column's {@link io.moraine.core.catalog.ColumnType}; NULL is null.
+ * tables. Values are of the Java class of their column's {@link io.moraine.core.row.ColumnType}; NULL is null.
  */
 public final class MetadataTables
 {

@@ -1,6 +1,6 @@
 package io.moraine.core.scan;
 
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 
 import java.util.ArrayList;
 import java.util.Collections;

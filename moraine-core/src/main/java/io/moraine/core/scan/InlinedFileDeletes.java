@@ -1,6 +1,6 @@
 package io.moraine.core.scan;
 
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;

@@ -1,10 +1,10 @@
 package io.moraine.core.scan;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.ColumnNode;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.ColumnNode;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowCursor;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.types.TableSchema;
 
 import java.util.List;

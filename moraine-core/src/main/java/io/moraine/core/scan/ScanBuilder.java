@@ -2,7 +2,7 @@ package io.moraine.core.scan;
 
 import com.google.common.base.Suppliers;
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.store.StoreFacts;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.types.DuckLakeType;

@@ -4,9 +4,9 @@ import com.google.common.collect.Iterators;
 import com.google.common.collect.PeekingIterator;
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowCursor;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.UnsupportedFeatureException;
 
 import java.util.ArrayDeque;

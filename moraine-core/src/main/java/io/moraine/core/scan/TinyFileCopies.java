@@ -1,7 +1,7 @@
 package io.moraine.core.scan;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.keyspace.TinyFileKeys;
 import io.moraine.core.store.KeyValue;

@@ -1,8 +1,8 @@
 package io.moraine.core.tx;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.StoreFacts;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.store.StoreFacts;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.ConstraintException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.UnsupportedFeatureException;

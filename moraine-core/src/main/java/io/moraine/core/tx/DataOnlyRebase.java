@@ -1,8 +1,8 @@
 package io.moraine.core.tx;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.SnapshotChanges;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.SnapshotChanges;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;

@@ -3,7 +3,7 @@ package io.moraine.core.tx;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.inline.ChunkId;
 import io.moraine.core.inline.InlineArrow;
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
 
 import java.util.ArrayList;

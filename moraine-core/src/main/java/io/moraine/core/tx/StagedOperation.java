@@ -1,7 +1,7 @@
 package io.moraine.core.tx;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.moraine.core.tx;
 
-import io.moraine.core.catalog.CommittedRowsCache;
-import io.moraine.core.catalog.RowStamps;
-import io.moraine.core.catalog.StoreFacts;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.store.CommittedRowsCache;
+import io.moraine.core.store.RowStamps;
+import io.moraine.core.store.StoreFacts;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.keyspace.SystemKeys;
 import io.moraine.core.store.KeyValueReader;

@@ -1,6 +1,6 @@
 package io.moraine.core.types;
 
-import io.moraine.core.catalog.ColumnNode;
+import io.moraine.core.row.ColumnNode;
 
 import java.io.Serializable;
 import java.util.ArrayList;

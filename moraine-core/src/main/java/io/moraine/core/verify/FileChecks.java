@@ -1,7 +1,7 @@
 package io.moraine.core.verify;
 
 import io.moraine.core.catalog.CatalogPaths;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.keyspace.TinyFileKeys;
 import io.moraine.core.store.KeyValueReader;

@@ -1,7 +1,7 @@
 package io.moraine.core.verify;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.keyspace.FileChangeKeys;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.store.KeyValue;

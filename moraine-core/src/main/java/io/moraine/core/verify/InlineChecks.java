@@ -3,7 +3,7 @@ package io.moraine.core.verify;
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.inline.ChunkId;
 import io.moraine.core.inline.InlineArrow;
-import io.moraine.core.inline.InlineKeys;
+import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.store.KeyValue;
 import io.moraine.core.store.KeyValueCursor;

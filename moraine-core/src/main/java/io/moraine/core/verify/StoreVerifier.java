@@ -1,7 +1,7 @@
 package io.moraine.core.verify;
 
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.StoreFacts;
+import io.moraine.core.store.StoreFacts;
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.keyspace.SystemKeys;

@@ -1,6 +1,6 @@
 package io.moraine.core.verify;
 
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.keyspace.FileChangeKeys;
 import io.moraine.core.keyspace.Subspace;

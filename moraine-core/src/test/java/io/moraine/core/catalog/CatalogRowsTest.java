@@ -2,6 +2,8 @@ package io.moraine.core.catalog;
 
 import io.moraine.core.error.ConstraintException;
 import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.StagedTransaction;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreUri;
 
 import java.util.List;

@@ -1,5 +1,8 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.row.InsertionOrder;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.KeyValueReader;
 import io.moraine.core.store.OpenMode;
@@ -20,7 +23,7 @@ import static io.moraine.core.catalog.CatalogTestSupport.nextSnapshot;
 import static io.moraine.core.catalog.CatalogTestSupport.scan;
 import static io.moraine.core.catalog.CatalogTestSupport.table;
 import static io.moraine.core.catalog.CatalogTestSupport.tableStats;
-import static io.moraine.core.catalog.CommittedRowsCache.VERSIONS_PER_KIND;
+import static io.moraine.core.store.CommittedRowsCache.VERSIONS_PER_KIND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@link MoraineCatalog#everyRow}: kept rows equal a fresh scan (in insertion order) after every kind of change, and unchanged kinds cost no scan. */

@@ -7,6 +7,8 @@ import io.moraine.core.changes.InsertedRowsTask;
 import io.moraine.core.keyspace.FileChangeKeys;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.SystemKeys;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.KeyValue;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.OpenMode;

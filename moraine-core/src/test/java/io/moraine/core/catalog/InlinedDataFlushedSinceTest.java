@@ -1,5 +1,6 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.row.Row;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.tx.CommitListener;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,9 @@
 package io.moraine.core.catalog;
 
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.row.ColumnNode;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;

@@ -1,6 +1,7 @@
 package io.moraine.core.catalog;
 
 import io.moraine.core.error.NotFoundException;
+import io.moraine.core.row.Row;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;

@@ -1,6 +1,8 @@
 package io.moraine.core.catalog;
 
 import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.tx.StagedTransaction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

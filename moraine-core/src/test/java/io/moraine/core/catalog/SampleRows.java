@@ -1,5 +1,9 @@
 package io.moraine.core.catalog;
 
+import io.moraine.core.row.Column;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
+
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;

@@ -4,6 +4,8 @@ import io.moraine.core.error.NotFoundException;
 import io.moraine.core.keyspace.SnapshotTimeKeys;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.SystemKeys;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.KeyValueCursor;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;

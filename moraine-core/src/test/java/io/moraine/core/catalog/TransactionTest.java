@@ -2,6 +2,8 @@ package io.moraine.core.catalog;
 
 import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;

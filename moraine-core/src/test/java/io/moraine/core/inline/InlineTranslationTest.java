@@ -2,8 +2,9 @@ package io.moraine.core.inline;
 
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.keyspace.InlineKeys;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.keyspace.KeyWriter;

@@ -1,7 +1,7 @@
 package io.moraine.core.scan;
 
-import io.moraine.core.catalog.Row;
-import io.moraine.core.catalog.TableKind;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.types.TableColumn;

@@ -1,7 +1,7 @@
 package io.moraine.sidecars.rowsum;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.Row;
+import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.scan.DataFileTask;

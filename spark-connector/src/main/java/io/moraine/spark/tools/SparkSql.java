@@ -1,6 +1,6 @@
 package io.moraine.spark.tools;
 
-import io.moraine.spark.MoraineCatalog;
+import io.moraine.spark.MoraineSparkCatalog;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -45,7 +45,7 @@ public final class SparkSql
         }
         SparkSession.Builder builder = SparkSession.builder()
                 .appName("moraine spark-sql")
-                .config("spark.sql.catalog.lake", MoraineCatalog.class.getName())
+                .config("spark.sql.catalog.lake", MoraineSparkCatalog.class.getName())
                 .config("spark.sql.catalog.lake.store", store)
                 .config("spark.ui.enabled", "false");
         if (dataPath != null) {

@@ -1,4 +1,4 @@
-package io.moraine.core.catalog;
+package io.moraine.core.row;
 
 import io.moraine.core.error.InvalidArgumentException;
 
@@ -10,11 +10,11 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import static io.moraine.core.catalog.ColumnType.BIGINT;
-import static io.moraine.core.catalog.ColumnType.BOOLEAN;
-import static io.moraine.core.catalog.ColumnType.TIMESTAMPTZ;
-import static io.moraine.core.catalog.ColumnType.UUID;
-import static io.moraine.core.catalog.ColumnType.VARCHAR;
+import static io.moraine.core.row.ColumnType.BIGINT;
+import static io.moraine.core.row.ColumnType.BOOLEAN;
+import static io.moraine.core.row.ColumnType.TIMESTAMPTZ;
+import static io.moraine.core.row.ColumnType.UUID;
+import static io.moraine.core.row.ColumnType.VARCHAR;
 
 /**
  * The 28 {@code ducklake_*} tables of DuckLake format 1.0, with their columns in DDL order, how DuckLake mutates

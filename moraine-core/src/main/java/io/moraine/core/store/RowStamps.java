@@ -1,7 +1,9 @@
-package io.moraine.core.catalog;
+package io.moraine.core.store;
 
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.SystemKeys;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;

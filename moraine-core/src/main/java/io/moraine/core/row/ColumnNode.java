@@ -1,4 +1,4 @@
-package io.moraine.core.catalog;
+package io.moraine.core.row;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +31,7 @@ public record ColumnNode(Row column, List<ColumnNode> children)
         return column.getString("column_type");
     }
 
-    /** Builds the forest from rows sorted parents first (as {@link CatalogSnapshot#columns} returns them). */
+    /** Builds the forest from rows sorted parents first (as {@code CatalogSnapshot#columns} returns them). */
     public static List<ColumnNode> assemble(List<Row> sortedColumns)
     {
         Map<Long, List<Row>> childrenByParent = new LinkedHashMap<>();

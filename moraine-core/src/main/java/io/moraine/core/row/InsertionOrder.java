@@ -1,4 +1,4 @@
-package io.moraine.core.catalog;
+package io.moraine.core.row;
 
 import java.util.ArrayList;
 import java.util.Comparator;

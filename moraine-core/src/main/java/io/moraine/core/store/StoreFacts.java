@@ -1,4 +1,4 @@
-package io.moraine.core.catalog;
+package io.moraine.core.store;
 
 import io.moraine.core.error.CorruptionException;
 
@@ -6,6 +6,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import io.moraine.core.keyspace.Varints;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

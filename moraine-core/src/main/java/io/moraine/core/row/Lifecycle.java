@@ -1,4 +1,4 @@
-package io.moraine.core.catalog;
+package io.moraine.core.row;
 
 /** How DuckLake mutates the rows of a catalog table (reference §1.3), which decides how moraine stores them. */
 public enum Lifecycle

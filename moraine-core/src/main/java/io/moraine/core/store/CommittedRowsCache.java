@@ -1,11 +1,13 @@
-package io.moraine.core.catalog;
+package io.moraine.core.store;
 
 import io.moraine.core.keyspace.KeyBytes;
 import io.moraine.core.keyspace.RowKeys;
 import io.moraine.core.keyspace.RowValueCodec;
 import io.moraine.core.keyspace.Subspace;
 import io.moraine.core.keyspace.SystemKeys;
-import io.moraine.core.store.KeyValueReader;
+import io.moraine.core.row.InsertionOrder;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -34,7 +36,7 @@ import java.util.function.Supplier;
 public final class CommittedRowsCache
 {
     static final int MAX_ROWS_PER_KIND = 250_000;
-    static final int VERSIONS_PER_KIND = 16;
+    public static final int VERSIONS_PER_KIND = 16;
 
     private static final java.util.Comparator<byte[]> KEY_ORDER = Arrays::compareUnsigned;
 

@@ -1,7 +1,6 @@
-package io.moraine.core.inline;
+package io.moraine.core.keyspace;
 
-import io.moraine.core.keyspace.KeyWriter;
-import io.moraine.core.keyspace.Subspace;
+import io.moraine.core.inline.ChunkId;
 
 import java.nio.ByteBuffer;
 

@@ -1,4 +1,4 @@
-package io.moraine.core.catalog;
+package io.moraine.core.row;
 
 import io.moraine.core.error.InvalidArgumentException;
 

@@ -1,0 +1,376 @@
+package io.moraine.spark;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.row.Row;
+import io.moraine.core.changes.ChangeFeed;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.types.TableSchema;
+import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.connector.catalog.Changelog;
+import org.apache.spark.sql.connector.catalog.ChangelogContext;
+import org.apache.spark.sql.connector.catalog.ChangelogRange;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.NamespaceChange;
+import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * A moraine lake as a Spark catalog: {@code spark.sql.catalog.lake=io.moraine.spark.MoraineSparkCatalog} with
+ * {@code spark.sql.catalog.lake.store=<store>} (and the optional settings of {@link MoraineSettings}). Namespaces are
+ * the lake's schemas, tables its tables, as of the newest snapshot (or the default one); {@code VERSION AS OF <snapshot
+ * id>} and {@code TIMESTAMP AS OF} read an earlier one. Read-only: every change is refused.
+ */
+public class MoraineSparkCatalog
+        implements TableCatalog, SupportsNamespaces
+{
+    private String name;
+    private MoraineSettings settings;
+
+    @Override
+    public void initialize(String name, CaseInsensitiveStringMap options)
+    {
+        this.name = name;
+        this.settings = MoraineSettings.from(options, "catalog " + name);
+    }
+
+    @Override
+    public String name()
+    {
+        return name;
+    }
+
+    MoraineSettings settings()
+    {
+        return settings;
+    }
+
+    @Override
+    public String[] defaultNamespace()
+    {
+        return new String[] {"main"};
+    }
+
+    @Override
+    public String[][] listNamespaces()
+    {
+        return onDefaultSnapshot(snapshot -> snapshot.schemas().stream().map(row -> new String[] {row.getString("schema_name")}).toArray(String[][]::new));
+    }
+
+    @Override
+    public String[][] listNamespaces(String[] namespace)
+            throws NoSuchNamespaceException
+    {
+        if (namespace.length == 0) {
+            return listNamespaces();
+        }
+        loadNamespaceMetadata(namespace);
+        return new String[0][];
+    }
+
+    @Override
+    public Map<String, String> loadNamespaceMetadata(String[] namespace)
+            throws NoSuchNamespaceException
+    {
+        boolean exists = namespace.length == 1 && onDefaultSnapshot(snapshot -> snapshot.schema(namespace[0]).isPresent());
+        if (!exists) {
+            throw new NoSuchNamespaceException(namespace);
+        }
+        return Map.of();
+    }
+
+    @Override
+    public Identifier[] listTables(String[] namespace)
+            throws NoSuchNamespaceException
+    {
+        if (namespace.length != 1) {
+            throw new NoSuchNamespaceException(namespace);
+        }
+        Optional<Identifier[]> tables = onDefaultSnapshot(snapshot -> snapshot.schema(namespace[0]).map(schema -> snapshot.tables(schema.getLong("schema_id")).stream()
+                .map(table -> Identifier.of(namespace, table.getString("table_name")))
+                .toArray(Identifier[]::new)));
+        return tables.orElseThrow(() -> new NoSuchNamespaceException(namespace));
+    }
+
+    @Override
+    public Table loadTable(Identifier ident)
+            throws NoSuchTableException
+    {
+        if (ident.namespace().length == 2 && ChangeFeedRequest.isIdentifierName(ident.name())) {
+            return changeFeedTable(ident, ChangeFeedRequest.parse(ident.name()));
+        }
+        Table table = onDefaultSnapshot(snapshot -> table(snapshot, ident).orElse(null));
+        if (table == null) {
+            throw new NoSuchTableException(ident);
+        }
+        return table;
+    }
+
+    /** {@code VERSION AS OF <snapshot id>} and the {@code versionAsOf} option. */
+    @Override
+    public Table loadTable(Identifier ident, String version)
+    {
+        long snapshotId;
+        try {
+            snapshotId = Long.parseLong(version.strip());
+        }
+        catch (NumberFormatException e) {
+            throw SparkErrors.invalidTimeTravel("VERSION AS OF takes a moraine snapshot id (a number), not '" + version + "'");
+        }
+        return atExplicitSnapshot(ident, "VERSION AS OF " + snapshotId, catalog -> catalog.at(snapshotId));
+    }
+
+    /** {@code TIMESTAMP AS OF} and the {@code timestampAsOf} option: the snapshot current at that instant (microseconds since the epoch). */
+    @Override
+    public Table loadTable(Identifier ident, long timestamp)
+    {
+        Instant instant = instant(timestamp);
+        return atExplicitSnapshot(ident, "TIMESTAMP AS OF " + instant, catalog -> catalog.asOf(instant));
+    }
+
+    /**
+     * {@code CHANGES FROM VERSION a TO VERSION b} / {@code FROM TIMESTAMP ...} and {@code spark.read.option("startingVersion", ...).changes(...)}:
+     * the table's changes between the two bounds (inclusive unless {@code EXCLUSIVE}; no end bound reads to the newest
+     * snapshot), read with the table's columns at the end. A timestamp start names the first snapshot at or after it
+     * (DuckLake's rule), a timestamp end the newest at or before it.
+     */
+    @Override
+    public Changelog loadChangelog(Identifier ident, ChangelogContext context, CaseInsensitiveStringMap options)
+            throws NoSuchTableException
+    {
+        io.moraine.core.catalog.MoraineCatalog catalog = catalog();
+        String where = "the change feed of " + name + "." + ident;
+        long start;
+        long end;
+        try {
+            switch (context.range()) {
+                case ChangelogRange.VersionRange versions -> {
+                    start = snapshotId(versions.startingVersion(), where) + (versions.startingBoundInclusive() ? 0 : 1);
+                    end = versions.endingVersion().isPresent()
+                            ? snapshotId(versions.endingVersion().get(), where) - (versions.endingBoundInclusive() ? 0 : 1)
+                            : newest(catalog);
+                }
+                case ChangelogRange.TimestampRange times -> {
+                    start = ChangeFeed.startAtOrAfter(catalog, instant(times.startingTimestamp() + (times.startingBoundInclusive() ? 0 : 1)));
+                    if (times.endingTimestamp().isPresent()) {
+                        try (CatalogSnapshot snapshot = catalog.asOf(instant(times.endingTimestamp().get() - (times.endingBoundInclusive() ? 0 : 1)))) {
+                            end = snapshot.id();
+                        }
+                    }
+                    else {
+                        end = newest(catalog);
+                    }
+                }
+                case ChangelogRange.UnboundedRange unbounded -> throw SparkErrors.invalidTimeTravel(where
+                        + " needs a start: CHANGES FROM VERSION <snapshot id> (or startingVersion / startingTimestamp); streaming change feeds are not supported");
+            }
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.invalidTimeTravel(where + ": " + e.getMessage());
+        }
+        boolean endNamed = switch (context.range()) {
+            case ChangelogRange.VersionRange versions -> versions.endingVersion().isPresent();
+            case ChangelogRange.TimestampRange times -> times.endingTimestamp().isPresent();
+            case ChangelogRange.UnboundedRange unbounded -> false;
+        };
+        return new MoraineChangelog(feedTable(ident, start, end, endNamed, where), start);
+    }
+
+    /**
+     * The readChangeFeed options of {@code format("moraine")} ({@link ChangeFeedRequest}): the table's changes with
+     * updates paired by the core, as {@link #loadChangelog} resolves the bounds (a version bound is inclusive).
+     */
+    private Table changeFeedTable(Identifier ident, ChangeFeedRequest request)
+    {
+        Identifier table = Identifier.of(new String[] {ident.namespace()[0]}, ident.namespace()[1]);
+        io.moraine.core.catalog.MoraineCatalog catalog = catalog();
+        String where = "the change feed (readChangeFeed) of " + name + "." + table;
+        long start;
+        long end;
+        try {
+            start = request.start().version() ? request.start().value() : ChangeFeed.startAtOrAfter(catalog, instant(request.start().value()));
+            if (request.end().isEmpty()) {
+                end = newest(catalog);
+            }
+            else if (request.end().get().version()) {
+                end = request.end().get().value();
+            }
+            else {
+                try (CatalogSnapshot snapshot = catalog.asOf(instant(request.end().get().value()))) {
+                    end = snapshot.id();
+                }
+            }
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.invalidTimeTravel(where + ": " + e.getMessage());
+        }
+        return new MoraineChangeFeedTable(feedTable(table, start, end, request.end().isPresent(), where), start);
+    }
+
+    /** The table at the feed's end, once the range is known to be readable: not reversed, its start retained. */
+    private MoraineTable feedTable(Identifier ident, long start, long end, boolean endNamed, String where)
+    {
+        // Without an end bound, a start after the newest snapshot is one that does not exist (refused below).
+        if (start > end && endNamed) {
+            throw SparkErrors.invalidTimeTravel(where + " is reversed: it starts at snapshot " + start + " and ends at snapshot " + end
+                    + "; name the earlier snapshot first");
+        }
+        Table table = loadTable(ident, Long.toString(end));
+        if (!(table instanceof MoraineTable data)) {
+            throw SparkErrors.unsupported(name + "." + ident + " is a metadata table and has no change feed");
+        }
+        try (CatalogSnapshot endSnapshot = catalog().at(end)) {
+            // Refuses an expired or unknown start, naming the snapshots there are.
+            ChangeFeed.forTable(endSnapshot, data.tableId(), start);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.invalidTimeTravel(where + ": " + e.getMessage());
+        }
+        return data;
+    }
+
+    private static long snapshotId(String version, String where)
+    {
+        try {
+            return Long.parseLong(version.strip());
+        }
+        catch (NumberFormatException e) {
+            throw SparkErrors.invalidTimeTravel(where + " is bounded by moraine snapshot ids (numbers), not '" + version + "'");
+        }
+    }
+
+    private static long newest(io.moraine.core.catalog.MoraineCatalog catalog)
+    {
+        try (CatalogSnapshot latest = catalog.latest()) {
+            return latest.id();
+        }
+    }
+
+    private static Instant instant(long micros)
+    {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+    }
+
+    private Table atExplicitSnapshot(Identifier ident, String asOf, Function<io.moraine.core.catalog.MoraineCatalog, CatalogSnapshot> resolve)
+    {
+        CatalogSnapshot snapshot;
+        try {
+            snapshot = resolve.apply(catalog());
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.invalidTimeTravel(asOf + " on " + name + "." + ident + ": " + e.getMessage());
+        }
+        try (snapshot) {
+            return table(snapshot, ident).orElseThrow(() -> SparkErrors.analysis("MORAINE_TABLE_NOT_FOUND", "42P01", "table " + name + "." + ident
+                    + " does not exist at snapshot " + snapshot.id() + " (" + asOf + ")"));
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.of(e);
+        }
+    }
+
+    /** The table {@code <schema>.<table>}, or the metadata table {@code <schema>.<table>.<snapshots|files>}, at the snapshot. */
+    private Optional<Table> table(CatalogSnapshot snapshot, Identifier ident)
+    {
+        String[] namespace = ident.namespace();
+        if (namespace.length == 2) {
+            return dataTable(snapshot, namespace[0], namespace[1]).flatMap(table -> MetadataTable.of(ident.name(), table, snapshot));
+        }
+        if (namespace.length != 1) {
+            return Optional.empty();
+        }
+        return dataTable(snapshot, namespace[0], ident.name()).map(Table.class::cast);
+    }
+
+    private Optional<MoraineTable> dataTable(CatalogSnapshot snapshot, String schemaName, String tableName)
+    {
+        Optional<Row> row = snapshot.table(schemaName, tableName);
+        return row.map(table -> {
+            long tableId = table.getLong("table_id");
+            return new MoraineTable(settings, name, schemaName, tableName, tableId, snapshot.id(), TableSchema.of(snapshot.columnTree(tableId)));
+        });
+    }
+
+    private <T> T onDefaultSnapshot(Function<CatalogSnapshot, T> action)
+    {
+        try (CatalogSnapshot snapshot = defaultSnapshot()) {
+            return action.apply(snapshot);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.of(e);
+        }
+    }
+
+    /** The snapshot read when a query names none: the default snapshot setting, or the newest. */
+    private CatalogSnapshot defaultSnapshot()
+    {
+        io.moraine.core.catalog.MoraineCatalog catalog = catalog();
+        if (settings.defaultSnapshotId().isPresent()) {
+            return catalog.at(settings.defaultSnapshotId().get());
+        }
+        return settings.defaultSnapshotTimestamp().map(catalog::asOf).orElseGet(catalog::latest);
+    }
+
+    private io.moraine.core.catalog.MoraineCatalog catalog()
+    {
+        try {
+            return OpenStores.catalog(settings);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.analysis("MORAINE_STORE_UNAVAILABLE", "08001", "catalog " + name + " cannot open the moraine store " + settings.store()
+                    + ": " + e.getMessage() + ". Check spark.sql.catalog." + name + ".store", e);
+        }
+    }
+
+    @Override
+    public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+    {
+        throw SparkErrors.readOnly("CREATE TABLE " + ident);
+    }
+
+    @Override
+    public Table alterTable(Identifier ident, TableChange... changes)
+    {
+        throw SparkErrors.readOnly("ALTER TABLE " + ident);
+    }
+
+    @Override
+    public boolean dropTable(Identifier ident)
+    {
+        throw SparkErrors.readOnly("DROP TABLE " + ident);
+    }
+
+    @Override
+    public void renameTable(Identifier oldIdent, Identifier newIdent)
+    {
+        throw SparkErrors.readOnly("renaming table " + oldIdent);
+    }
+
+    @Override
+    public void createNamespace(String[] namespace, Map<String, String> metadata)
+    {
+        throw SparkErrors.readOnly("CREATE NAMESPACE " + String.join(".", namespace));
+    }
+
+    @Override
+    public void alterNamespace(String[] namespace, NamespaceChange... changes)
+    {
+        throw SparkErrors.readOnly("ALTER NAMESPACE " + String.join(".", namespace));
+    }
+
+    @Override
+    public boolean dropNamespace(String[] namespace, boolean cascade)
+    {
+        throw SparkErrors.readOnly("DROP NAMESPACE " + String.join(".", namespace));
+    }
+}
