@@ -1,12 +1,11 @@
 package io.moraine.duckdb;
 
 import io.moraine.core.inline.ArrowHugeint;
+import io.moraine.core.inline.InlinedInsertChunks;
 import io.moraine.core.inline.ParquetVariant;
 import io.moraine.core.tx.InlineOperation;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -74,7 +73,7 @@ final class InlinedDataImport
             Schema userSchema = new Schema(userFields);
             operations.add(new InlineOperation.RegisterSchema(tableId, schemaVersion, userSchema));
             while (reader.loadNextBatch()) {
-                chunkRuns(tableId, schemaVersion, root, userSchema, operations, ends);
+                InlinedInsertChunks.cut(tableId, schemaVersion, root, userFields, operations::add, (rowId, end) -> ends.add(new long[] {rowId, end}));
             }
         }
         catch (IOException e) {
@@ -127,41 +126,6 @@ final class InlinedDataImport
             children.add(withHugeints(field.getChildren().get(i), lossless.getChildren().get(i)));
         }
         return new Field(field.getName(), field.getFieldType(), children);
-    }
-
-    /** Splits one Arrow batch into chunks of consecutive row ids sharing a begin_snapshot. */
-    private void chunkRuns(long tableId, long schemaVersion, VectorSchemaRoot root, Schema userSchema, List<InlineOperation> operations, List<long[]> ends)
-    {
-        BigIntVector rowIds = (BigIntVector) root.getVector(0);
-        BigIntVector begins = (BigIntVector) root.getVector(1);
-        BigIntVector endSnapshots = (BigIntVector) root.getVector(2);
-        int rows = root.getRowCount();
-        int runStart = 0;
-        for (int row = 0; row <= rows; row++) {
-            boolean runEnds = row == rows || begins.get(row) != begins.get(runStart) || rowIds.get(row) != rowIds.get(runStart) + (row - runStart);
-            if (row < rows && !endSnapshots.isNull(row)) {
-                ends.add(new long[] {rowIds.get(row), endSnapshots.get(row)});
-            }
-            if (runEnds && row > runStart) {
-                operations.add(chunk(tableId, schemaVersion, root, userSchema, runStart, row - runStart, rowIds.get(runStart), begins.get(runStart)));
-                runStart = row;
-            }
-        }
-    }
-
-    private InlineOperation.InsertChunk chunk(long tableId, long schemaVersion, VectorSchemaRoot root, Schema userSchema, int from, int count,
-            long rowIdStart, long beginSnapshot)
-    {
-        List<FieldVector> userVectors = new ArrayList<>();
-        for (int i = 3; i < root.getFieldVectors().size(); i++) {
-            userVectors.add(root.getFieldVectors().get(i));
-        }
-        // `all` only borrows the reader's vectors: closing it would free them under the reader, so only the slice is closed.
-        VectorSchemaRoot all = new VectorSchemaRoot(userSchema.getFields(), userVectors, root.getRowCount());
-        try (VectorSchemaRoot run = all.slice(from, count)) {
-            byte[] body = io.moraine.core.inline.InlineArrow.encodeChunk(rowIdStart, run);
-            return new InlineOperation.InsertChunk(tableId, schemaVersion, beginSnapshot, rowIdStart, count, body);
-        }
     }
 
     /** The operations that recreate {@code ducklake_inlined_delete_<t>}: one group per (file, begin_snapshot). */

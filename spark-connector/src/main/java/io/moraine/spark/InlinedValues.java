@@ -1,27 +1,11 @@
 package io.moraine.spark;
 
-import io.moraine.core.inline.InlineArrow;
-import io.moraine.core.types.DuckLakeType;
-import io.moraine.core.types.DuckLakeValues;
 import io.moraine.core.types.TableColumn;
-import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DecimalVector;
-import org.apache.arrow.vector.FixedSizeBinaryVector;
-import org.apache.arrow.vector.FloatingPointVector;
-import org.apache.arrow.vector.IntervalMonthDayNanoVector;
-import org.apache.arrow.vector.TimeStampVector;
-import org.apache.arrow.vector.UInt8Vector;
+import io.moraine.inline.InlinedArrowValues;
 import org.apache.arrow.vector.ValueVector;
-import org.apache.arrow.vector.VarBinaryVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
-import org.apache.arrow.vector.holders.NullableIntervalMonthDayNanoHolder;
-import org.apache.arrow.vector.types.TimeUnit;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
@@ -36,7 +20,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 /**
  * One value of an inlined row, from the Arrow vector the inline reader decoded (the column as the rows' schema version
  * wrote it) into Spark's internal value of the column's type at the read snapshot: struct fields found by column id,
- * widened integers, floats and decimals, uuid and interval as text.
+ * widened integers, floats and decimals, uuid and interval as text. The inline reader's {@link InlinedArrowValues}
+ * decodes each value; this maps it to Spark's.
  */
 final class InlinedValues
 {
@@ -51,7 +36,7 @@ final class InlinedValues
             Object[] values = new Object[struct.fields().length];
             for (int i = 0; i < values.length; i++) {
                 TableColumn readField = read.children().get(i);
-                TableColumn writtenField = written.children().stream().filter(field -> field.columnId() == readField.columnId()).findFirst().orElse(null);
+                TableColumn writtenField = InlinedArrowValues.writtenField(written, readField);
                 ValueVector child = writtenField == null ? null : fields.getChild(writtenField.name());
                 values[i] = child == null
                         ? CatalystValues.toCatalyst(struct.fields()[i].dataType(), readField.initialDefaultValue().orElse(null))
@@ -85,43 +70,20 @@ final class InlinedValues
 
     private static Object scalar(TableColumn read, DataType type, ValueVector vector, int row)
     {
-        return switch (vector) {
-            case UInt8Vector unsigned -> CatalystValues.toCatalyst(type, unsigned.getObjectNoOverflow(row));
-            case BaseIntVector integer -> CatalystValues.toCatalyst(type, integer.getValueAsLong(row));
-            case FloatingPointVector floating -> CatalystValues.toCatalyst(type, floating.getValueAsDouble(row));
-            case BitVector bits -> bits.get(row) == 1;
-            case DecimalVector decimal -> CatalystValues.toCatalyst(type, decimal.getObject(row));
-            case DateDayVector days -> days.get(row);
-            case TimeStampVector timestamps -> micros(timestamps, row);
-            case VarCharVector text -> type == DataTypes.StringType ? UTF8String.fromBytes(text.get(row)) : text.getObject(row).toString();
-            case VarBinaryVector binary -> binary.get(row);
-            case FixedSizeBinaryVector binary when isUuid(read) -> UTF8String.fromString(InlineArrow.uuid(binary.get(row)).toString());
-            case FixedSizeBinaryVector binary -> binary.get(row);
-            case IntervalMonthDayNanoVector interval -> {
-                NullableIntervalMonthDayNanoHolder holder = new NullableIntervalMonthDayNanoHolder();
-                interval.get(row, holder);
-                yield UTF8String.fromString(DuckLakeValues.intervalText(holder.months, holder.days, Math.floorDiv(holder.nanoseconds, 1000L)));
-            }
-            default -> throw SparkErrors.unsupported("column " + read.name() + " (" + read.type().duckLakeName() + ") has inlined values in Arrow type "
+        return switch (InlinedArrowValues.kind(vector, read.type())) {
+            case BIG_INTEGER -> CatalystValues.toCatalyst(type, InlinedArrowValues.bigInteger(vector, row));
+            case INTEGER -> CatalystValues.toCatalyst(type, InlinedArrowValues.integer(vector, row));
+            case FLOATING -> CatalystValues.toCatalyst(type, InlinedArrowValues.floating(vector, row));
+            case BOOLEAN -> InlinedArrowValues.bool(vector, row);
+            case DECIMAL -> CatalystValues.toCatalyst(type, InlinedArrowValues.decimal(vector, row));
+            case DATE -> InlinedArrowValues.epochDay(vector, row);
+            case TIMESTAMP, TIMESTAMP_TZ -> InlinedArrowValues.epochMicros(vector, InlinedArrowValues.unit(vector), row);
+            case TEXT -> type == DataTypes.StringType ? UTF8String.fromBytes(InlinedArrowValues.utf8(vector, row)) : InlinedArrowValues.text(vector, row);
+            case BINARY -> InlinedArrowValues.binary(vector, row);
+            case UUID -> UTF8String.fromString(InlinedArrowValues.uuid(vector, row).toString());
+            case INTERVAL -> UTF8String.fromString(InlinedArrowValues.interval(vector, row).text());
+            case TIME, LIST, MAP, STRUCT, UNSUPPORTED -> throw SparkErrors.unsupported("column " + read.name() + " (" + read.type().duckLakeName() + ") has inlined values in Arrow type "
                     + vector.getField().getType() + ", which the Spark connector does not read yet");
         };
     }
-
-    private static boolean isUuid(TableColumn column)
-    {
-        return column.type() instanceof DuckLakeType.Primitive primitive && primitive.kind() == io.moraine.core.types.PrimitiveKind.UUID;
-    }
-
-    private static long micros(TimeStampVector vector, int row)
-    {
-        long value = vector.get(row);
-        TimeUnit unit = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
-        return switch (unit) {
-            case SECOND -> Math.multiplyExact(value, 1_000_000L);
-            case MILLISECOND -> Math.multiplyExact(value, 1_000L);
-            case MICROSECOND -> value;
-            case NANOSECOND -> Math.floorDiv(value, 1_000L);
-        };
-    }
-
 }

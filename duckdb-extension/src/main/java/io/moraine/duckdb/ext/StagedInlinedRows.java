@@ -1,12 +1,10 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.error.InvalidArgumentException;
-import io.moraine.core.inline.InlineArrow;
+import io.moraine.core.inline.InlinedInsertChunks;
 import io.moraine.core.tx.InlineOperation;
 import io.moraine.core.tx.StagedOperation;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.ArrayList;
@@ -23,8 +21,6 @@ import java.util.Optional;
 final class StagedInlinedRows
         implements AutoCloseable
 {
-    private static final int SYSTEM_COLUMNS = 3;
-
     private final long tableId;
     private final long schemaVersion;
     private Optional<Schema> created = Optional.empty();
@@ -101,35 +97,11 @@ final class StagedInlinedRows
         return operations;
     }
 
-    /** One chunk per run of consecutive row ids sharing a begin_snapshot; an end_snapshot given at insert ends the row. */
+    /** One chunk per run of consecutive row ids sharing a begin_snapshot; an end_snapshot given at insert ends the row ({@link InlinedInsertChunks}). */
     private void chunkRuns(VectorSchemaRoot batch, List<StagedOperation> operations)
     {
-        BigIntVector rowIds = (BigIntVector) batch.getVector(0);
-        BigIntVector begins = (BigIntVector) batch.getVector(1);
-        BigIntVector ends = (BigIntVector) batch.getVector(2);
-        int rows = batch.getRowCount();
-        List<FieldVector> users = batch.getFieldVectors().subList(SYSTEM_COLUMNS, batch.getFieldVectors().size());
-        VectorSchemaRoot userColumns = new VectorSchemaRoot(users.stream().map(FieldVector::getField).toList(), new ArrayList<>(users), rows);
-        int runStart = 0;
-        for (int row = 0; row <= rows; row++) {
-            if (row < rows && (rowIds.isNull(row) || begins.isNull(row))) {
-                throw new InvalidArgumentException("INSERT into ducklake_inlined_data_" + tableId + "_" + schemaVersion
-                        + " needs row_id and begin_snapshot on every row");
-            }
-            boolean runEnds = row == rows || begins.get(row) != begins.get(runStart) || rowIds.get(row) != rowIds.get(runStart) + (row - runStart);
-            if (runEnds && row > runStart) {
-                try (VectorSchemaRoot run = userColumns.slice(runStart, row - runStart)) {
-                    byte[] body = InlineArrow.encodeChunk(rowIds.get(runStart), run);
-                    operations.add(new InlineOperation.InsertChunk(tableId, schemaVersion, begins.get(runStart), rowIds.get(runStart), row - runStart, body));
-                }
-                runStart = row;
-            }
-        }
-        for (int row = 0; row < rows; row++) {
-            if (!ends.isNull(row)) {
-                ended.putIfAbsent(rowIds.get(row), ends.get(row));
-            }
-        }
+        List<Field> userFields = batch.getSchema().getFields().subList(InlinedInsertChunks.SYSTEM_COLUMNS, batch.getSchema().getFields().size());
+        InlinedInsertChunks.cut(tableId, schemaVersion, batch, userFields, operations::add, ended::putIfAbsent);
     }
 
     @Override
