@@ -62,8 +62,12 @@ public class MorainePageSourceProvider
             }
         }
         if (tableHandle instanceof ChangeFeedTableHandle changes) {
-            ChangeRowSources sources = new ChangeRowSources(catalog, tableColumns, changes, new TrinoLakeFileSystem(fileSystemFactory.create(session)), parquetOptions);
-            return new ChangeFeedPageSource(changes, ((ChangeFeedSplit) split).group(), sources, columns.stream().map(ChangeFeedColumnHandle.class::cast).toList());
+            // Everything but the lake's files comes with the split: the group, the table's columns, the inlined rows.
+            ChangeFeedSplit changeSplit = (ChangeFeedSplit) split;
+            io.moraine.core.changes.ChangeGroup group = changeSplit.group();
+            ChangeRowSources sources = new ChangeRowSources(catalog, changeSplit.columns(), changeSplit.inlinedPieces(group), changes,
+                    new TrinoLakeFileSystem(fileSystemFactory.create(session)), parquetOptions);
+            return new ChangeFeedPageSource(changes, group, sources, columns.stream().map(ChangeFeedColumnHandle.class::cast).toList());
         }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
