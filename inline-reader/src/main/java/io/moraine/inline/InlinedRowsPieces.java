@@ -1,6 +1,7 @@
 package io.moraine.inline;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.changes.InlinedChangesTask;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.core.types.TableColumn;
@@ -82,6 +83,18 @@ public final class InlinedRowsPieces
     public static InlinedRowsPieces open(CatalogSnapshot snapshot, InlinedRowsTask task, List<TableColumn> columns, Bounds bounds, BufferAllocator allocator)
     {
         return of(InlinedRowsReader.open(snapshot, task, columns, Math.min(bounds.maxRows(), InlineReader.DEFAULT_WINDOW_ROWS), allocator), columns, bounds);
+    }
+
+    /**
+     * The pieces of one side of a change feed's inlined rows ({@code task}), read through {@code snapshot} (open at the
+     * feed's end snapshot) with {@code columns}, as {@link InlinedRowsReader#openChanges} reads them. Every piece carries
+     * each row's row id, begin and end snapshot, so a reader of the pieces attributes each row to its snapshot as the
+     * store's reader does.
+     */
+    public static InlinedRowsPieces openChanges(CatalogSnapshot snapshot, InlinedChangesTask task, List<TableColumn> columns, Bounds bounds,
+            BufferAllocator allocator)
+    {
+        return of(InlinedRowsReader.openChanges(snapshot, task, columns, Math.min(bounds.maxRows(), InlineReader.DEFAULT_WINDOW_ROWS), allocator), columns, bounds);
     }
 
     /** The pieces of what {@code reader} (opened with {@code columns}) reads; closing the pieces closes it. */

@@ -2,6 +2,8 @@ package io.moraine.inline;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.changes.ChangeFeed;
+import io.moraine.core.changes.InlinedChangesTask;
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.core.scan.ScanBuilder;
@@ -134,6 +136,35 @@ class InlinedRowsPiecesTest
             List<InlinedRowsPiece> counts = pieces(snapshot, List.of(), new InlinedRowsPieces.Bounds(10_000, 1L << 20), allocator);
             assertThat(counts.stream().mapToLong(InlinedRowsPiece::rows).sum()).isEqualTo(ROWS - 8);
             assertThat(readBack(counts, List.of(), allocator)).isEqualTo(direct(snapshot, List.of(), allocator));
+        }
+    }
+
+    @Test
+    void changePiecesHoldEachSidesRowsAsTheStoreReaderReadsThem()
+    {
+        try (CatalogSnapshot snapshot = catalog.latest(); BufferAllocator allocator = new RootAllocator()) {
+            List<TableColumn> columns = TableSchema.of(snapshot.columnTree(tableId)).columns();
+            List<InlinedChangesTask> sides = ChangeFeed.forTable(snapshot, tableId, 0).planTasks().stream()
+                    .filter(InlinedChangesTask.class::isInstance).map(InlinedChangesTask.class::cast).toList();
+            assertThat(sides).hasSize(2);
+            for (InlinedChangesTask side : sides) {
+                for (List<TableColumn> read : List.of(columns, List.<TableColumn>of())) {
+                    List<String> expected;
+                    try (InlinedRowsReader reader = InlinedRowsReader.openChanges(snapshot, side, read, InlineReader.DEFAULT_WINDOW_ROWS, allocator)) {
+                        expected = rows(reader, read.size(), batch -> null);
+                    }
+                    assertThat(expected).as(side.kind().toString()).hasSize(switch (side.kind()) {
+                        case INSERTION -> ROWS;
+                        case DELETION -> 8;
+                    });
+                    List<InlinedRowsPiece> pieces = new ArrayList<>();
+                    try (InlinedRowsPieces stream = InlinedRowsPieces.openChanges(snapshot, side, read, new InlinedRowsPieces.Bounds(64, 1L << 20), allocator)) {
+                        stream.forEachRemaining(pieces::add);
+                    }
+                    assertThat(pieces).allSatisfy(piece -> assertThat(piece.rows()).isBetween(1L, 64L));
+                    assertThat(readBack(pieces, read, allocator)).isEqualTo(expected);
+                }
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 package io.moraine.trino;
 
-import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.changes.ChangeKind;
 import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.types.TableColumn;
@@ -27,19 +26,18 @@ import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
- * Streams inlined rows one batch at a time: a change feed's side as the inline reader decodes them from the store (only
- * the current window's chunk bodies are held), or a table scan's from a piece the coordinator read and shipped with the
- * split ({@link #ofPiece}; no catalog is opened). Columns are found by column id (a column a schema version lacks reads
- * as its default). A change feed's side ({@link #changes}) has each row's {@code snapshot_id} and {@code rowid} first.
+ * Streams inlined rows one batch at a time from pieces the coordinator read and shipped with the split (no catalog is
+ * opened): a table scan's piece ({@link #ofPiece}), or a change feed's side, the pieces of one of its split's tasks
+ * ({@link #changes}), each row's {@code snapshot_id} and {@code rowid} first. Columns are found by column id (a column
+ * a schema version lacks reads as its default).
  */
 final class InlinedRowsPageSource
         implements ConnectorPageSource
 {
     private final BufferAllocator allocator;
-    private final CatalogSnapshot snapshot;
     private final InlinedBatchSource scan;
-    // The piece's size when reading one (counted as read once it is), else empty: reading from the store.
-    private final OptionalLong pieceBytes;
+    // The pieces' size (counted as read once they are).
+    private final long pieceBytes;
     private final List<MoraineColumnHandle> columns;
     // For each column: its index among the batches' read columns and its core column, or -1 and null when hidden.
     private final int[] batchIndex;
@@ -50,12 +48,14 @@ final class InlinedRowsPageSource
     private boolean finished;
 
     /**
-     * The rows of a change feed's {@code kind} side ({@code InlinedRowsReader.openChanges}, read through {@code snapshot}),
-     * snapshot and row id first.
+     * The rows of a change feed's {@code kind} side, from the pieces the coordinator read them into
+     * ({@code InlinedRowsPieces.openChanges}), snapshot and row id first.
      *
+     * @param scan the pieces, read as batches of {@code readColumns}
+     * @param pieceBytes the pieces' size
      * @param readColumns the core's columns of {@code columns} (all of them table columns), in the same order
      */
-    static InlinedRowsPageSource changes(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedRowsReader scan, ChangeKind kind,
+    static InlinedRowsPageSource changes(BufferAllocator allocator, InlinedBatchSource scan, long pieceBytes, ChangeKind kind,
             List<MoraineColumnHandle> columns, List<TableColumn> readColumns)
     {
         int[] batchIndex = new int[columns.size()];
@@ -67,7 +67,7 @@ final class InlinedRowsPageSource
         for (int i = 0; i < columns.size(); i++) {
             byColumn[i] = batchIndex[i] < 0 ? null : readColumns.get(batchIndex[i]);
         }
-        return new InlinedRowsPageSource(allocator, snapshot, scan, OptionalLong.empty(), columns, batchIndex, byColumn, Optional.of(kind));
+        return new InlinedRowsPageSource(allocator, scan, pieceBytes, columns, batchIndex, byColumn, Optional.of(kind));
     }
 
     /**
@@ -98,15 +98,14 @@ final class InlinedRowsPageSource
             batchIndex[i] = index;
             byColumn[i] = readColumns.get(i);
         }
-        return new InlinedRowsPageSource(allocator, null, piece, OptionalLong.of(pieceBytes), columns, batchIndex, byColumn, Optional.empty());
+        return new InlinedRowsPageSource(allocator, piece, pieceBytes, columns, batchIndex, byColumn, Optional.empty());
     }
 
-    private InlinedRowsPageSource(BufferAllocator allocator, CatalogSnapshot snapshot, InlinedBatchSource scan, OptionalLong pieceBytes,
+    private InlinedRowsPageSource(BufferAllocator allocator, InlinedBatchSource scan, long pieceBytes,
             List<MoraineColumnHandle> columns, int[] batchIndex, TableColumn[] readColumns, Optional<ChangeKind> changeKind)
     {
         this.changeKind = changeKind;
         this.allocator = allocator;
-        this.snapshot = snapshot;
         this.scan = scan;
         this.pieceBytes = pieceBytes;
         this.columns = List.copyOf(columns);
@@ -167,10 +166,7 @@ final class InlinedRowsPageSource
     @Override
     public long getCompletedBytes()
     {
-        if (pieceBytes.isPresent()) {
-            return finished ? pieceBytes.getAsLong() : 0;
-        }
-        return ((InlinedRowsReader) scan).bodiesRead();
+        return finished ? pieceBytes : 0;
     }
 
     @Override
@@ -201,8 +197,8 @@ final class InlinedRowsPageSource
     public void close()
     {
         finished = true;
-        try (allocator; snapshot; scan) {
-            // closed in reverse order: the scan's vectors, the store snapshot (when reading from the store), then the allocator
+        try (allocator; scan) {
+            // closed in reverse order: the pieces' vectors, then the allocator
         }
     }
 }

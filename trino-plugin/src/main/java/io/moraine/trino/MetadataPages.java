@@ -16,6 +16,13 @@ import io.trino.spi.type.LongTimestampWithTimeZone;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.UuidType;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +34,10 @@ import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MICROS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
-/** The rows of a metadata table, as the core produces them, in Trino pages of the projected columns. */
+/**
+ * The rows of a metadata table, as the core produces them: read on the coordinator ({@link #splits}) and shipped in the
+ * splits, so that a worker never opens the catalog, then decoded there into Trino pages of the projected columns.
+ */
 final class MetadataPages
 {
     private static final int ROWS_PER_PAGE = 1024;
@@ -45,24 +55,122 @@ final class MetadataPages
         };
     }
 
-    static ConnectorPageSource open(MoraineCatalogHolder catalog, MoraineMetadataTableHandle table, List<MoraineMetadataColumnHandle> columns)
+    /**
+     * The rows of a metadata table, read on the coordinator (they are catalog facts), cut into splits of at most
+     * {@code maxBytes} of encoded rows each (a row larger than that is a split of its own); at least one split.
+     */
+    static List<MoraineMetadataSplit> splits(MoraineCatalogHolder catalog, MoraineMetadataTableHandle table, long maxBytes)
     {
-        List<List<Object>> rows;
+        List<Column> columns = table.columns();
+        List<MoraineMetadataSplit> splits = new ArrayList<>();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        int rows = 0;
+        for (List<Object> row : rows(catalog, table)) {
+            try {
+                for (int i = 0; i < columns.size(); i++) {
+                    writeValue(out, columns.get(i).type(), row.get(i));
+                }
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            rows++;
+            if (bytes.size() >= maxBytes) {
+                splits.add(new MoraineMetadataSplit(bytes.toByteArray(), rows));
+                bytes.reset();
+                rows = 0;
+            }
+        }
+        if (rows > 0 || splits.isEmpty()) {
+            splits.add(new MoraineMetadataSplit(bytes.toByteArray(), rows));
+        }
+        return splits;
+    }
+
+    /** The rows of a metadata table, as the core produces them from the catalog. */
+    private static List<List<Object>> rows(MoraineCatalogHolder catalog, MoraineMetadataTableHandle table)
+    {
         if (table.rawKind().isPresent()) {
-            rows = new ArrayList<>();
+            List<List<Object>> rows = new ArrayList<>();
             try (RowCursor cursor = MetadataTables.rawRows(catalog.catalog(), table.rawKind().get())) {
                 while (cursor.hasNext()) {
                     Row row = cursor.next();
                     rows.add(row.values());
                 }
             }
+            return rows;
         }
-        else {
-            try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
-                rows = MetadataTables.rows(table.type().orElseThrow(), snapshot, table.tableId(), catalog.dataPathOverride());
+        try (CatalogSnapshot snapshot = catalog.catalog().at(table.snapshotId())) {
+            return MetadataTables.rows(table.type().orElseThrow(), snapshot, table.tableId(), catalog.dataPathOverride());
+        }
+    }
+
+    /** The pages of the projected columns of a split's rows, decoded from the split alone (no catalog is opened). */
+    static ConnectorPageSource open(MoraineMetadataTableHandle table, MoraineMetadataSplit split, List<MoraineMetadataColumnHandle> columns)
+    {
+        List<Column> tableColumns = table.columns();
+        List<List<Object>> rows = new ArrayList<>(split.getRowCount());
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(split.rows()));
+        try {
+            for (int row = 0; row < split.getRowCount(); row++) {
+                List<Object> values = new ArrayList<>(tableColumns.size());
+                for (Column column : tableColumns) {
+                    values.add(readValue(in, column.type()));
+                }
+                rows.add(values);
+            }
+            if (in.available() > 0) {
+                throw new IllegalStateException("the split of a metadata table holds more than its " + split.getRowCount() + " rows");
             }
         }
-        return new FixedPageSource(pages(table.columns(), rows, columns));
+        catch (IOException e) {
+            throw new IllegalStateException("the split of a metadata table is cut short: " + e.getMessage(), e);
+        }
+        return new FixedPageSource(pages(tableColumns, rows, columns));
+    }
+
+    private static void writeValue(DataOutputStream out, ColumnType type, Object value)
+            throws IOException
+    {
+        out.writeBoolean(value != null);
+        if (value == null) {
+            return;
+        }
+        switch (type) {
+            case BIGINT -> out.writeLong((Long) value);
+            case VARCHAR -> {
+                byte[] text = ((String) value).getBytes(StandardCharsets.UTF_8);
+                out.writeInt(text.length);
+                out.write(text);
+            }
+            case BOOLEAN -> out.writeBoolean((Boolean) value);
+            case TIMESTAMPTZ -> {
+                Instant instant = (Instant) value;
+                out.writeLong(instant.getEpochSecond());
+                out.writeInt(instant.getNano());
+            }
+            case UUID -> {
+                UUID uuid = (UUID) value;
+                out.writeLong(uuid.getMostSignificantBits());
+                out.writeLong(uuid.getLeastSignificantBits());
+            }
+        }
+    }
+
+    private static Object readValue(DataInputStream in, ColumnType type)
+            throws IOException
+    {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        return switch (type) {
+            case BIGINT -> in.readLong();
+            case VARCHAR -> new String(in.readNBytes(in.readInt()), StandardCharsets.UTF_8);
+            case BOOLEAN -> in.readBoolean();
+            case TIMESTAMPTZ -> Instant.ofEpochSecond(in.readLong(), in.readInt());
+            case UUID -> new UUID(in.readLong(), in.readLong());
+        };
     }
 
     private static List<Page> pages(List<Column> tableColumns, List<List<Object>> rows, List<MoraineMetadataColumnHandle> columns)

@@ -131,7 +131,7 @@ public class MoraineConfig
     }
 
     @Config("moraine.inlined-split-max-size")
-    @ConfigDescription("A table's inlined rows are shipped to workers in splits of at most this many bytes of Arrow IPC (a single larger row is a split of its own)")
+    @ConfigDescription("A table's inlined rows are shipped to workers in splits of at most this many bytes of Arrow IPC (a single larger row is a split of its own); bounds the pieces of a change feed's inlined rows and a metadata table's splits too")
     public MoraineConfig setInlinedSplitMaxSize(DataSize inlinedSplitMaxSize)
     {
         this.inlinedSplitMaxSize = inlinedSplitMaxSize;

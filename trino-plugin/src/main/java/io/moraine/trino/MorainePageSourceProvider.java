@@ -29,22 +29,21 @@ import java.util.Optional;
 
 /**
  * Pages of a split: a data-file task through Trino's Parquet reader, keeping the rows the core's {@code VisibleRows}
- * selects; a piece of the inlined rows from the bytes the coordinator shipped with the split (no catalog is opened).
+ * selects; a piece of the inlined rows, a change-feed group's inlined rows and columns, or a metadata table's rows from
+ * what the coordinator shipped with the split. No page source opens the catalog.
  */
 public class MorainePageSourceProvider
         implements ConnectorPageSourceProvider
 {
     private final MoraineCatalogHolder catalog;
-    private final MoraineTableColumns tableColumns;
     private final MoraineTypes types;
     private final TrinoFileSystemFactory fileSystemFactory;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
 
     @Inject
-    public MorainePageSourceProvider(MoraineCatalogHolder catalog, MoraineTableColumns tableColumns, MoraineTypes types, TrinoFileSystemFactory fileSystemFactory)
+    public MorainePageSourceProvider(MoraineCatalogHolder catalog, MoraineTypes types, TrinoFileSystemFactory fileSystemFactory)
     {
         this.catalog = catalog;
-        this.tableColumns = tableColumns;
         this.types = types;
         this.fileSystemFactory = fileSystemFactory;
     }
@@ -55,15 +54,19 @@ public class MorainePageSourceProvider
     {
         if (tableHandle instanceof MoraineMetadataTableHandle metadataTable) {
             try {
-                return MetadataPages.open(catalog, metadataTable, columns.stream().map(MoraineMetadataColumnHandle.class::cast).toList());
+                return MetadataPages.open(metadataTable, (MoraineMetadataSplit) split, columns.stream().map(MoraineMetadataColumnHandle.class::cast).toList());
             }
             catch (MoraineException e) {
                 throw MoraineErrorCode.toTrino(e);
             }
         }
         if (tableHandle instanceof ChangeFeedTableHandle changes) {
-            ChangeRowSources sources = new ChangeRowSources(catalog, tableColumns, changes, new TrinoLakeFileSystem(fileSystemFactory.create(session)), parquetOptions);
-            return new ChangeFeedPageSource(changes, ((ChangeFeedSplit) split).group(), sources, columns.stream().map(ChangeFeedColumnHandle.class::cast).toList());
+            // Everything but the lake's files comes with the split: the group, the table's columns, the inlined rows.
+            ChangeFeedSplit changeSplit = (ChangeFeedSplit) split;
+            io.moraine.core.changes.ChangeGroup group = changeSplit.group();
+            ChangeRowSources sources = new ChangeRowSources(catalog, changeSplit.columns(), changeSplit.inlinedPieces(group), changes,
+                    new TrinoLakeFileSystem(fileSystemFactory.create(session)), parquetOptions);
+            return new ChangeFeedPageSource(changes, group, sources, columns.stream().map(ChangeFeedColumnHandle.class::cast).toList());
         }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();

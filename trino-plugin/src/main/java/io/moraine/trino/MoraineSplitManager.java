@@ -68,8 +68,14 @@ public class MoraineSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle,
             Set<ColumnHandle> dynamicFilterColumns, Constraint constraint)
     {
-        if (tableHandle instanceof MoraineMetadataTableHandle) {
-            return new FixedSplitSource(new MoraineMetadataSplit(0));
+        if (tableHandle instanceof MoraineMetadataTableHandle metadataTable) {
+            // Catalog facts, read here and shipped in the splits: the page sources never open the catalog.
+            try {
+                return new FixedSplitSource(MetadataPages.splits(catalog, metadataTable, inlinedSplitBounds.maxBytes()));
+            }
+            catch (MoraineException e) {
+                throw MoraineErrorCode.toTrino(e);
+            }
         }
         if (tableHandle instanceof ChangeFeedTableHandle changes) {
             // The splits of a change-feed call ({@link ChangeFeedFunction}), planned whole.

@@ -33,6 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TestMoraineFileOperations
 {
     private static final int DATA_FILES = 12;
+    private static final String CHANGES = "SELECT * FROM TABLE(lake.system.table_changes(schema_name => 'main', table_name => 't', start_snapshot => 0))";
+    private static final String INSERTIONS = "SELECT * FROM TABLE(lake.system.table_insertions(schema_name => 'main', table_name => 't', start_snapshot => 0))";
+    private static final String DELETIONS = "SELECT * FROM TABLE(lake.system.table_deletions(schema_name => 'main', table_name => 't', start_snapshot => 0))";
 
     private DuckLakeOracle oracle;
     private QueryRunner trino;
@@ -58,6 +61,7 @@ class TestMoraineFileOperations
         StoreUri store = StoreUri.parse(directory.resolve("store").toString());
         trino = MoraineQueryRunner.create(oracle, directory, store, Optional.empty(), Map.of("moraine.metadata-cache.max-tables", "0"), "main", 0);
         trino.createCatalog("cached", "moraine", Map.of("moraine.store-uri", store.toString()));
+        trino.createCatalog("small", "moraine", Map.of("moraine.store-uri", store.toString(), "moraine.inlined-split-max-size", "1kB"));
     }
 
     @AfterAll
@@ -214,6 +218,17 @@ class TestMoraineFileOperations
     }
 
     @Test
+    void metadataTableRowsTravelInBoundedSplits()
+    {
+        // With a 1 kB bound, the rows of $files (read on the coordinator) come in several splits.
+        String sql = "SELECT * FROM small.main.\"t$files\"";
+        assertThat(leafSplits(sql)).isBetween(2L, (long) DATA_FILES);
+        assertThat(trino.execute(sql).getMaterializedRows().stream().map(Object::toString).sorted().toList())
+                .isEqualTo(trino.execute("SELECT * FROM \"t$files\"").getMaterializedRows().stream().map(Object::toString).sorted().toList());
+        assertThat(leafSplits("SELECT * FROM \"t$files\"")).isEqualTo(1L);
+    }
+
+    @Test
     void metadataCacheServesARepeatedQuerysColumns()
     {
         String sql = "SELECT count(*) FROM cached.main.t FOR VERSION AS OF 5";
@@ -295,7 +310,8 @@ class TestMoraineFileOperations
         // the connector's planning threads, outside them. A store read is a span too, a child of the span current on its
         // thread, so a read made by a page source has a split span among its ancestors. The data files' opens, made by
         // the page sources, show that they do.
-        for (String sql : List.of("SELECT * FROM t", "SELECT id, \"$row_id\", \"$snapshot_id\", \"$path\" FROM t WHERE part = 'inline'", "SELECT count(*) FROM t")) {
+        for (String sql : List.of("SELECT * FROM t", "SELECT id, \"$row_id\", \"$snapshot_id\", \"$path\" FROM t WHERE part = 'inline'", "SELECT count(*) FROM t",
+                CHANGES, INSERTIONS, DELETIONS, "SELECT * FROM \"t$files\"", "SELECT * FROM \"t$snapshots\"", "SELECT * FROM lake.ducklake.ducklake_snapshot")) {
             List<SpanData> spans = spansOf(sql);
             Map<String, SpanData> byId = new java.util.HashMap<>();
             spans.forEach(span -> byId.put(span.getSpanId(), span));
@@ -304,11 +320,29 @@ class TestMoraineFileOperations
                     .map(span -> span.getName() + " " + span.getAttributes().get(AttributeKey.stringKey(TracingStoreReads.RECORD_KIND)))
                     .toList();
             assertThat(workerReads).as(sql).isEmpty();
-            if (!sql.contains("'inline'")) {
+            if (sql.startsWith("SELECT * FROM TABLE")) {
+                // The change feed's page sources read the lake's files, and nothing of the store (the inlined rows
+                // included: the coordinator read them into the splits).
+                assertThat(spans.stream().filter(span -> span.getName().equals("InputFile.newInput") && runsInSplit(span, byId)).count()).as(sql)
+                        .isPositive();
+            }
+            else if (!sql.contains("'inline'") && !sql.contains("$") && !sql.contains("ducklake")) {
                 assertThat(spans.stream().filter(span -> span.getName().equals("InputFile.newInput") && runsInSplit(span, byId)).count()).as(sql)
                         .isEqualTo(DATA_FILES);
             }
         }
+    }
+
+    @Test
+    void changeFeedsHoldTheInlinedRows()
+    {
+        // The inlined rows come back from the splits' pieces, a projection of them too.
+        assertThat(trino.execute(CHANGES + " WHERE id >= 5000").getMaterializedRows().stream()
+                .map(row -> row.getField(2) + " " + row.getField(3) + " " + row.getField(4) + " " + row.getField(5)).sorted().toList())
+                .containsExactly("insert 5000 inline 1.0", "insert 5001 inline 2.0");
+        assertThat(trino.execute(INSERTIONS.replace("SELECT *", "SELECT v") + " WHERE v > 0.9 AND part = 'inline'").getMaterializedRows().stream()
+                .map(row -> row.getField(0)).sorted().toList())
+                .containsExactly(1.0, 2.0);
     }
 
     private static boolean runsInSplit(SpanData span, Map<String, SpanData> byId)
