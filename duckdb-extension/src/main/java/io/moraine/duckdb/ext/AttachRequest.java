@@ -64,14 +64,9 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, Commit
         String path = MetadataSchemaPath.of(schema);
         StoreUri schemaStore = store.resolve(path);
         StoreOptions schemaOptions = options;
-        if (options.walStore().isPresent()) {
-            StoreUri schemaWal = options.walStore().get().resolve(path);
-            schemaOptions = schemaOptions.withWalStore(schemaWal);
-            S3Settings walSettings = options.s3Settings().get(options.walStore().get());
-            if (walSettings != null) {
-                schemaOptions = schemaOptions.withS3Settings(schemaWal, walSettings);
-            }
-        }
+        // The schema's lake keeps the attach's WAL store as given: SlateDB writes its log under the lake's own path
+        // (<store path>/schemas/<name>/wal/) in that store, so the lakes never share log objects, and the store records
+        // exactly that location (a prefixed S3 WAL store could not be honored by the binding anyway).
         S3Settings settings = options.s3Settings().get(store);
         if (settings != null) {
             schemaOptions = schemaOptions.withS3Settings(schemaStore, settings);

@@ -122,6 +122,16 @@ class AttachModesTest
         try (Connection connection = ExtensionConnections.open()) {
             execute(connection, "ATTACH '" + store + "' AS m (TYPE moraine, READ_ONLY, WAL_PATH '" + wal + "')");
             assertThat(count(connection, "SELECT count(*) FROM m.ducklake_snapshot")).isEqualTo(2);
+            // The log is under the WAL directory (below the catalog's own path), not in the catalog store.
+            assertThat(java.nio.file.Files.isDirectory(temp.resolve("wal").resolve(temp.resolve("store").toString().substring(1)).resolve("wal"))).isTrue();
+            assertThat(java.nio.file.Files.exists(temp.resolve("store/wal"))).isFalse();
+            StoreUri other = StoreUri.parse(temp.resolve("other-wal").toString());
+            assertThatThrownBy(() -> execute(connection, "ATTACH '" + store + "' AS o (TYPE moraine, READ_WRITE, WAL_PATH '" + other + "')"))
+                    .hasMessageContaining("records its write-ahead log at '" + temp.resolve("wal") + "'")
+                    .hasMessageContaining("names '" + temp.resolve("other-wal") + "'");
+            assertThatThrownBy(() -> execute(connection, "ATTACH '" + store + "' AS n (TYPE moraine, READ_WRITE)"))
+                    .hasMessageContaining("records its write-ahead log at '" + temp.resolve("wal") + "'")
+                    .hasMessageContaining("names none");
         }
     }
 

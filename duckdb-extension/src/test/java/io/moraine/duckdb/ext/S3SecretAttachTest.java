@@ -124,13 +124,14 @@ class S3SecretAttachTest
         String catalogBucket = server.createBucket("moraine-secret-catalog");
         String walBucket = server.createBucket("moraine-secret-wal");
         StoreUri store = StoreUri.parse("s3://" + catalogBucket + "/catalog");
-        StoreUri wal = StoreUri.parse("s3://" + walBucket + "/wal");
+        StoreUri wal = StoreUri.parse("s3://" + walBucket);
         S3Settings settings = new S3Settings(Optional.of(KEY_ID), Optional.of(SECRET), Optional.empty(), Optional.of("us-east-1"),
                 Optional.of(server.endpoint().toString()), false, "test settings");
         StoreOptions options = StoreOptions.DEFAULTS.withWalStore(wal).withS3Settings(store, settings).withS3Settings(wal, settings);
         MoraineCatalog.create(store, NewCatalog.bootstrapped("s3://" + catalogBucket + "/data/"), options, List.of(), CommitListener.NONE).close();
-        // SlateDB's binding resolves the WAL store at its bucket's root: the log lands under the catalog's path there.
+        // The log lands under the catalog's own path in the WAL bucket, and nowhere else.
         assertThat(server.objects(walBucket, "catalog/wal/")).as("the WAL store's objects").isNotEmpty();
+        assertThat(server.objects(walBucket, "")).isEqualTo(server.objects(walBucket, "catalog/wal/"));
         try (Connection connection = connection()) {
             execute(connection, createSecret("catalog", SECRET, "s3://" + catalogBucket));
             execute(connection, createSecret("log", SECRET, "s3://" + walBucket));

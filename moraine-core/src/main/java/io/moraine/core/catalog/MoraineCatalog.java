@@ -74,6 +74,7 @@ public final class MoraineCatalog
     public static MoraineCatalog create(StoreUri uri, NewCatalog options, StoreOptions storeOptions, List<StagedOperation> initialOperations,
             CommitListener listener)
     {
+        io.moraine.core.store.WalStores.requireOutsideDataPath(storeOptions.walStore(), options.dataPath());
         // Look before opening the writer: opening it would fence a process that is using this store.
         if (SlateStore.holdsData(uri, storeOptions)) {
             throw notEmpty(uri);
@@ -157,6 +158,9 @@ public final class MoraineCatalog
                 storeOptions.manifestPollInterval(), storeOptions.readListener(), storeOptions.timeout(), false, storeOptions.s3Settings()));
         try {
             int formatVersion = checkFormat(store);
+            if (storeOptions.walStore().isPresent()) {
+                io.moraine.core.store.WalStores.requireOutsideDataPath(storeOptions.walStore(), StoreFacts.read(store.latest()).get(StoreFacts.DATA_PATH));
+            }
             if (formatVersion < FORMAT_VERSION && mode == OpenMode.READ_WRITE) {
                 FormatUpgrade.toCurrent(store, formatVersion);
                 formatVersion = FORMAT_VERSION;

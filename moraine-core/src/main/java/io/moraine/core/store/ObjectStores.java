@@ -44,6 +44,48 @@ final class ObjectStores
         return build(uri, settings.get());
     }
 
+    /**
+     * The object store of a separate write-ahead log. SlateDB writes the log under {@code <db path>/wal/} of this store,
+     * the catalog's own path. {@code rooted}: the store is rooted at the WAL URI's path, so the log goes under
+     * {@code <wal path>/<db path>/wal/}; otherwise (stores created before the WAL location was recorded) at the root of
+     * the WAL URI's bucket or file system, as they were written. The binding builds S3 clients at the bucket root only
+     * (a path in the URL is ignored), so a rooted WAL store on S3 with a prefix is refused rather than written elsewhere.
+     */
+    static ObjectStore resolveWal(StoreUri wal, StoreOptions options, boolean rooted)
+    {
+        if (!rooted) {
+            return resolve(wal, options);
+        }
+        return switch (wal.scheme()) {
+            case FILE -> {
+                SlateDbNativeLibrary.prepare();
+                java.nio.file.Path root = java.nio.file.Path.of("/" + wal.dbPath());
+                try {
+                    java.nio.file.Files.createDirectories(root);
+                }
+                catch (java.io.IOException e) {
+                    throw new InvalidArgumentException("cannot create the WAL store directory " + root + ": " + e.getMessage(), e);
+                }
+                yield SlateDbCalls.call(() -> {
+                    try (ObjectStoreBuilder builder = new ObjectStoreBuilder(ObjectStoreType.LOCAL)) {
+                        builder.withConfig("local_path", root.toString());
+                        return builder.build();
+                    }
+                }, wal, "resolving the WAL store");
+            }
+            case S3 -> {
+                if (!wal.dbPath().isEmpty()) {
+                    throw new InvalidArgumentException("WAL store " + wal + " has a prefix ('" + wal.dbPath() + "'): SlateDB 0.17's Java binding "
+                            + "builds S3 clients at the bucket root and ignores a path, so the log would be written under "
+                            + wal.objectStoreUrl() + "/<catalog path>/wal/ instead of under the prefix. Name the bucket alone ("
+                            + wal.objectStoreUrl() + "; the log then goes under <catalog path>/wal/ in it), or a local directory");
+                }
+                yield resolve(wal, options);
+            }
+            case MEMORY -> resolve(wal, options);
+        };
+    }
+
     /** The explicit settings {@code uri} was last resolved with; empty: the environment. */
     static Optional<S3Settings> settingsInUse(StoreUri uri)
     {

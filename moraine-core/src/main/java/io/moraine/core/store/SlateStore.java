@@ -3,6 +3,7 @@ package io.moraine.core.store;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.error.StoreNotFoundException;
+import io.moraine.core.error.WalStoreMismatchException;
 import io.moraine.core.keyspace.KeyBytes;
 import io.slatedb.uniffi.Admin;
 import io.slatedb.uniffi.AdminBuilder;
@@ -128,17 +129,25 @@ public final class SlateStore
                     + "; a checkpoint is a fixed past cut, so only a CHECKPOINT open can pin to it");
         }
         ObjectStore objectStore = ObjectStores.resolve(uri, options);
-        Optional<ObjectStore> walObjectStore = options.walStore().map(walStore -> ObjectStores.resolve(walStore, options));
         Duration timeout = options.timeout();
-        if (!(mode == OpenMode.READ_WRITE && options.createIfMissing()) && !exists(uri, objectStore, walObjectStore, timeout)) {
+        boolean exists = exists(uri, objectStore, Optional.empty(), timeout);
+        if (!exists && !(mode == OpenMode.READ_WRITE && options.createIfMissing())) {
             throw new StoreNotFoundException("no moraine store exists at " + uri + " (" + StoreLocation.describe(uri) + " holds no SlateDB manifest); "
                     + "nothing was written there. Check the store URI, or create a store by importing a DuckLake catalog into it "
                     + "(bin/moraine import --source ducklake:<catalog> --store " + uri + " ...).");
         }
+        // A new store puts a separate log under the WAL URI's path and records where it is; an existing one is checked
+        // against its record before anything replays a log.
+        Optional<ObjectStore> walObjectStore = exists
+                ? walStoreFor(uri, objectStore, options)
+                : options.walStore().map(walStore -> ObjectStores.resolveWal(walStore, options, true));
         return switch (mode) {
             case READ_WRITE -> {
                 SlateStore writer = new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);
                 try {
+                    if (!exists) {
+                        writer.recordWalStore(options.walStore());
+                    }
                     synchronized (writer.applyGate) {
                         writer.systemRecords.load(writer.latestIncludingPending());
                     }
@@ -175,9 +184,8 @@ public final class SlateStore
     /** Whether a store exists at {@code uri}: it has a manifest. Found by listing the manifests; nothing is written. */
     public static boolean exists(StoreUri uri, StoreOptions options)
     {
-        ObjectStore objectStore = ObjectStores.resolve(uri, options);
-        Optional<ObjectStore> walObjectStore = options.walStore().map(walStore -> ObjectStores.resolve(walStore, options));
-        return exists(uri, objectStore, walObjectStore, options.timeout());
+        // Listing manifests reads no log.
+        return exists(uri, ObjectStores.resolve(uri, options), Optional.empty(), options.timeout());
     }
 
     private static boolean exists(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
@@ -194,14 +202,14 @@ public final class SlateStore
     public static boolean holdsData(StoreUri uri, StoreOptions options)
     {
         ObjectStore objectStore = ObjectStores.resolve(uri, options);
-        Optional<ObjectStore> walObjectStore = options.walStore().map(walStore -> ObjectStores.resolve(walStore, options));
         Duration timeout = options.timeout();
-        if (!exists(uri, objectStore, walObjectStore, timeout)) {
+        if (!exists(uri, objectStore, Optional.empty(), timeout)) {
             return false;
         }
+        Optional<ObjectStore> walObjectStore = walStoreFor(uri, objectStore, options);
         DbReader probe = openReader(uri, objectStore, walObjectStore, new ReaderMode.FollowLatest(), options);
         try (probe) {
-            DbIterator iterator = await(executor -> probe.scan(new KeyRange(new byte[] {0}, true, null, false), executor), uri, "probing the store", timeout);
+            DbIterator iterator = await(executor -> probe.scan(new KeyRange(new byte[] {0}, true, new byte[] {(byte) 0xFF}, false), executor), uri, "probing the store", timeout);
             try (KeyValueCursor cursor = new KeyValueCursor(iterator, uri, 1, timeout)) {
                 return cursor.hasNext();
             }
@@ -209,6 +217,96 @@ public final class SlateStore
                 await(probe::shutdown, uri, "closing the store probe", timeout);
             }
         }
+    }
+
+    /**
+     * Checks the WAL location an open of the existing store at {@code uri} names against the one the store records,
+     * and resolves the WAL object store in the layout the store was written with. A store that records its location
+     * must be opened with exactly that one; a store created before the record was kept opens as it always did (the WAL
+     * store at its bucket or file-system root), except that naming a log store where SlateDB's manifest says the log is
+     * in the catalog store, or none where it says it is separate, is refused too: either would replay the wrong log.
+     */
+    private static Optional<ObjectStore> walStoreFor(StoreUri uri, ObjectStore objectStore, StoreOptions options)
+    {
+        Optional<StoreUri> given = options.walStore();
+        String givenText = WalStores.canonical(given);
+        Duration timeout = options.timeout();
+        // Read on every open of an existing store: SlateDB 0.17's manifest does not say whether a store's log is
+        // separate (the binding reports no WAL store URI even for a store written with one), so it cannot stand in.
+        Optional<String> recorded = readWalRecord(uri, objectStore, options);
+        if (recorded.isPresent()) {
+            if (!recorded.get().equals(givenText)) {
+                throw mismatch(uri, recorded.get(), WalStores.describe(recorded.get()), givenText);
+            }
+            return given.map(wal -> ObjectStores.resolveWal(wal, options, true));
+        }
+        if (given.isEmpty()) {
+            boolean separate;
+            try (Admin admin = admin(uri, objectStore, Optional.empty())) {
+                separate = await(executor -> admin.readManifest(null, executor), uri, "reading the store's manifest", timeout).walObjectStoreUri() != null;
+            }
+            if (separate) {
+                throw mismatch(uri, "unrecorded", "a separate store (SlateDB's manifest says so; the store was created before moraine recorded which one)", givenText);
+            }
+        }
+        // Created before the record was kept: opened as it always was, the WAL store (if any) at its root.
+        return given.map(wal -> ObjectStores.resolveWal(wal, options, false));
+    }
+
+    private static WalStoreMismatchException mismatch(StoreUri uri, String recorded, String recordedWords, String given)
+    {
+        return new WalStoreMismatchException("store " + uri + " records its write-ahead log at " + recordedWords + ", but this open names "
+                + WalStores.describe(given) + "; opening with another log would hide or lose committed data, so nothing was opened. "
+                + (recorded.equals(WalStores.NONE) ? "Open without a WAL_PATH." : recorded.equals("unrecorded")
+                        ? "Open with the WAL_PATH the store was created with." : "Open with WAL_PATH '" + recorded + "'."),
+                recorded, given);
+    }
+
+    /**
+     * The store's WAL record, read from its SSTs only (no log is replayed: the record is flushed when the store is
+     * created), so neither a wrong log location nor a missing one can hide it. SlateDB insists that a reader of a store
+     * with a separate log be given one; with nothing replayed, a private in-memory store serves.
+     */
+    private static Optional<String> readWalRecord(StoreUri uri, ObjectStore objectStore, StoreOptions options)
+    {
+        Duration timeout = options.timeout();
+        ObjectStore placeholder = ObjectStores.resolve(StoreUri.parse("memory://"), options);
+        try (DbReaderBuilder builder = new DbReaderBuilder(uri.dbPath(), objectStore)) {
+            call(() -> {
+                builder.withReaderMode(new ReaderMode.FollowLatest());
+                builder.withOptions(new ReaderOptions(options.manifestPollInterval().toMillis(), Duration.ofMinutes(10).toMillis(), 64L << 20, true, null));
+                builder.withWalObjectStore(placeholder);
+                return null;
+            }, uri, "configuring the WAL record probe");
+            DbReader probe = await(builder::build, uri, "opening the store to read its WAL record", timeout);
+            try (probe) {
+                try {
+                    byte[] value = await(executor -> probe.getWithOptions(WalStores.RECORD_KEY, READ_OPTIONS, executor), uri, "reading the store's WAL record", timeout);
+                    return Optional.ofNullable(value).map(WalStores::decode);
+                }
+                finally {
+                    await(probe::shutdown, uri, "closing the WAL record probe", timeout);
+                }
+            }
+        }
+        finally {
+            placeholder.close();
+        }
+    }
+
+    /** Records where a new store's log lives and flushes the record into an SST, where a probe reads it without a log. */
+    private void recordWalStore(Optional<StoreUri> wal)
+    {
+        try (WriteBatch batch = new WriteBatch()) {
+            call(() -> {
+                batch.put(WalStores.RECORD_KEY, WalStores.encode(wal));
+                return null;
+            }, uri, "recording the WAL store");
+            WriteHandle handle = await(executor -> db.write(batch, executor), uri, "recording the WAL store", timeout);
+            handle.close();
+        }
+        await(executor -> db.flushWithOptions(new FlushOptions(FlushType.WAL), executor), uri, "flushing the WAL record", timeout);
+        await(executor -> db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE), executor), uri, "flushing the WAL record into an SST", timeout);
     }
 
     /**
