@@ -5,6 +5,7 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.row.Column;
 import io.moraine.core.row.ColumnType;
 import io.moraine.core.row.Row;
+import io.moraine.core.row.RowBatches;
 import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.metadata.MetadataTables;
 import io.trino.spi.Page;
@@ -16,13 +17,6 @@ import io.trino.spi.type.LongTimestampWithTimeZone;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.UuidType;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,31 +55,9 @@ final class MetadataPages
      */
     static List<MoraineMetadataSplit> splits(MoraineCatalogHolder catalog, MoraineMetadataTableHandle table, long maxBytes)
     {
-        List<Column> columns = table.columns();
-        List<MoraineMetadataSplit> splits = new ArrayList<>();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        DataOutputStream out = new DataOutputStream(bytes);
-        int rows = 0;
-        for (List<Object> row : rows(catalog, table)) {
-            try {
-                for (int i = 0; i < columns.size(); i++) {
-                    writeValue(out, columns.get(i).type(), row.get(i));
-                }
-            }
-            catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            rows++;
-            if (bytes.size() >= maxBytes) {
-                splits.add(new MoraineMetadataSplit(bytes.toByteArray(), rows));
-                bytes.reset();
-                rows = 0;
-            }
-        }
-        if (rows > 0 || splits.isEmpty()) {
-            splits.add(new MoraineMetadataSplit(bytes.toByteArray(), rows));
-        }
-        return splits;
+        return RowBatches.encode(table.columns(), rows(catalog, table), maxBytes).stream()
+                .map(batch -> new MoraineMetadataSplit(batch.bytes(), batch.rowCount()))
+                .toList();
     }
 
     /** The rows of a metadata table, as the core produces them from the catalog. */
@@ -109,68 +81,8 @@ final class MetadataPages
     /** The pages of the projected columns of a split's rows, decoded from the split alone (no catalog is opened). */
     static ConnectorPageSource open(MoraineMetadataTableHandle table, MoraineMetadataSplit split, List<MoraineMetadataColumnHandle> columns)
     {
-        List<Column> tableColumns = table.columns();
-        List<List<Object>> rows = new ArrayList<>(split.getRowCount());
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(split.rows()));
-        try {
-            for (int row = 0; row < split.getRowCount(); row++) {
-                List<Object> values = new ArrayList<>(tableColumns.size());
-                for (Column column : tableColumns) {
-                    values.add(readValue(in, column.type()));
-                }
-                rows.add(values);
-            }
-            if (in.available() > 0) {
-                throw new IllegalStateException("the split of a metadata table holds more than its " + split.getRowCount() + " rows");
-            }
-        }
-        catch (IOException e) {
-            throw new IllegalStateException("the split of a metadata table is cut short: " + e.getMessage(), e);
-        }
-        return new FixedPageSource(pages(tableColumns, rows, columns));
-    }
-
-    private static void writeValue(DataOutputStream out, ColumnType type, Object value)
-            throws IOException
-    {
-        out.writeBoolean(value != null);
-        if (value == null) {
-            return;
-        }
-        switch (type) {
-            case BIGINT -> out.writeLong((Long) value);
-            case VARCHAR -> {
-                byte[] text = ((String) value).getBytes(StandardCharsets.UTF_8);
-                out.writeInt(text.length);
-                out.write(text);
-            }
-            case BOOLEAN -> out.writeBoolean((Boolean) value);
-            case TIMESTAMPTZ -> {
-                Instant instant = (Instant) value;
-                out.writeLong(instant.getEpochSecond());
-                out.writeInt(instant.getNano());
-            }
-            case UUID -> {
-                UUID uuid = (UUID) value;
-                out.writeLong(uuid.getMostSignificantBits());
-                out.writeLong(uuid.getLeastSignificantBits());
-            }
-        }
-    }
-
-    private static Object readValue(DataInputStream in, ColumnType type)
-            throws IOException
-    {
-        if (!in.readBoolean()) {
-            return null;
-        }
-        return switch (type) {
-            case BIGINT -> in.readLong();
-            case VARCHAR -> new String(in.readNBytes(in.readInt()), StandardCharsets.UTF_8);
-            case BOOLEAN -> in.readBoolean();
-            case TIMESTAMPTZ -> Instant.ofEpochSecond(in.readLong(), in.readInt());
-            case UUID -> new UUID(in.readLong(), in.readLong());
-        };
+        List<List<Object>> rows = RowBatches.decode(table.columns(), new RowBatches.Batch(split.rows(), split.getRowCount()));
+        return new FixedPageSource(pages(table.columns(), rows, columns));
     }
 
     private static List<Page> pages(List<Column> tableColumns, List<List<Object>> rows, List<MoraineMetadataColumnHandle> columns)

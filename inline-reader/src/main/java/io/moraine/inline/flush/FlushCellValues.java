@@ -2,6 +2,7 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.ArrowHugeint;
+import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.inline.InlineArrow;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -55,7 +56,7 @@ final class FlushCellValues
             case BitVector bool -> bool.get(row) == 1;
             // HUGEINT and UHUGEINT as the decimal they were read as before their lossless form (ArrowHugeint).
             case FixedSizeBinaryVector binary when ArrowHugeint.isHugeint(binary.getField()) -> new java.math.BigDecimal(ArrowHugeint.value(binary, row));
-            case FixedSizeBinaryVector binary when ducklakeType.equalsIgnoreCase("uuid") -> InlineArrow.uuid(binary.get(row));
+            case FixedSizeBinaryVector binary when PrimitiveKind.byName(ducklakeType).orElse(null) == PrimitiveKind.UUID -> InlineArrow.uuid(binary.get(row));
             case Float4Vector real -> (double) real.get(row);
             case Float8Vector real -> real.get(row);
             default -> throw unsupported(vector, ducklakeType);

@@ -1,21 +1,25 @@
 package io.moraine.core.changes;
 
 import io.moraine.core.error.CorruptionException;
+import io.moraine.core.io.WireFormat;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.DeleteFileRef;
 import io.moraine.core.scan.ScanTaskCodec;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+
+import static io.moraine.core.io.WireFormat.readString;
+import static io.moraine.core.io.WireFormat.writeString;
+import static io.moraine.core.io.WireFormat.readLongs;
+import static io.moraine.core.io.WireFormat.readOptional;
+import static io.moraine.core.io.WireFormat.writeLongs;
+import static io.moraine.core.io.WireFormat.writeOptional;
 
 /**
  * {@link ChangeGroup}s as compact bytes, for engines to ship to their workers as {@link ScanTaskCodec} ships scan tasks;
@@ -32,9 +36,7 @@ public final class ChangeTaskCodec
 
     public static byte[] encode(ChangeGroup group)
     {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
+        return WireFormat.encode(VERSION, out -> {
             out.writeLong(group.firstSnapshot());
             out.writeLong(group.lastSnapshot());
             out.writeInt(group.tasks().size());
@@ -45,21 +47,12 @@ public final class ChangeTaskCodec
             for (ChangeTask task : group.keyTasks()) {
                 write(out, task);
             }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        });
     }
 
     public static ChangeGroup decode(byte[] encoded)
     {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
-            byte version = in.readByte();
-            if (version != VERSION) {
-                throw new CorruptionException("a change task was encoded with version " + version + " of moraine's change task encoding, this build reads "
-                        + VERSION + "; run the coordinator and the workers on the same moraine version");
-            }
+        return WireFormat.decode(encoded, VERSION, "a change task", in -> {
             long first = in.readLong();
             long last = in.readLong();
             List<ChangeTask> tasks = new ArrayList<>();
@@ -71,10 +64,7 @@ public final class ChangeTaskCodec
                 keyTasks.add(read(in));
             }
             return new ChangeGroup(first, last, tasks, keyTasks);
-        }
-        catch (IOException e) {
-            throw new CorruptionException("a change task's bytes are truncated or damaged: " + e.getMessage(), e);
-        }
+        });
     }
 
     /**
@@ -186,10 +176,7 @@ public final class ChangeTaskCodec
         if (file.isPresent()) {
             DeleteFileRef ref = file.get();
             writeString(out, ref.path());
-            out.writeBoolean(ref.sizeBytes().isPresent());
-            if (ref.sizeBytes().isPresent()) {
-                out.writeLong(ref.sizeBytes().getAsLong());
-            }
+            writeOptional(out, ref.sizeBytes());
             out.writeLong(ref.beginSnapshot());
             writeString(out, ref.format());
         }
@@ -202,40 +189,11 @@ public final class ChangeTaskCodec
             return Optional.empty();
         }
         String path = readString(in);
-        OptionalLong size = in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
+        OptionalLong size = readOptional(in);
         return Optional.of(new DeleteFileRef(path, size, in.readLong(), readString(in)));
     }
 
-    private static void writeLongs(DataOutputStream out, long[] values)
-            throws IOException
-    {
-        out.writeInt(values.length);
-        for (long value : values) {
-            out.writeLong(value);
-        }
-    }
 
-    private static long[] readLongs(DataInputStream in)
-            throws IOException
-    {
-        long[] values = new long[in.readInt()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = in.readLong();
-        }
-        return values;
-    }
 
-    private static void writeString(DataOutputStream out, String value)
-            throws IOException
-    {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(bytes.length);
-        out.write(bytes);
-    }
 
-    private static String readString(DataInputStream in)
-            throws IOException
-    {
-        return new String(in.readNBytes(in.readInt()), StandardCharsets.UTF_8);
-    }
 }

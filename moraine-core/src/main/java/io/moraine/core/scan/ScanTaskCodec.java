@@ -1,17 +1,20 @@
 package io.moraine.core.scan;
 
 import io.moraine.core.error.CorruptionException;
+import io.moraine.core.io.WireFormat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+
+import static io.moraine.core.io.WireFormat.readString;
+import static io.moraine.core.io.WireFormat.writeString;
+import static io.moraine.core.io.WireFormat.readOptional;
+import static io.moraine.core.io.WireFormat.writeOptional;
 
 /**
  * Scan tasks as compact bytes, for engines to ship to their workers (a Trino split, a Spark input partition) without a
@@ -27,9 +30,7 @@ public final class ScanTaskCodec
 
     public static byte[] encode(ScanTask task)
     {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
+        return WireFormat.encode(VERSION, out -> {
             switch (task) {
                 case InlinedRowsTask inlined -> {
                     out.writeByte(INLINED_ROWS);
@@ -79,21 +80,18 @@ public final class ScanTaskCodec
                     writeCopy(out, file.copy());
                 }
             }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        });
     }
 
     public static ScanTask decode(byte[] encoded)
     {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
-            byte version = in.readByte();
-            if (version != VERSION) {
-                throw new CorruptionException("a scan task was encoded with version " + version + " of moraine's task encoding, this build reads "
-                        + VERSION + "; run the coordinator and the workers on the same moraine version");
-            }
+        return WireFormat.decode(encoded, VERSION, "a scan task", ScanTaskCodec::read);
+    }
+
+    private static ScanTask read(DataInputStream in)
+            throws IOException
+    {
+        {
             byte kind = in.readByte();
             if (kind == INLINED_ROWS) {
                 long tableId = in.readLong();
@@ -136,40 +134,11 @@ public final class ScanTaskCodec
             return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
                     deletes, inlined, partitionId, values, in.readLong(), in.readLong(), readCopy(in));
         }
-        catch (IOException e) {
-            throw new CorruptionException("a scan task's bytes are truncated or damaged: " + e.getMessage(), e);
-        }
     }
 
-    /** UTF-8 with an int length: paths and partition values may be longer than writeUTF's 64 KB. */
-    private static void writeString(DataOutputStream out, String value)
-            throws IOException
-    {
-        byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        out.writeInt(bytes.length);
-        out.write(bytes);
-    }
 
-    private static String readString(DataInputStream in)
-            throws IOException
-    {
-        return new String(in.readNBytes(in.readInt()), java.nio.charset.StandardCharsets.UTF_8);
-    }
 
-    private static void writeOptional(DataOutputStream out, OptionalLong value)
-            throws IOException
-    {
-        out.writeBoolean(value.isPresent());
-        if (value.isPresent()) {
-            out.writeLong(value.getAsLong());
-        }
-    }
 
-    private static OptionalLong readOptional(DataInputStream in)
-            throws IOException
-    {
-        return in.readBoolean() ? OptionalLong.of(in.readLong()) : OptionalLong.empty();
-    }
 
     private static void writeCopy(DataOutputStream out, Optional<FileCopy> copy)
             throws IOException

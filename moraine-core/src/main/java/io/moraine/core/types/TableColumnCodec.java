@@ -1,18 +1,18 @@
 package io.moraine.core.types;
 
 import io.moraine.core.error.CorruptionException;
+import io.moraine.core.io.WireFormat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+
+import static io.moraine.core.io.WireFormat.readString;
+import static io.moraine.core.io.WireFormat.writeString;
 
 /**
  * A compact, versioned encoding of a list of columns (each a whole tree: id, name, DuckLake type name, initial
@@ -28,9 +28,7 @@ public final class TableColumnCodec
     /** {@code columns} (null entries allowed) as bytes. */
     public static byte[] encode(List<TableColumn> columns)
     {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
+        return WireFormat.encode(VERSION, out -> {
             out.writeInt(columns.size());
             for (TableColumn column : columns) {
                 out.writeBoolean(column != null);
@@ -38,21 +36,13 @@ public final class TableColumnCodec
                     write(out, column);
                 }
             }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        });
     }
 
     /** The columns {@link #encode} wrote, null where it was given null. */
     public static List<TableColumn> decode(byte[] encoded)
     {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
-            byte version = in.readByte();
-            if (version != VERSION) {
-                throw new CorruptionException("encoded columns have version " + version + "; this reader knows version " + VERSION);
-            }
+        return WireFormat.decode(encoded, VERSION, "a list of columns", in -> {
             int count = in.readInt();
             List<TableColumn> columns = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
@@ -62,10 +52,7 @@ public final class TableColumnCodec
                 throw new CorruptionException("encoded columns have trailing bytes");
             }
             return Arrays.asList(columns.toArray(TableColumn[]::new));
-        }
-        catch (IOException e) {
-            throw new CorruptionException("encoded columns are cut short: " + e.getMessage());
-        }
+        });
     }
 
     private static void write(DataOutputStream out, TableColumn column)
@@ -100,17 +87,5 @@ public final class TableColumnCodec
         return new TableColumn(columnId, name, DuckLakeType.parse(name, typeName, children), initialDefault);
     }
 
-    private static void writeString(DataOutputStream out, String value)
-            throws IOException
-    {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(bytes.length);
-        out.write(bytes);
-    }
 
-    private static String readString(DataInputStream in)
-            throws IOException
-    {
-        return new String(in.readNBytes(in.readInt()), StandardCharsets.UTF_8);
-    }
 }
