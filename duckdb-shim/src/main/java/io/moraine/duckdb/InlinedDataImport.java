@@ -1,9 +1,9 @@
 package io.moraine.duckdb;
 
 import io.moraine.core.inline.ArrowHugeint;
-import io.moraine.core.inline.InlinedInsertChunks;
 import io.moraine.core.inline.ParquetVariant;
 import io.moraine.core.tx.InlineOperation;
+import io.moraine.core.tx.InlinedInsertChunks;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;

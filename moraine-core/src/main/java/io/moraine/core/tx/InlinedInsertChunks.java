@@ -1,7 +1,7 @@
-package io.moraine.core.inline;
+package io.moraine.core.tx;
 
 import io.moraine.core.error.InvalidArgumentException;
-import io.moraine.core.tx.InlineOperation;
+import io.moraine.core.inline.InlineArrow;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
