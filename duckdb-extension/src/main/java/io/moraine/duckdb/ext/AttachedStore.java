@@ -13,7 +13,7 @@ import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.SlateStore;
 import io.moraine.core.store.StoreUri;
 import org.apache.arrow.vector.types.pojo.Field;
-import io.moraine.duckdb.DuckDbTypes;
+import io.moraine.importer.DuckDbTypes;
 import io.moraine.inline.InlinedTables;
 
 import java.util.ArrayList;

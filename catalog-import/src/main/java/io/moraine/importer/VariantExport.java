@@ -1,4 +1,4 @@
-package io.moraine.duckdb;
+package io.moraine.importer;
 
 import io.moraine.core.error.UnsupportedFeatureException;
 
