@@ -1,6 +1,7 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.inline.read.InlinedTables;
 import io.moraine.core.row.ColumnNode;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.row.Row;
@@ -14,7 +15,6 @@ import io.moraine.core.store.SlateStore;
 import io.moraine.core.store.StoreUri;
 import org.apache.arrow.vector.types.pojo.Field;
 import io.moraine.importer.DuckDbTypes;
-import io.moraine.inline.InlinedTables;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

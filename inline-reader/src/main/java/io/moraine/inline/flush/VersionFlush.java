@@ -1,15 +1,15 @@
 package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.inline.read.InlineBatch;
+import io.moraine.core.inline.read.InlineReader;
+import io.moraine.core.inline.read.InlineScan;
+import io.moraine.core.inline.read.InlineSelection;
 import io.moraine.core.row.ColumnNode;
 import io.moraine.core.catalog.PartitionSpec;
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.inline.RowIdMultiset;
-import io.moraine.inline.InlineBatch;
-import io.moraine.inline.InlineReader;
-import io.moraine.inline.InlineScan;
-import io.moraine.inline.InlineSelection;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;

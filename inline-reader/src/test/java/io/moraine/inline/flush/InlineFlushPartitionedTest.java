@@ -7,8 +7,8 @@ import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
+import io.moraine.importer.OracleImports;
 import io.moraine.testing.DuckLakeOracle;
-import io.moraine.inline.OracleImports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

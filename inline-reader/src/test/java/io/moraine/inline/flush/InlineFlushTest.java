@@ -2,13 +2,13 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.inline.read.InlineReader;
+import io.moraine.core.inline.read.InlineScan;
+import io.moraine.core.inline.read.InlineSelection;
 import io.moraine.core.row.Row;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
-import io.moraine.inline.InlineReader;
-import io.moraine.inline.OracleImports;
-import io.moraine.inline.InlineScan;
-import io.moraine.inline.InlineSelection;
+import io.moraine.importer.OracleImports;
 import io.moraine.testing.DuckLakeOracle;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.moraine.inline;
+package io.moraine.core.inline.read;
 
 /**
  * Batches of inlined rows, each with its read columns found by column id ({@link InlinedRowsReader.Batch}): read from

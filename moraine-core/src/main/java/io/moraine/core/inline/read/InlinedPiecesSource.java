@@ -1,4 +1,4 @@
-package io.moraine.inline;
+package io.moraine.core.inline.read;
 
 import io.moraine.core.types.TableColumn;
 import org.apache.arrow.memory.BufferAllocator;

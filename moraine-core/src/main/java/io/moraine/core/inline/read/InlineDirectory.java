@@ -1,4 +1,4 @@
-package io.moraine.inline;
+package io.moraine.core.inline.read;
 
 import io.moraine.core.inline.ChunkId;
 import io.moraine.core.inline.InlineArrow;

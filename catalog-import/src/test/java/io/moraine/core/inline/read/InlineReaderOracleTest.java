@@ -1,4 +1,4 @@
-package io.moraine.inline;
+package io.moraine.core.inline.read;
 
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.row.Row;
@@ -8,6 +8,7 @@ import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.importer.CatalogImporter;
 import io.moraine.importer.DuckLakeSource;
+import io.moraine.importer.OracleImports;
 import io.moraine.testing.DuckLakeOracle;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;

@@ -1,4 +1,4 @@
-package io.moraine.inline;
+package io.moraine.core.inline.read;
 
 import io.moraine.core.store.KeyValueReader;
 import org.apache.arrow.memory.BufferAllocator;

@@ -1,8 +1,6 @@
-package io.moraine.inline;
+package io.moraine.importer;
 
 import io.moraine.core.store.StoreUri;
-import io.moraine.importer.CatalogImporter;
-import io.moraine.importer.DuckLakeSource;
 import io.moraine.testing.DuckLakeOracle;
 
 import java.nio.file.Path;

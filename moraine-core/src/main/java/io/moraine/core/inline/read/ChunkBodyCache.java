@@ -1,4 +1,4 @@
-package io.moraine.inline;
+package io.moraine.core.inline.read;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;

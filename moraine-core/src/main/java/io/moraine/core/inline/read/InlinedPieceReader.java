@@ -1,4 +1,4 @@
-package io.moraine.inline;
+package io.moraine.core.inline.read;
 
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.types.TableColumn;

@@ -1,4 +1,4 @@
-package io.moraine.inline;
+package io.moraine.core.inline.read;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
@@ -14,6 +14,7 @@ import io.moraine.core.store.StoreUri;
 import io.moraine.core.types.ColumnProjection;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.types.TableSchema;
+import io.moraine.importer.OracleImports;
 import io.moraine.testing.DuckLakeOracle;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
