@@ -1,5 +1,7 @@
 package io.moraine.core.inline.read;
 
+import io.moraine.core.row.VersionVisibility;
+
 import java.util.OptionalLong;
 
 /** Which inlined row versions a scan returns, decided per version from its begin and end snapshots. */
@@ -16,14 +18,14 @@ public sealed interface InlineSelection
         return true;
     }
 
-    /** Live at S: {@code begin <= S AND (end IS NULL OR S < end)} — a scan of the table at snapshot S. */
+    /** Visible at S ({@link VersionVisibility}): a scan of the table at snapshot S. */
     record AtSnapshot(long snapshotId)
             implements InlineSelection
     {
         @Override
         public boolean selects(long begin, OptionalLong end)
         {
-            return begin <= snapshotId && (end.isEmpty() || snapshotId < end.getAsLong());
+            return VersionVisibility.visibleAt(begin, end, snapshotId);
         }
 
         @Override
