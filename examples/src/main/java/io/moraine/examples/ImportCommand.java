@@ -3,8 +3,8 @@ package io.moraine.examples;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.importer.CatalogImporter;
+import io.moraine.importer.DuckLakeSource;
 
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;

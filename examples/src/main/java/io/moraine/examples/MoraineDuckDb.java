@@ -1,7 +1,7 @@
 package io.moraine.examples;
 
-import io.moraine.duckdb.DuckDbConnections;
 
+import io.moraine.importer.DuckDbConnections;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

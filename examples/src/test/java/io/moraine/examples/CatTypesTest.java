@@ -1,9 +1,9 @@
 package io.moraine.examples;
 
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.DuckLakeAnswers.Answer;
+import io.moraine.importer.CatalogImporter;
+import io.moraine.importer.DuckLakeSource;
 import io.moraine.testing.DuckLakeOracle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,8 +1,8 @@
 package io.moraine.spark;
 
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.inline.read.InlinedPieceReader;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlinedPieceReader;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.connector.read.PartitionReader;

@@ -2,13 +2,13 @@ package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.changes.InlinedChangesTask;
+import io.moraine.core.inline.read.InlineReader;
+import io.moraine.core.inline.read.InlinedBatchSource;
+import io.moraine.core.inline.read.InlinedRowsPiece;
+import io.moraine.core.inline.read.InlinedRowsPieces;
+import io.moraine.core.inline.read.InlinedRowsReader;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlineReader;
-import io.moraine.inline.InlinedBatchSource;
-import io.moraine.inline.InlinedRowsPiece;
-import io.moraine.inline.InlinedRowsPieces;
-import io.moraine.inline.InlinedRowsReader;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

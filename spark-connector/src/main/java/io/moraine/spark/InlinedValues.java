@@ -1,7 +1,7 @@
 package io.moraine.spark;
 
+import io.moraine.core.inline.read.InlinedArrowValues;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlinedArrowValues;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.MapVector;

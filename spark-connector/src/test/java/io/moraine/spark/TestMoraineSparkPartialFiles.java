@@ -2,8 +2,8 @@ package io.moraine.spark;
 
 import io.moraine.core.error.PartialFileWithoutSnapshotsException;
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.importer.CatalogImporter;
+import io.moraine.importer.DuckLakeSource;
 import io.moraine.testing.PartialFileLake;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -1,9 +1,9 @@
 package io.moraine.trino;
 
 import io.airlift.slice.Slices;
+import io.moraine.core.inline.read.InlinedArrowValues.Kind;
+import io.moraine.core.inline.read.InlinedArrowValues;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlinedArrowValues;
-import io.moraine.inline.InlinedArrowValues.Kind;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.ArrayBlockBuilder;
 import io.trino.spi.block.Block;

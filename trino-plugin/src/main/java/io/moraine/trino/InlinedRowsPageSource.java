@@ -1,11 +1,11 @@
 package io.moraine.trino;
 
 import io.moraine.core.changes.ChangeKind;
+import io.moraine.core.inline.read.InlinedBatchSource;
+import io.moraine.core.inline.read.InlinedPieceReader;
+import io.moraine.core.inline.read.InlinedRowsReader;
 import io.moraine.core.scan.HiddenColumn;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlinedBatchSource;
-import io.moraine.inline.InlinedPieceReader;
-import io.moraine.inline.InlinedRowsReader;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;

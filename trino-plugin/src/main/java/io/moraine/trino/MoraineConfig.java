@@ -19,8 +19,8 @@ public class MoraineConfig
     private Long defaultSnapshotId;
     private java.time.Instant defaultSnapshotTimestamp;
     private DataSize maxSplitSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
-    private int inlinedSplitMaxRows = io.moraine.inline.InlinedRowsPieces.Bounds.DEFAULT.maxRows();
-    private DataSize inlinedSplitMaxSize = DataSize.ofBytes(io.moraine.inline.InlinedRowsPieces.Bounds.DEFAULT.maxBytes());
+    private int inlinedSplitMaxRows = io.moraine.core.inline.read.InlinedRowsPieces.Bounds.DEFAULT.maxRows();
+    private DataSize inlinedSplitMaxSize = DataSize.ofBytes(io.moraine.core.inline.read.InlinedRowsPieces.Bounds.DEFAULT.maxBytes());
     private long metadataCacheMaxTables = 1000;
     private boolean tableStatisticsEnabled = true;
     private Duration dynamicFilteringWaitTimeout = new Duration(1, java.util.concurrent.TimeUnit.SECONDS);
@@ -139,9 +139,9 @@ public class MoraineConfig
     }
 
     /** The bound on one inlined-rows split. */
-    public io.moraine.inline.InlinedRowsPieces.Bounds inlinedSplitBounds()
+    public io.moraine.core.inline.read.InlinedRowsPieces.Bounds inlinedSplitBounds()
     {
-        return new io.moraine.inline.InlinedRowsPieces.Bounds(inlinedSplitMaxRows, inlinedSplitMaxSize.toBytes());
+        return new io.moraine.core.inline.read.InlinedRowsPieces.Bounds(inlinedSplitMaxRows, inlinedSplitMaxSize.toBytes());
     }
 
     @Min(0)

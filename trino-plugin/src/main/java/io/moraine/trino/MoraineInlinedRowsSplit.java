@@ -1,8 +1,8 @@
 package io.moraine.trino;
 
+import io.moraine.core.inline.read.InlinedRowsPiece;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.moraine.inline.InlinedRowsPiece;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSplit;
 

@@ -2,11 +2,11 @@ package io.moraine.trino;
 
 import com.google.inject.Inject;
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.inline.read.InlinedPieceReader;
 import io.moraine.core.scan.DataFileTask;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.files.TrinoLakeFileSystem;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlinedPieceReader;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.spi.connector.ColumnHandle;

@@ -2,11 +2,11 @@ package io.moraine.trino;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.inline.read.InlinedRowsPiece;
+import io.moraine.core.inline.read.InlinedRowsReader;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.core.scan.ScanTask;
 import io.moraine.core.scan.TaskStream;
-import io.moraine.inline.InlinedRowsPiece;
-import io.moraine.inline.InlinedRowsReader;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.DynamicFilterSnapshot;

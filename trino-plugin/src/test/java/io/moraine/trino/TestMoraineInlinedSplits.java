@@ -1,6 +1,6 @@
 package io.moraine.trino;
 
-import io.moraine.inline.InlinedRowsPiece;
+import io.moraine.core.inline.read.InlinedRowsPiece;
 import io.moraine.testing.DuckLakeHistory;
 import io.moraine.testing.DuckLakeOracle;
 import io.opentelemetry.sdk.trace.data.SpanData;

@@ -97,16 +97,16 @@ final class AttachTransaction
     boolean sees(InlinedDataTable table)
     {
         touch();
-        return view != null && io.moraine.inline.InlinedTables.dataTables(view.reader())
-                .contains(new io.moraine.inline.InlinedTables.DataTable(table.tableId(), table.schemaVersion()));
+        return view != null && io.moraine.core.inline.read.InlinedTables.dataTables(view.reader())
+                .contains(new io.moraine.core.inline.read.InlinedTables.DataTable(table.tableId(), table.schemaVersion()));
     }
 
     /** Whether this transaction's view holds a stored inlined delete table. */
     boolean sees(InlinedDeleteTable table)
     {
         touch();
-        return view != null && io.moraine.inline.InlinedTables.deleteTables(view.reader())
-                .contains(new io.moraine.inline.InlinedTables.DeleteTable(table.tableId()));
+        return view != null && io.moraine.core.inline.read.InlinedTables.deleteTables(view.reader())
+                .contains(new io.moraine.core.inline.read.InlinedTables.DeleteTable(table.tableId()));
     }
 
     /** CREATE TABLE of an inlined data table: its registration commits with this transaction. */

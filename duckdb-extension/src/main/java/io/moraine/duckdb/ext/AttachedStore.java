@@ -1,6 +1,7 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.inline.read.InlinedTables;
 import io.moraine.core.row.ColumnNode;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.row.Row;
@@ -13,8 +14,7 @@ import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.SlateStore;
 import io.moraine.core.store.StoreUri;
 import org.apache.arrow.vector.types.pojo.Field;
-import io.moraine.duckdb.DuckDbTypes;
-import io.moraine.inline.InlinedTables;
+import io.moraine.importer.DuckDbTypes;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

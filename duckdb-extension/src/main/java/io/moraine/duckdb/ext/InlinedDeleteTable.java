@@ -1,8 +1,8 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.inline.read.InlinedTables;
 import io.moraine.core.scan.InlinedFileDeletes;
-import io.moraine.inline.InlinedTables;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;

@@ -1,7 +1,7 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.inline.InlinedInsertChunks;
 import io.moraine.core.tx.InlineOperation;
+import io.moraine.core.tx.InlinedInsertChunks;
 import io.moraine.core.tx.StagedOperation;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;

@@ -1,5 +1,6 @@
 package io.moraine.examples.bench;
 
+import io.moraine.importer.DuckDbConnections;
 import io.moraine.testing.SyntheticCatalog;
 
 import io.moraine.core.catalog.CatalogSnapshot;
@@ -11,7 +12,6 @@ import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.examples.CommandLine;
-import io.moraine.duckdb.DuckDbConnections;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

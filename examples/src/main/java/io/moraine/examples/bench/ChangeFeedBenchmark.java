@@ -9,11 +9,11 @@ import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreReadListener;
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.CommandLine;
 import io.moraine.examples.cat.ChangeFeedReader;
 import io.moraine.examples.cat.DecodedFiles;
+import io.moraine.importer.CatalogImporter;
+import io.moraine.importer.DuckLakeSource;
 import io.moraine.testing.DuckLakeOracle;
 
 import java.nio.file.Files;

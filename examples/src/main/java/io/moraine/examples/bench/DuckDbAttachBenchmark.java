@@ -1,10 +1,10 @@
 package io.moraine.examples.bench;
 
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckDbConnections;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.CommandLine;
+import io.moraine.importer.CatalogImporter;
+import io.moraine.importer.DuckDbConnections;
+import io.moraine.importer.DuckLakeSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,10 @@ package io.moraine.examples.bench;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.inline.read.InlineBatch;
+import io.moraine.core.inline.read.InlineReader;
+import io.moraine.core.inline.read.InlineScan;
+import io.moraine.core.inline.read.InlineSelection;
 import io.moraine.core.row.Row;
 import io.moraine.core.catalog.SnapshotRows;
 import io.moraine.core.row.TableKind;
@@ -11,13 +15,9 @@ import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tx.StagedTransaction;
-import io.moraine.duckdb.DuckDbConnections;
 import io.moraine.examples.CommandLine;
 import io.moraine.files.LakeFileSystems;
-import io.moraine.inline.InlineBatch;
-import io.moraine.inline.InlineReader;
-import io.moraine.inline.InlineScan;
-import io.moraine.inline.InlineSelection;
+import io.moraine.importer.DuckDbConnections;
 import io.moraine.inline.flush.InlineFlusher;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -101,7 +101,7 @@ public final class InlineBenchmark
             }
             load.commit();
             double inline = median(warmup, repetitions, () -> inlineScanChecksum(catalog, allocator, Optional.empty()));
-            io.moraine.inline.ChunkBodyCache cache = new io.moraine.inline.ChunkBodyCache(256L << 20);
+            io.moraine.core.inline.read.ChunkBodyCache cache = new io.moraine.core.inline.read.ChunkBodyCache(256L << 20);
             double cached = median(warmup, repetitions, () -> inlineScanChecksum(catalog, allocator, Optional.of(cache)));
             List<InlineFlusher.FlushedFile> flushed;
             try (LakeFileSystems files = LakeFileSystems.fromEnvironment(System.getenv())) {
@@ -124,7 +124,7 @@ public final class InlineBenchmark
         }
     }
 
-    private static long inlineScanChecksum(MoraineCatalog catalog, BufferAllocator allocator, Optional<io.moraine.inline.ChunkBodyCache> cache)
+    private static long inlineScanChecksum(MoraineCatalog catalog, BufferAllocator allocator, Optional<io.moraine.core.inline.read.ChunkBodyCache> cache)
     {
         long checksum = 0;
         try (CatalogSnapshot snapshot = catalog.latest();

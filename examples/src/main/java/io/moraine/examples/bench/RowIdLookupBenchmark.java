@@ -1,11 +1,11 @@
 package io.moraine.examples.bench;
 
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckDbConnections;
-import io.moraine.duckdb.DuckLakeSource;
 import io.moraine.examples.CommandLine;
 import io.moraine.examples.trino.TrinoLogging;
+import io.moraine.importer.CatalogImporter;
+import io.moraine.importer.DuckDbConnections;
+import io.moraine.importer.DuckLakeSource;
 import io.moraine.trino.MorainePlugin;
 import io.opentelemetry.api.common.AttributeKey;
 import io.trino.Session;

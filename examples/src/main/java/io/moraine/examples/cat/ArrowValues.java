@@ -1,9 +1,9 @@
 package io.moraine.examples.cat;
 
 import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.inline.read.InlinedArrowValues;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlinedArrowValues;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.BaseListVector;
 import org.apache.arrow.vector.complex.MapVector;

@@ -6,10 +6,10 @@ import io.moraine.core.changes.ChangeTask;
 import io.moraine.core.changes.DeletedRowsTask;
 import io.moraine.core.changes.InlinedChangesTask;
 import io.moraine.core.changes.InsertedRowsTask;
+import io.moraine.core.inline.read.InlineReader;
+import io.moraine.core.inline.read.InlinedRowsReader;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlineReader;
-import io.moraine.inline.InlinedRowsReader;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 

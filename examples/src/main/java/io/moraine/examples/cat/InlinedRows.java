@@ -1,10 +1,10 @@
 package io.moraine.examples.cat;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.inline.read.InlineReader;
+import io.moraine.core.inline.read.InlinedRowsReader;
 import io.moraine.core.scan.InlinedRowsTask;
 import io.moraine.core.types.TableColumn;
-import io.moraine.inline.InlineReader;
-import io.moraine.inline.InlinedRowsReader;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.List;

@@ -164,7 +164,7 @@ public final class Row
         return !kind.isVersioned() || get("end_snapshot") == null;
     }
 
-    /** For versioned kinds: {@code begin_snapshot <= s && (end_snapshot IS NULL || s < end_snapshot)}. */
+    /** For versioned kinds: {@code begin_snapshot <= s && (end_snapshot IS NULL || s < end_snapshot)} ({@link VersionVisibility}). */
     public boolean isVisibleAt(long snapshotId)
     {
         if (!kind.isVersioned()) {
@@ -172,7 +172,7 @@ public final class Row
         }
         Long begin = getLong("begin_snapshot");
         Long end = getLong("end_snapshot");
-        return begin != null && begin <= snapshotId && (end == null || snapshotId < end);
+        return begin != null && VersionVisibility.visibleAt(begin, end, snapshotId);
     }
 
     @Override
