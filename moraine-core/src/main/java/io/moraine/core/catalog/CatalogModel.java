@@ -1,6 +1,5 @@
 package io.moraine.core.catalog;
 
-import io.moraine.core.error.CorruptionException;
 import io.moraine.core.row.ColumnNode;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
@@ -52,7 +51,7 @@ public final class CatalogModel
         return snapshot.visible(TableKind.SCHEMA, schemaId).toList().stream().findFirst().map(LakeSchema::of);
     }
 
-    /** Every table of every schema. */
+    /** Every table of every schema (a table whose schema is not visible, which only a damaged catalog has, is left out). */
     public List<LakeTable> tables()
     {
         Map<Long, LakeSchema> schemas = new LinkedHashMap<>();
@@ -74,17 +73,26 @@ public final class CatalogModel
 
     public Optional<LakeTable> table(String schemaName, String tableName)
     {
-        return schema(schemaName).flatMap(schema -> snapshot.tables(schema.id()).stream()
-                .filter(row -> tableName.equals(row.getString("table_name")))
-                .findFirst()
-                .map(row -> LakeTable.of(row, schema)));
+        Optional<LakeSchema> schema = schema(schemaName);
+        if (schema.isEmpty()) {
+            return Optional.empty();
+        }
+        // Stops at the first match, as a lookup by name on a lake of many tables should.
+        try (RowCursor rows = snapshot.visible(TableKind.TABLE)) {
+            while (rows.hasNext()) {
+                Row row = rows.next();
+                if (row.getLong("schema_id") == schema.get().id() && tableName.equals(row.getString("table_name"))) {
+                    return Optional.of(LakeTable.of(row, schema.get()));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
+    /** The table with this id; empty when it is not visible (nor is its schema: a table is in the model with its schema). */
     public Optional<LakeTable> table(long tableId)
     {
-        return snapshot.table(tableId).map(row -> LakeTable.of(row, schema(row.getLong("schema_id")).orElseThrow(() -> new CorruptionException(
-                "table " + tableId + " (" + row.getString("table_name") + ") is visible at snapshot " + snapshot.id() + " but its schema "
-                        + row.getLong("schema_id") + " is not; run moraine verify on the store"))));
+        return snapshot.table(tableId).flatMap(row -> schema(row.getLong("schema_id")).map(schema -> LakeTable.of(row, schema)));
     }
 
     public List<LakeView> views(LakeSchema schema)
