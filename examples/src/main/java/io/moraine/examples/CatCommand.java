@@ -2,7 +2,9 @@ package io.moraine.examples;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.row.Row;
+import io.moraine.core.catalog.CatalogModel;
+import io.moraine.core.catalog.LakeSchema;
+import io.moraine.core.catalog.LakeTable;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.scan.Scan;
@@ -87,16 +89,17 @@ final class CatCommand
         int dot = qualified.indexOf('.');
         String schemaName = qualified.substring(0, dot);
         String tableName = qualified.substring(dot + 1);
-        Row schema = snapshot.schema(schemaName).orElseThrow(() -> new NotFoundException("schema '" + schemaName + "' does not exist at snapshot "
-                + snapshot.id() + "; its schemas are " + names(snapshot.schemas(), "schema_name")));
-        return snapshot.table(schemaName, tableName).map(row -> row.getLong("table_id")).orElseThrow(() -> new NotFoundException("table '"
+        CatalogModel model = snapshot.model();
+        LakeSchema schema = model.schema(schemaName).orElseThrow(() -> new NotFoundException("schema '" + schemaName + "' does not exist at snapshot "
+                + snapshot.id() + "; its schemas are " + names(model.schemas().stream().map(LakeSchema::name).toList())));
+        return model.table(schemaName, tableName).map(LakeTable::id).orElseThrow(() -> new NotFoundException("table '"
                 + qualified + "' does not exist at snapshot " + snapshot.id() + "; the tables of schema " + schemaName + " there are "
-                + names(snapshot.tables(schema.getLong("schema_id")), "table_name") + " (pick another --snapshot to read a table of another time)"));
+                + names(model.tables(schema).stream().map(LakeTable::name).toList()) + " (pick another --snapshot to read a table of another time)"));
     }
 
-    private static String names(List<Row> rows, String column)
+    private static String names(List<String> unsorted)
     {
-        List<String> names = rows.stream().map(row -> row.getString(column)).sorted().toList();
+        List<String> names = unsorted.stream().sorted().toList();
         return names.isEmpty() ? "(none)" : String.join(", ", names);
     }
 }

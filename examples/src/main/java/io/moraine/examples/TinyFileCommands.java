@@ -1,8 +1,8 @@
 package io.moraine.examples;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.LakeTable;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.row.Row;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.tiny.TinyFilePublisher;
@@ -169,9 +169,9 @@ public final class TinyFileCommands
             if (dot <= 0 || dot == trimmed.length() - 1) {
                 throw new IllegalArgumentException("--table takes <schema>.<table>[,...], not '" + trimmed + "'");
             }
-            Row table = snapshot.table(trimmed.substring(0, dot), trimmed.substring(dot + 1)).orElseThrow(() -> new io.moraine.core.error.NotFoundException(
+            LakeTable table = snapshot.model().table(trimmed.substring(0, dot), trimmed.substring(dot + 1)).orElseThrow(() -> new io.moraine.core.error.NotFoundException(
                     "no table " + trimmed + " at snapshot " + snapshot.id() + "; list the tables with bin/moraine dump --table ducklake_table"));
-            ids.add(table.getLong("table_id"));
+            ids.add(table.id());
         }
         return ids;
     }

@@ -12,7 +12,6 @@ import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -92,7 +91,7 @@ final class ChangeFeedSource
             Map<Long, Long> commitTimes = new HashMap<>();
             for (long snapshot = startSnapshot; snapshot <= end.id(); snapshot++) {
                 long id = snapshot;
-                end.snapshotRow(id).ifPresent(row -> commitTimes.put(id, DateTimeUtils.instantToMicros((Instant) row.get("snapshot_time"))));
+                end.snapshotTime(id).ifPresent(time -> commitTimes.put(id, DateTimeUtils.instantToMicros(time)));
             }
             ChangeFeed feed = ChangeFeed.forTable(end, table.tableId(), startSnapshot).withDataPath(table.settings().dataPath());
             return new PlannedFeed(List.copyOf(planner.partitions(end, feed, commitTimes)), commitTimes);

@@ -86,7 +86,7 @@ final class MoraineScanBuilder
                     pruned(map.value(), entries.valueType()));
             default -> column.type();
         };
-        return type == column.type() ? column : new TableColumn(column.columnId(), column.name(), type, column.initialDefault());
+        return type == column.type() ? column : column.withType(type);
     }
 
     @Override

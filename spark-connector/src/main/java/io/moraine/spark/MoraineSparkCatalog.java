@@ -1,10 +1,9 @@
 package io.moraine.spark;
 
+import io.moraine.core.catalog.CatalogModel;
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.row.Row;
 import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.error.MoraineException;
-import io.moraine.core.types.TableSchema;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.connector.catalog.Changelog;
@@ -64,7 +63,7 @@ public class MoraineSparkCatalog
     @Override
     public String[][] listNamespaces()
     {
-        return onDefaultSnapshot(snapshot -> snapshot.schemas().stream().map(row -> new String[] {row.getString("schema_name")}).toArray(String[][]::new));
+        return onDefaultSnapshot(snapshot -> snapshot.model().schemas().stream().map(schema -> new String[] {schema.name()}).toArray(String[][]::new));
     }
 
     @Override
@@ -82,7 +81,7 @@ public class MoraineSparkCatalog
     public Map<String, String> loadNamespaceMetadata(String[] namespace)
             throws NoSuchNamespaceException
     {
-        boolean exists = namespace.length == 1 && onDefaultSnapshot(snapshot -> snapshot.schema(namespace[0]).isPresent());
+        boolean exists = namespace.length == 1 && onDefaultSnapshot(snapshot -> snapshot.model().schema(namespace[0]).isPresent());
         if (!exists) {
             throw new NoSuchNamespaceException(namespace);
         }
@@ -96,8 +95,8 @@ public class MoraineSparkCatalog
         if (namespace.length != 1) {
             throw new NoSuchNamespaceException(namespace);
         }
-        Optional<Identifier[]> tables = onDefaultSnapshot(snapshot -> snapshot.schema(namespace[0]).map(schema -> snapshot.tables(schema.getLong("schema_id")).stream()
-                .map(table -> Identifier.of(namespace, table.getString("table_name")))
+        Optional<Identifier[]> tables = onDefaultSnapshot(snapshot -> snapshot.model().schema(namespace[0]).map(schema -> snapshot.model().tables(schema).stream()
+                .map(table -> Identifier.of(namespace, table.name()))
                 .toArray(Identifier[]::new)));
         return tables.orElseThrow(() -> new NoSuchNamespaceException(namespace));
     }
@@ -294,11 +293,9 @@ public class MoraineSparkCatalog
 
     private Optional<MoraineTable> dataTable(CatalogSnapshot snapshot, String schemaName, String tableName)
     {
-        Optional<Row> row = snapshot.table(schemaName, tableName);
-        return row.map(table -> {
-            long tableId = table.getLong("table_id");
-            return new MoraineTable(settings, name, schemaName, tableName, tableId, snapshot.id(), TableSchema.of(snapshot.columnTree(tableId)));
-        });
+        CatalogModel model = snapshot.model();
+        return model.table(schemaName, tableName)
+                .map(table -> new MoraineTable(settings, name, schemaName, tableName, table.id(), snapshot.id(), model.columns(table)));
     }
 
     private <T> T onDefaultSnapshot(Function<CatalogSnapshot, T> action)

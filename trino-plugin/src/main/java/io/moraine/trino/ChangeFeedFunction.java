@@ -3,7 +3,6 @@ package io.moraine.trino;
 import io.airlift.slice.Slice;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.row.Row;
 import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.error.MoraineException;
 import io.trino.spi.TrinoException;
@@ -115,11 +114,10 @@ final class ChangeFeedFunction
         }
         try (CatalogSnapshot end = endSnapshot.map(catalog::at).or(() -> endTimestamp.map(catalog::asOf)).orElseGet(() -> defaultSnapshot.apply(session))) {
             SchemaTableName name = new SchemaTableName(schema, table);
-            Row tableRow = end.table(schema, table).orElseThrow(() -> missing(end, schema, table));
+            long tableId = end.model().table(schema, table).orElseThrow(() -> missing(end, schema, table)).id();
             long start = startSnapshot.orElseGet(() -> ChangeFeed.startAtOrAfter(catalog, startTimestamp.orElseThrow()));
             // Refuses a start that is not a snapshot (expired, or after the newest); a start after the end is an empty feed.
-            ChangeFeed.forTable(end, tableRow.getLong("table_id"), start);
-            long tableId = tableRow.getLong("table_id");
+            ChangeFeed.forTable(end, tableId, start);
             List<MoraineColumnHandle> columns = tableColumns.of(new MoraineTableHandle(name, tableId, end.id()), end).handles();
             accessControl.checkCanSelectFromColumns(null, name, new LinkedHashSet<>(columns.stream().map(MoraineColumnHandle::name).toList()));
             ChangeFeedTableHandle scan = ChangeFeedTableHandle.of(output, virtualColumns, name, tableId, start, end.id(), columns);
@@ -148,7 +146,7 @@ final class ChangeFeedFunction
 
     private TrinoException missing(CatalogSnapshot end, String schema, String table)
     {
-        String where = end.schemas().stream().anyMatch(row -> row.getString("schema_name").equals(schema))
+        String where = end.model().schema(schema).isPresent()
                 ? "table " + schema + "." + table + " does not exist"
                 : "schema " + schema + " does not exist";
         return new TrinoException(MoraineErrorCode.MORAINE_NOT_FOUND, output.functionName() + ": " + where + " at snapshot " + end.id()

@@ -1,8 +1,10 @@
 package io.moraine.trino;
 
+import io.moraine.core.catalog.CatalogModel;
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.LakeSchema;
+import io.moraine.core.catalog.LakeTable;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.metadata.MetadataTableType;
 import io.moraine.core.scan.HiddenColumn;
@@ -60,7 +62,7 @@ public class MoraineMetadata
     public List<String> listSchemaNames(ConnectorSession session)
     {
         try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
-            List<String> names = new ArrayList<>(snapshot.schemas().stream().map(row -> row.getString("schema_name")).toList());
+            List<String> names = new ArrayList<>(snapshot.model().schemas().stream().map(LakeSchema::name).toList());
             if (!names.contains(RAW_SCHEMA)) {
                 names.add(RAW_SCHEMA);
             }
@@ -72,16 +74,14 @@ public class MoraineMetadata
     public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schemaName)
     {
         try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
-            Map<Long, String> schemas = new LinkedHashMap<>();
-            snapshot.schemas().forEach(row -> schemas.put(row.getLong("schema_id"), row.getString("schema_name")));
+            CatalogModel model = snapshot.model();
             List<SchemaTableName> tables = new ArrayList<>();
-            for (Row table : snapshot.tables()) {
-                String schema = schemas.get(table.getLong("schema_id"));
-                if (schema != null && schemaName.map(schema::equals).orElse(true)) {
-                    tables.add(new SchemaTableName(schema, table.getString("table_name")));
+            for (LakeTable table : model.tables()) {
+                if (schemaName.map(table.schema().name()::equals).orElse(true)) {
+                    tables.add(new SchemaTableName(table.schema().name(), table.name()));
                 }
             }
-            if (schemaName.map(RAW_SCHEMA::equals).orElse(true) && !schemas.containsValue(RAW_SCHEMA)) {
+            if (schemaName.map(RAW_SCHEMA::equals).orElse(true) && model.schema(RAW_SCHEMA).isEmpty()) {
                 Arrays.stream(TableKind.values()).forEach(kind -> tables.add(new SchemaTableName(RAW_SCHEMA, kind.tableName())));
             }
             return tables;
@@ -98,17 +98,17 @@ public class MoraineMetadata
         if (name.getSchemaName().equals(RAW_SCHEMA) && endVersion.isPresent()) {
             // Checked before the version is resolved: the raw tables have no versions, whichever snapshot is named.
             try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
-                if (snapshot.schema(RAW_SCHEMA).isEmpty()) {
+                if (snapshot.model().schema(RAW_SCHEMA).isEmpty()) {
                     return rawTableHandle(name, endVersion);
                 }
             }
         }
         try (CatalogSnapshot snapshot = endVersion.map(this::snapshotOf).orElseGet(() -> defaultSnapshot(session))) {
-            Optional<Row> table = snapshot.table(name.getSchemaName(), name.getTableName());
+            Optional<LakeTable> table = snapshot.model().table(name.getSchemaName(), name.getTableName());
             if (table.isPresent()) {
-                return new MoraineTableHandle(name, table.get().getLong("table_id"), snapshot.id());
+                return new MoraineTableHandle(name, table.get().id(), snapshot.id());
             }
-            if (name.getSchemaName().equals(RAW_SCHEMA) && snapshot.schema(RAW_SCHEMA).isEmpty()) {
+            if (name.getSchemaName().equals(RAW_SCHEMA) && snapshot.model().schema(RAW_SCHEMA).isEmpty()) {
                 return rawTableHandle(name, endVersion);
             }
             return metadataTableHandle(snapshot, name);
@@ -133,13 +133,13 @@ public class MoraineMetadata
         if (parsed.isEmpty()) {
             return null;
         }
-        Optional<Row> table = snapshot.table(name.getSchemaName(), parsed.get().table());
+        Optional<LakeTable> table = snapshot.model().table(name.getSchemaName(), parsed.get().table());
         if (table.isEmpty()) {
             return null;
         }
         MetadataTableType type = parsed.get().type().orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "table " + name + " names no metadata table of "
                 + parsed.get().table() + "; moraine has " + MetadataTableType.suffixes()));
-        return MoraineMetadataTableHandle.of(name, type, table.get().getLong("table_id"), snapshot.id());
+        return MoraineMetadataTableHandle.of(name, type, table.get().id(), snapshot.id());
     }
 
     @Override

@@ -81,7 +81,7 @@ public class MoraineTableColumns
 
     private Columns load(MoraineTableHandle table, CatalogSnapshot snapshot)
     {
-        TableSchema schema = TableSchema.of(snapshot.columnTree(table.tableId()));
+        TableSchema schema = snapshot.model().columns(table.tableId());
         List<MoraineColumnHandle> handles = new ArrayList<>();
         for (TableColumn column : schema.columns()) {
             handles.add(new MoraineColumnHandle(column.columnId(), column.name(), types.toTrino(column), column.type().duckLakeName(), column.initialDefault()));

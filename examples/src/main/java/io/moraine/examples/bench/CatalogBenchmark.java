@@ -132,8 +132,7 @@ public final class CatalogBenchmark
     private static int planWithMoraine(MoraineCatalog catalog, long snapshotId, String tableName)
     {
         try (CatalogSnapshot snapshot = catalog.at(snapshotId)) {
-            Row table = snapshot.table("main", tableName).orElseThrow();
-            long tableId = table.getLong("table_id");
+            long tableId = snapshot.model().table("main", tableName).orElseThrow().id();
             Map<Long, Row> deletes = new HashMap<>();
             snapshot.deleteFiles(tableId).forEachRemaining(row -> deletes.put(row.getLong("data_file_id"), row));
             List<Row> files = snapshot.dataFiles(tableId).toList();

@@ -219,7 +219,7 @@ public final class ChangeFeedBenchmark
         long tableId(MoraineCatalog catalog)
         {
             try (CatalogSnapshot snapshot = catalog.at(end)) {
-                return snapshot.table("main", "t").orElseThrow().getLong("table_id");
+                return snapshot.model().table("main", "t").orElseThrow().id();
             }
         }
 

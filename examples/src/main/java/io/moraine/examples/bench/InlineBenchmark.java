@@ -260,7 +260,7 @@ public final class InlineBenchmark
             long firstRowId = stats.getLong("next_row_id");
             long snapshot = read.id() + 1;
             try (VectorSchemaRoot rows = batch(allocator, firstRowId, 10)) {
-                catalog.begin(read.id()).insert(snapshot(snapshot, read.snapshotRow().getLong("next_file_id")))
+                catalog.begin(read.id()).insert(snapshot(snapshot, read.nextFileId()))
                         .insert(changes(snapshot, "inlined_insert:1"))
                         .insertInlined(1, 1, snapshot, firstRowId, rows)
                         .update(stats, Map.of("record_count", stats.getLong("record_count") + 10, "next_row_id", firstRowId + 10))
@@ -276,7 +276,7 @@ public final class InlineBenchmark
             Row stats = read.tableStats(1).orElseThrow();
             long firstRowId = stats.getLong("next_row_id");
             long snapshot = read.id() + 1;
-            long fileId = read.snapshotRow().getLong("next_file_id");
+            long fileId = read.nextFileId();
             String name = "ducklake-" + UUID.randomUUID() + ".parquet";
             Path written = work.resolve(name);
             statement.execute("COPY (SELECT i AS id, 'name-' || i AS name, i * 0.5 AS amount FROM range(" + firstRowId + ", " + (firstRowId + 10)

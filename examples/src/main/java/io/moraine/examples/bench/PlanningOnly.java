@@ -105,14 +105,17 @@ final class PlanningOnly
 
     private static long commit(MoraineCatalog catalog, Change change)
     {
-        Row previous;
+        Row next;
+        long previous;
+        long nextFileId;
         try (CatalogSnapshot head = catalog.latest()) {
-            previous = head.snapshotRow();
+            next = SnapshotRows.next(head.snapshotRow(), 0, 0, 1);
+            previous = head.id();
+            nextFileId = head.nextFileId();
         }
-        Row next = SnapshotRows.next(previous, 0, 0, 1);
-        long snapshot = next.getLong("snapshot_id");
-        StagedTransaction tx = catalog.begin(previous.getLong("snapshot_id")).insert(next).insert(SnapshotRows.changes(snapshot, "inserted_into_table:1"));
-        change.stage(tx, snapshot, previous.getLong("next_file_id"));
+        long snapshot = previous + 1;
+        StagedTransaction tx = catalog.begin(previous).insert(next).insert(SnapshotRows.changes(snapshot, "inserted_into_table:1"));
+        change.stage(tx, snapshot, nextFileId);
         tx.commit();
         return snapshot;
     }

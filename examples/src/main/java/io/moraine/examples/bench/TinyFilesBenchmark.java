@@ -128,7 +128,7 @@ public final class TinyFilesBenchmark
         long start = System.nanoTime();
         List<Future<Long>> counts = new ArrayList<>();
         try (CatalogSnapshot snapshot = catalog.latest()) {
-            long tableId = snapshot.table("main", "t").orElseThrow().getLong("table_id");
+            long tableId = snapshot.model().table("main", "t").orElseThrow().id();
             try (TaskStream tasks = ScanBuilder.forTable(snapshot, tableId).withCatalogCopies(catalogCopies).build().planTasks()) {
                 while (tasks.hasNext()) {
                     ScanTask task = tasks.next();

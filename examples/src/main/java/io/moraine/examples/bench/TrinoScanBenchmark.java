@@ -170,28 +170,30 @@ public final class TrinoScanBenchmark
         }
         try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
             Row snapshotRow;
-            Row table;
+            long readSnapshotId;
+            long fileId;
+            long tableId;
             Row original;
             Row stats;
             try (CatalogSnapshot snapshot = catalog.latest()) {
                 snapshotRow = snapshot.snapshotRow();
-                table = snapshot.table("main", tableName).orElseThrow();
-                List<Row> dataFiles = snapshot.dataFiles(table.getLong("table_id")).toList();
+                readSnapshotId = snapshot.id();
+                fileId = snapshot.nextFileId();
+                tableId = snapshot.model().table("main", tableName).orElseThrow().id();
+                List<Row> dataFiles = snapshot.dataFiles(tableId).toList();
                 if (dataFiles.size() != 1) {
                     throw new IllegalStateException(tableName + " has " + dataFiles.size() + " data files, not 1");
                 }
                 original = dataFiles.getFirst();
-                stats = snapshot.tableStats(table.getLong("table_id")).orElseThrow();
+                stats = snapshot.tableStats(tableId).orElseThrow();
             }
-            long tableId = table.getLong("table_id");
             Row next = SnapshotRows.next(snapshotRow, 0, 0, copies);
             long snapshotId = next.getLong("snapshot_id");
             String originalPath = original.getString("path");
             Path source = Boolean.TRUE.equals(original.get("path_is_relative")) ? directory.resolve(originalPath) : Path.of(originalPath);
             long records = original.getLong("record_count");
             long nextRowId = stats.getLong("next_row_id");
-            long fileId = snapshotRow.getLong("next_file_id");
-            StagedTransaction commit = catalog.begin(snapshotRow.getLong("snapshot_id")).insert(next)
+            StagedTransaction commit = catalog.begin(readSnapshotId).insert(next)
                     .insert(SnapshotRows.changes(snapshotId, "inserted_into_table:" + tableId));
             for (int i = 0; i < copies; i++) {
                 String name = "ducklake-" + UUID.randomUUID() + ".parquet";
@@ -244,7 +246,7 @@ public final class TrinoScanBenchmark
     {
         try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY); CatalogSnapshot snapshot = catalog.latest()) {
             for (Map.Entry<String, Path> entry : directories.entrySet()) {
-                long tableId = snapshot.table("main", entry.getKey()).orElseThrow().getLong("table_id");
+                long tableId = snapshot.model().table("main", entry.getKey()).orElseThrow().id();
                 String tablePath = entry.getValue().toString() + "/";
                 List<String> listed = snapshot.dataFiles(tableId).toList().stream()
                         .map(file -> Boolean.TRUE.equals(file.get("path_is_relative")) ? tablePath + file.getString("path") : file.getString("path"))

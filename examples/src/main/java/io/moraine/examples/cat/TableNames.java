@@ -1,7 +1,7 @@
 package io.moraine.examples.cat;
 
 import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.row.Row;
+import io.moraine.core.catalog.LakeTable;
 
 /** A table's name as DuckLake writes it, {@code schema.table}, for errors about its files. */
 final class TableNames
@@ -11,13 +11,6 @@ final class TableNames
     /** The name of table {@code tableId} at {@code snapshot}, or {@code table <id>} when the snapshot does not have it. */
     static String of(CatalogSnapshot snapshot, long tableId)
     {
-        return snapshot.table(tableId).map(table -> schemaName(snapshot, table.getLong("schema_id")) + "." + table.getString("table_name"))
-                .orElse("table " + tableId);
-    }
-
-    private static String schemaName(CatalogSnapshot snapshot, long schemaId)
-    {
-        return snapshot.schemas().stream().filter(schema -> schema.getLong("schema_id") == schemaId).map(schema -> schema.getString("schema_name")).findFirst()
-                .orElse("schema " + schemaId);
+        return snapshot.model().table(tableId).map(LakeTable::qualifiedName).orElse("table " + tableId);
     }
 }

@@ -1,8 +1,8 @@
 package io.moraine.examples.rowsum;
 
 import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.LakeTable;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.row.Row;
 import io.moraine.core.store.StoreFacts;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
@@ -170,9 +170,9 @@ public final class RowSummaryCommands
             if (dot <= 0 || dot == name.length() - 1) {
                 throw new IllegalArgumentException("--table takes <schema>.<table>[,...], not '" + name + "'");
             }
-            Row table = snapshot.table(name.substring(0, dot), name.substring(dot + 1)).orElseThrow(() -> new IllegalArgumentException(
+            LakeTable table = snapshot.model().table(name.substring(0, dot), name.substring(dot + 1)).orElseThrow(() -> new IllegalArgumentException(
                     "no table " + name + " at snapshot " + snapshot.id() + "; list the tables with bin/moraine dump"));
-            ids.add(table.getLong("table_id"));
+            ids.add(table.id());
         }
         return ids;
     }

@@ -180,7 +180,7 @@ public final class TrialChild
         try (CatalogSnapshot read = catalog.latest()) {
             Row stats = read.tableStats(TrialTable.TABLE_ID).orElseThrow();
             long firstRowId = stats.getLong("next_row_id");
-            long fileId = read.snapshotRow().getLong("next_file_id");
+            long fileId = read.nextFileId();
             StagedTransaction transaction = begin(read, 1, "inserted_into_table:1");
             transaction.insert(Row.of(TableKind.DATA_FILE, fileId, TrialTable.TABLE_ID, read.id() + 1, null, null, name, true, "parquet", (long) rows, size,
                     null, firstRowId, null, null, null, null));

@@ -26,7 +26,7 @@ public final class CatalogPaths
         return resolve(tablePath, file.getString("path"), (Boolean) file.get("path_is_relative"));
     }
 
-    private static String resolve(String parent, String path, Boolean relative)
+    static String resolve(String parent, String path, Boolean relative)
     {
         if (path == null) {
             return parent;

@@ -66,6 +66,24 @@ public final class CatalogSnapshot
         return snapshot.getLong("schema_version");
     }
 
+    /** The next catalog id (schema, table, view, column, ...) a commit on top of S would assign. */
+    public long nextCatalogId()
+    {
+        return snapshot.getLong("next_catalog_id");
+    }
+
+    /** The next file id (data or delete file) a commit on top of S would assign. */
+    public long nextFileId()
+    {
+        return snapshot.getLong("next_file_id");
+    }
+
+    /** The lake at S as typed schemas, tables, views and table definitions: what engines read instead of rows. */
+    public CatalogModel model()
+    {
+        return new CatalogModel(this);
+    }
+
     /** The store facts (data_path, ...), read once on first use. */
     public StoreFacts facts()
     {
@@ -162,6 +180,12 @@ public final class CatalogSnapshot
         byte[] key = RowKeys.key(Subspace.CURRENT, TableKind.SNAPSHOT, snapshotId);
         byte[] value = reader.get(key);
         return value == null ? Optional.empty() : Optional.of(RowValueCodec.decode(TableKind.SNAPSHOT, key, value));
+    }
+
+    /** When another snapshot was committed, if this view still has it (not expired, not in the future). */
+    public Optional<Instant> snapshotTime(long snapshotId)
+    {
+        return snapshotRow(snapshotId).map(row -> (Instant) row.get("snapshot_time"));
     }
 
     /** The oldest snapshot this view holds (older ones were expired). */

@@ -27,7 +27,7 @@ public final class ColumnProjection
             }
             return fields.isEmpty()
                     ? Optional.empty()
-                    : Optional.of(new TableColumn(column.columnId(), column.name(), new DuckLakeType.StructOf(fields), column.initialDefault()));
+                    : Optional.of(column.withType(new DuckLakeType.StructOf(fields)));
         }
         if (column.children().stream().anyMatch(child -> prune(child, columnIds).isPresent())) {
             return Optional.of(column);

@@ -10,10 +10,11 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One column of a table at a snapshot, top-level or nested: its column id (the Parquet field id), its name, its type
- * and its {@code initial_default} text, the value rows written before the column existed read as (reference §4.7).
+ * One column of a table at a snapshot, top-level or nested: its column id (the Parquet field id), its name, its type,
+ * its {@code initial_default} text, the value rows written before the column existed read as (reference §4.7), and
+ * whether it allows NULL ({@code nulls_allowed}; a column of no catalog row, such as a hidden one, allows it).
  */
-public record TableColumn(long columnId, String name, DuckLakeType type, Optional<String> initialDefault)
+public record TableColumn(long columnId, String name, DuckLakeType type, Optional<String> initialDefault, boolean nullable)
         implements Serializable
 {
     public TableColumn
@@ -23,6 +24,12 @@ public record TableColumn(long columnId, String name, DuckLakeType type, Optiona
         requireNonNull(initialDefault, "initialDefault is null");
     }
 
+    /** A column that allows NULL. */
+    public TableColumn(long columnId, String name, DuckLakeType type, Optional<String> initialDefault)
+    {
+        this(columnId, name, type, initialDefault, true);
+    }
+
     /** The column and its descendants from a catalog column tree. */
     public static TableColumn of(ColumnNode node)
     {
@@ -30,8 +37,15 @@ public record TableColumn(long columnId, String name, DuckLakeType type, Optiona
         for (ColumnNode child : node.children()) {
             children.add(of(child));
         }
+        Boolean nullsAllowed = (Boolean) node.column().get("nulls_allowed");
         return new TableColumn(node.columnId(), node.name(), DuckLakeType.parse(node.name(), node.type(), children),
-                Optional.ofNullable(node.column().getString("initial_default")));
+                Optional.ofNullable(node.column().getString("initial_default")), nullsAllowed == null || nullsAllowed);
+    }
+
+    /** This column with another type (a pruned struct, say), its id, name, default and nullability kept. */
+    public TableColumn withType(DuckLakeType newType)
+    {
+        return new TableColumn(columnId, name, newType, initialDefault, nullable);
     }
 
     /** The column's children: struct fields, a list's element, a map's key and value; none for a scalar. */

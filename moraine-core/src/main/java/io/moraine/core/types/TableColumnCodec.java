@@ -16,12 +16,12 @@ import static io.moraine.core.io.WireFormat.writeString;
 
 /**
  * A compact, versioned encoding of a list of columns (each a whole tree: id, name, DuckLake type name, initial
- * default and children), some of them absent (null), for shipping columns with the rows they describe to a reader that
+ * default, nullability and children), some of them absent (null), for shipping columns with the rows they describe to a reader that
  * has no catalog (an engine's worker). Types are rebuilt with {@link DuckLakeType#parse}, as from the catalog.
  */
 public final class TableColumnCodec
 {
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
 
     private TableColumnCodec() {}
 
@@ -65,6 +65,7 @@ public final class TableColumnCodec
         if (column.initialDefault().isPresent()) {
             writeString(out, column.initialDefault().get());
         }
+        out.writeBoolean(column.nullable());
         List<TableColumn> children = column.children();
         out.writeInt(children.size());
         for (TableColumn child : children) {
@@ -79,12 +80,13 @@ public final class TableColumnCodec
         String name = readString(in);
         String typeName = readString(in);
         Optional<String> initialDefault = in.readBoolean() ? Optional.of(readString(in)) : Optional.empty();
+        boolean nullable = in.readBoolean();
         int childCount = in.readInt();
         List<TableColumn> children = new ArrayList<>(childCount);
         for (int i = 0; i < childCount; i++) {
             children.add(read(in));
         }
-        return new TableColumn(columnId, name, DuckLakeType.parse(name, typeName, children), initialDefault);
+        return new TableColumn(columnId, name, DuckLakeType.parse(name, typeName, children), initialDefault, nullable);
     }
 
 

@@ -30,6 +30,7 @@ class TableColumnCodecTest
         TableColumn value = new TableColumn(id++, "value", new DuckLakeType.ListOf(new TableColumn(id++, "element", DuckLakeType.of(PrimitiveKind.FLOAT64),
                 Optional.empty())), Optional.empty());
         columns.add(new TableColumn(id++, "tags", new DuckLakeType.MapOf(key, value), Optional.empty()));
+        columns.add(new TableColumn(id++, "required", DuckLakeType.of(PrimitiveKind.INT64), Optional.empty(), false));
         columns.add(null);
 
         List<TableColumn> decoded = TableColumnCodec.decode(TableColumnCodec.encode(columns));
