@@ -94,7 +94,8 @@ final class ChangeFeedSource
                 long id = snapshot;
                 end.snapshotRow(id).ifPresent(row -> commitTimes.put(id, DateTimeUtils.instantToMicros((Instant) row.get("snapshot_time"))));
             }
-            ChangeFeed feed = ChangeFeed.forTable(end, table.tableId(), startSnapshot).withDataPath(table.settings().dataPath());
+            ChangeFeed feed = ChangeFeed.forTable(end, table.tableId(), startSnapshot).withDataPath(table.settings().dataPath())
+                    .withAllowedLocations(table.settings().allowed());
             return new PlannedFeed(List.copyOf(planner.partitions(end, feed, commitTimes)), commitTimes);
         }
         catch (MoraineException e) {
