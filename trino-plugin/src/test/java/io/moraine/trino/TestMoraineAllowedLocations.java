@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code moraine.allowed-locations}: a lake with a file DuckLake registered outside its data path (ducklake_add_data_files)
+ * {@code moraine.allowed-locations}: a lake with a file DuckLake registered outside its data path (a file copied out of the data path, its row pointing there)
  * is read as registered by default; a catalog whose setting leaves that location out refuses the scan and the change
  * feed, naming the path and the property; one that lists it reads it.
  */
@@ -35,10 +35,8 @@ class TestMoraineAllowedLocations
     {
         Path directory = Files.createTempDirectory("moraine-trino-allowed-locations");
         oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
-        external = Files.createDirectories(directory.resolve("external"));
-        oracle.execute("CREATE TABLE lake.main.t (id INTEGER)");
-        oracle.execute("COPY (SELECT * FROM range(5) t(id)) TO '" + external.resolve("e.parquet") + "' (FORMAT parquet)");
-        oracle.execute("CALL ducklake_add_data_files('lake', 't', '" + external.resolve("e.parquet") + "')");
+        external = directory.resolve("external");
+        io.moraine.testing.ExternalFileLake.create(oracle, external, 5);
         StoreUri uri = StoreUri.parse(directory.resolve("store").toString());
         store = uri.toString();
         trino = MoraineQueryRunner.create(oracle, directory, uri, Optional.empty(), Map.of(), "main", 0);

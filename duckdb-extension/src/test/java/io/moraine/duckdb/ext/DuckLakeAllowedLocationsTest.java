@@ -54,11 +54,11 @@ class DuckLakeAllowedLocationsTest
             execute(connection, attach(store, data, ", META_ALLOWED_LOCATIONS '" + outside + "'"));
             execute(connection, "CALL ducklake_add_data_files('lake', 't', '" + external + "')");
             assertThat(count(connection, "SELECT count(*) FROM lake.t")).isEqualTo(2);
-            execute(connection, "DELETE FROM lake.t");
+            execute(connection, "DROP TABLE lake.t");
         }
         try (Connection connection = open()) {
-            // The setting now leaves the external file's location out: expiring the snapshots that hold it would
-            // schedule it for deletion, and that is refused.
+            // The setting now leaves the external file's location out: expiring the snapshots that hold the dropped
+            // table would schedule its file for deletion, and that is refused.
             execute(connection, attach(store, data, ", META_ALLOWED_LOCATIONS '" + other + "'"));
             assertThatThrownBy(() -> execute(connection, "CALL ducklake_expire_snapshots('lake', older_than => now())"))
                     .isInstanceOf(SQLException.class)

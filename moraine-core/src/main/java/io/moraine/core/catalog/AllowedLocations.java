@@ -98,7 +98,7 @@ public final class AllowedLocations
     public void checkRegistered(String resolved, String root, String dataPath, String use)
     {
         String path = normalize(resolved, use);
-        if (LakePath.isUnder(path, normalize(dataPath, use)) || (locations.isEmpty() ? LakePath.isUnder(path, normalize(root, use)) : listed(path))) {
+        if (underDataPath(path, dataPath, use) || (locations.isEmpty() ? root != null && LakePath.isUnder(path, normalize(root, use)) : listed(path))) {
             return;
         }
         throw outside(resolved, dataPath, use);
@@ -108,10 +108,16 @@ public final class AllowedLocations
     public void checkNew(String resolved, String root, String dataPath, String use)
     {
         String path = normalize(resolved, use);
-        if (LakePath.isUnder(path, normalize(dataPath, use)) || LakePath.isUnder(path, normalize(root, use)) || listed(path)) {
+        if (underDataPath(path, dataPath, use) || (root != null && LakePath.isUnder(path, normalize(root, use))) || listed(path)) {
             return;
         }
         throw outside(resolved, dataPath, use);
+    }
+
+    /** A catalog without a data_path (none recorded, no override) allows nothing by it. */
+    private boolean underDataPath(String path, String dataPath, String use)
+    {
+        return dataPath != null && LakePath.isUnder(path, normalize(dataPath, use));
     }
 
     private boolean listed(String path)
