@@ -270,6 +270,8 @@ void Jvm::Check(JNIEnv *env) {
 		throw duckdb::CatalogException(message);
 	case 14: // UNSUPPORTED
 		throw duckdb::NotImplementedException(message);
+	case 17: // LOCATION_NOT_ALLOWED
+		throw duckdb::PermissionException(message);
 	default: // 5 CORRUPTION, 6 STORE, 11 FENCED, 12 MIGRATION, 15 OPEN_RACED, 16 COMMIT_OUTCOME_UNKNOWN, and any later code
 		throw IOException(message);
 	}

@@ -93,7 +93,8 @@ final class ChangeFeedSource
                 long id = snapshot;
                 end.snapshotTime(id).ifPresent(time -> commitTimes.put(id, DateTimeUtils.instantToMicros(time)));
             }
-            ChangeFeed feed = ChangeFeed.forTable(end, table.tableId(), startSnapshot).withDataPath(table.settings().dataPath());
+            ChangeFeed feed = ChangeFeed.forTable(end, table.tableId(), startSnapshot).withDataPath(table.settings().dataPath())
+                    .withAllowedLocations(table.settings().allowed());
             return new PlannedFeed(List.copyOf(planner.partitions(end, feed, commitTimes)), commitTimes);
         }
         catch (MoraineException e) {

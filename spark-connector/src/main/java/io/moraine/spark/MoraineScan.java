@@ -210,6 +210,7 @@ final class MoraineScan
                     .withProjection(columns.stream().map(TableColumn::columnId).toList())
                     .withFilter(filter)
                     .withDataPath(table.settings().dataPath())
+                    .withAllowedLocations(table.settings().allowed())
                     .withMaxSplitSize(Long.MAX_VALUE)
                     .withCatalogCopies(table.settings().tinyFiles());
             if (filter.domains().containsKey(io.moraine.core.scan.HiddenColumn.ROW_ID.columnId())) {

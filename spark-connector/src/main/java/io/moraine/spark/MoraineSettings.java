@@ -23,9 +23,12 @@ import java.util.TreeMap;
  * @param storeTimeout how long one open or read of the store may take (the store's default, 30 s, when absent)
  * @param storePollInterval how often the store is looked at for new commits (the store's default, 100 ms, when absent)
  * @param tinyFiles read tiny files from the catalog's copies of them when it keeps copies (default); false opens the files
+ * @param allowedLocations comma-separated locations where data and delete files may live besides the data path
+ *        ({@link io.moraine.core.catalog.AllowedLocations}); absent allows the data path and the files the catalog registered
  */
 public record MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
-        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval, boolean tinyFiles)
+        Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval, boolean tinyFiles,
+        Optional<String> allowedLocations)
         implements Serializable
 {
     public static final String STORE = "store";
@@ -36,10 +39,11 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
     public static final String STORE_TIMEOUT = "store-timeout";
     public static final String STORE_POLL_INTERVAL = "store-poll-interval";
     public static final String TINY_FILES_ENABLED = "tiny-files.enabled";
+    public static final String ALLOWED_LOCATIONS = "allowed-locations";
 
     /** Every setting name, for copying settings into a session catalog's configuration. */
     public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP,
-            STORE_TIMEOUT, STORE_POLL_INTERVAL, TINY_FILES_ENABLED);
+            STORE_TIMEOUT, STORE_POLL_INTERVAL, TINY_FILES_ENABLED, ALLOWED_LOCATIONS);
 
     public static MoraineSettings from(CaseInsensitiveStringMap options, String where)
     {
@@ -73,8 +77,15 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
             case "false" -> false;
             default -> throw SparkErrors.invalidSetting(where + " setting '" + TINY_FILES_ENABLED + "' is '" + text + "'; set it to true or false");
         }).orElse(true);
+        Optional<String> allowedLocations = nonBlank(options.get(ALLOWED_LOCATIONS));
+        try {
+            io.moraine.core.catalog.AllowedLocations.parse(allowedLocations, where + " setting '" + ALLOWED_LOCATIONS + "'");
+        }
+        catch (io.moraine.core.error.InvalidArgumentException e) {
+            throw SparkErrors.invalidSetting(e.getMessage());
+        }
         return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp,
-                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where), tinyFiles);
+                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where), tinyFiles, allowedLocations);
     }
 
     /** The settings as options again (for a catalog registered on behalf of {@code format("moraine")}). */
@@ -91,7 +102,14 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         if (!tinyFiles) {
             options.put(TINY_FILES_ENABLED, "false");
         }
+        allowedLocations.ifPresent(value -> options.put(ALLOWED_LOCATIONS, value));
         return options;
+    }
+
+    /** Where the catalog's files may live, as {@code allowed-locations} says (checked as tasks are planned). */
+    public io.moraine.core.catalog.AllowedLocations allowed()
+    {
+        return io.moraine.core.catalog.AllowedLocations.parse(allowedLocations, "the Spark option '" + ALLOWED_LOCATIONS + "'");
     }
 
     private static Optional<Duration> duration(CaseInsensitiveStringMap options, String setting, String where)

@@ -76,7 +76,8 @@ public class ChangeFeedSplits
     List<ConnectorSplit> plan(ConnectorSession session, ChangeFeedTableHandle handle)
     {
         try (CatalogSnapshot end = catalog.catalog().at(handle.endSnapshot())) {
-            ChangeFeed feed = ChangeFeed.forTable(end, handle.tableId(), handle.startSnapshot()).withDataPath(catalog.dataPathOverride());
+            ChangeFeed feed = ChangeFeed.forTable(end, handle.tableId(), handle.startSnapshot()).withDataPath(catalog.dataPathOverride())
+                    .withAllowedLocations(catalog.allowedLocations());
             ChangePruning pruning = ChangePruning.of(feed, pruningFilter(handle.constraint()));
             if (pruning.matchesNothing()) {
                 return List.of();

@@ -21,6 +21,7 @@ public class MoraineCatalogHolder
 {
     private final MoraineCatalog catalog;
     private final Optional<String> dataPathOverride;
+    private final io.moraine.core.catalog.AllowedLocations allowedLocations;
     private final BufferAllocator allocator = new RootAllocator();
 
     @Inject
@@ -30,6 +31,13 @@ public class MoraineCatalogHolder
                 .withTimeout(java.time.Duration.ofMillis(config.getStoreTimeout().toMillis()))
                 .withManifestPollInterval(java.time.Duration.ofMillis(config.getStorePollInterval().toMillis()));
         this.dataPathOverride = config.getDataPath();
+        try {
+            this.allowedLocations = io.moraine.core.catalog.AllowedLocations.parse(config.getAllowedLocations(), "moraine.allowed-locations");
+        }
+        catch (MoraineException e) {
+            allocator.close();
+            throw MoraineErrorCode.toTrino(e);
+        }
         StoreUri uri = StoreUri.parse(config.getStoreUri());
         try {
             this.catalog = config.getCheckpointId()
@@ -51,6 +59,12 @@ public class MoraineCatalogHolder
     public Optional<String> dataPathOverride()
     {
         return dataPathOverride;
+    }
+
+    /** {@code moraine.allowed-locations}: where the catalog's files may live (checked as tasks are planned). */
+    public io.moraine.core.catalog.AllowedLocations allowedLocations()
+    {
+        return allowedLocations;
     }
 
     /** A child of the connector's allocator for one reader; close it with the reader. */

@@ -16,6 +16,7 @@ public class MoraineConfig
     private String storeUri;
     private String checkpointId;
     private String dataPath;
+    private String allowedLocations;
     private Long defaultSnapshotId;
     private java.time.Instant defaultSnapshotTimestamp;
     private DataSize maxSplitSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
@@ -52,6 +53,19 @@ public class MoraineConfig
     public MoraineConfig setDataPath(String dataPath)
     {
         this.dataPath = dataPath;
+        return this;
+    }
+
+    public Optional<String> getAllowedLocations()
+    {
+        return Optional.ofNullable(allowedLocations);
+    }
+
+    @Config("moraine.allowed-locations")
+    @ConfigDescription("Comma-separated locations (absolute paths or URIs) where data and delete files may live besides the data path; unset allows the data path and the files the catalog registered with absolute paths")
+    public MoraineConfig setAllowedLocations(String allowedLocations)
+    {
+        this.allowedLocations = allowedLocations;
         return this;
     }
 

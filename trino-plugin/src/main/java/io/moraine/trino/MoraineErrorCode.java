@@ -39,7 +39,9 @@ public enum MoraineErrorCode
     /** A data file could not be read (damaged, or unreadable with the file system's settings). */
     MORAINE_CANNOT_READ_DATA(17, EXTERNAL),
     /** The store did not answer within {@code moraine.store-timeout} (a {@link StoreUnavailableException}). */
-    MORAINE_STORE_UNAVAILABLE(18, EXTERNAL);
+    MORAINE_STORE_UNAVAILABLE(18, EXTERNAL),
+    /** A catalog file path outside {@code moraine.allowed-locations} (or escaping the data path with '..'). */
+    MORAINE_LOCATION_NOT_ALLOWED(19, USER_ERROR);
 
     private final io.trino.spi.ErrorCode errorCode;
 
@@ -73,6 +75,7 @@ public enum MoraineErrorCode
             case UNSUPPORTED -> MORAINE_UNSUPPORTED;
             case OPEN_RACED -> MORAINE_OPEN_RACED;
             case COMMIT_OUTCOME_UNKNOWN -> MORAINE_COMMIT_OUTCOME_UNKNOWN;
+            case LOCATION_NOT_ALLOWED -> MORAINE_LOCATION_NOT_ALLOWED;
         };
     }
 

@@ -100,6 +100,7 @@ public class MoraineSplitManager
             ScanBuilder builder = ScanBuilder.forTable(snapshot, table.tableId(), schema)
                     .withFilter(TrinoFilters.toScanFilter(predicate))
                     .withDataPath(catalog.dataPathOverride())
+                    .withAllowedLocations(catalog.allowedLocations())
                     .withMaxSplitSize(maxSplitSize)
                     .withRowIdMembership(membership)
                     .withCatalogCopies(catalogCopies);

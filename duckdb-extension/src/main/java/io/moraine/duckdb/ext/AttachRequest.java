@@ -14,8 +14,11 @@ import java.util.Optional;
  * optional checkpoint to pin to, an optional separate WAL store, the store timeout and the S3 settings of matching
  * DuckDB secrets.
  */
-record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, CommitPolicy commitPolicy)
+record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, CommitPolicy commitPolicy, io.moraine.core.catalog.AllowedLocations allowedLocations)
 {
+    /** How errors name the setting that widens the allowed locations. */
+    static final String ALLOWED_LOCATIONS_SETTING = "the ATTACH option ALLOWED_LOCATIONS (META_ALLOWED_LOCATIONS on the ducklake: attach)";
+
     /** What a commit that lost the race does unless COMMIT_POLICY says otherwise (docs/duckdb.md, "Commit policy"). */
     static final CommitPolicy DEFAULT_COMMIT_POLICY = CommitPolicy.REBASE;
 
@@ -47,7 +50,8 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, Commit
         else {
             mode = accessMode.equals("READ_ONLY") ? OpenMode.READ_ONLY : OpenMode.READ_WRITE;
         }
-        return new AttachRequest(store, mode, options, attachOptions.get("commit_policy").map(CommitPolicy::parse).orElse(DEFAULT_COMMIT_POLICY));
+        return new AttachRequest(store, mode, options, attachOptions.get("commit_policy").map(CommitPolicy::parse).orElse(DEFAULT_COMMIT_POLICY),
+                io.moraine.core.catalog.AllowedLocations.parse(attachOptions.get("allowed_locations"), ALLOWED_LOCATIONS_SETTING));
     }
 
     /**
@@ -71,7 +75,7 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, Commit
         if (settings != null) {
             schemaOptions = schemaOptions.withS3Settings(schemaStore, settings);
         }
-        return new AttachRequest(schemaStore, mode, schemaOptions, commitPolicy);
+        return new AttachRequest(schemaStore, mode, schemaOptions, commitPolicy, allowedLocations);
     }
 
     Optional<String> checkpointId()

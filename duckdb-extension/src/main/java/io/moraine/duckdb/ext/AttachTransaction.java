@@ -311,6 +311,9 @@ final class AttachTransaction
         if (operations.isEmpty()) {
             return;
         }
+        try (io.moraine.core.catalog.CatalogSnapshot head = store.catalog().latest()) {
+            io.moraine.core.tx.NewFileLocations.check(head, operations, store.allowedLocations());
+        }
         StagedTransaction transaction = store.catalog().begin(readSnapshot.orElse(store.headSnapshot()));
         operations.forEach(transaction::stage);
         try {

@@ -129,6 +129,12 @@ final class AttachedStore
         return request.store();
     }
 
+    /** Where the files this attach's commits register or schedule for deletion may live (ALLOWED_LOCATIONS). */
+    io.moraine.core.catalog.AllowedLocations allowedLocations()
+    {
+        return request.allowedLocations();
+    }
+
     io.moraine.core.tx.CommitPolicy commitPolicy()
     {
         return request.commitPolicy();

@@ -1,6 +1,7 @@
 package io.moraine.core.changes;
 
-import io.moraine.core.catalog.CatalogPaths;
+import io.moraine.core.catalog.AllowedLocations;
+import io.moraine.core.catalog.TableFileLocations;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.row.Row;
@@ -44,9 +45,12 @@ public final class ChangeFeed
     private final long startSnapshot;
     private final TableSchema tableSchema;
     private final Optional<String> dataPathOverride;
+    private final AllowedLocations allowedLocations;
 
-    private ChangeFeed(CatalogSnapshot end, long tableId, long startSnapshot, TableSchema tableSchema, Optional<String> dataPathOverride)
+    private ChangeFeed(CatalogSnapshot end, long tableId, long startSnapshot, TableSchema tableSchema, Optional<String> dataPathOverride,
+            AllowedLocations allowedLocations)
     {
+        this.allowedLocations = allowedLocations;
         this.end = end;
         this.tableId = tableId;
         this.startSnapshot = startSnapshot;
@@ -69,7 +73,7 @@ public final class ChangeFeed
             throw new NotFoundException("table " + tableId + " does not exist at snapshot " + end.id()
                     + ", the end of the change feed; a change feed reads the table as its end snapshot has it: end at a snapshot where it exists");
         }
-        return new ChangeFeed(end, tableId, startSnapshot, schema, Optional.empty());
+        return new ChangeFeed(end, tableId, startSnapshot, schema, Optional.empty(), AllowedLocations.registered("allowed locations"));
     }
 
     /**
@@ -79,7 +83,14 @@ public final class ChangeFeed
      */
     public ChangeFeed withDataPath(Optional<String> dataPath)
     {
-        return new ChangeFeed(end, tableId, startSnapshot, tableSchema, dataPath.map(path -> path.endsWith("/") ? path : path + "/"));
+        return new ChangeFeed(end, tableId, startSnapshot, tableSchema, dataPath.map(path -> path.endsWith("/") ? path : path + "/"),
+                allowedLocations);
+    }
+
+    /** The same feed, its files checked against {@code allowed} before they are read (as {@code ScanBuilder.withAllowedLocations}). */
+    public ChangeFeed withAllowedLocations(AllowedLocations allowed)
+    {
+        return new ChangeFeed(end, tableId, startSnapshot, tableSchema, dataPathOverride, requireNonNull(allowed, "allowed is null"));
     }
 
     /**
@@ -149,19 +160,19 @@ public final class ChangeFeed
             tasks.add(new InlinedChangesTask(tableId, ChangeKind.INSERTION, to, head, from, to, inlinedVersions));
             tasks.add(new InlinedChangesTask(tableId, ChangeKind.DELETION, to, head, from, to, inlinedVersions));
         }
-        String tablePath = end.tablePath(dataPathOverride.orElseGet(() -> end.facts().get(StoreFacts.DATA_PATH)), tableId);
+        TableFileLocations locations = TableFileLocations.forTable(end, dataPathOverride.orElseGet(() -> end.facts().get(StoreFacts.DATA_PATH)), tableId, allowedLocations);
         Map<Long, TreeMap<Long, Long>> inlinedDeletes = InlinedFileDeletes.entriesBetween(end.reader(), tableId, from, to);
         if (end.indexesFileChanges()) {
-            planChangedFiles(tasks, tablePath, inlinedDeletes, from, to);
+            planChangedFiles(tasks, locations, inlinedDeletes, from, to);
         }
         else {
-            planEveryFile(tasks, tablePath, inlinedDeletes, from, to);
+            planEveryFile(tasks, locations, inlinedDeletes, from, to);
         }
         return tasks;
     }
 
     /** Through the file-change index: only the data files with changes in the range, and their delete files, are read. */
-    private void planChangedFiles(List<ChangeTask> tasks, String tablePath, Map<Long, TreeMap<Long, Long>> inlinedDeletes, long from, long to)
+    private void planChangedFiles(List<ChangeTask> tasks, TableFileLocations locations, Map<Long, TreeMap<Long, Long>> inlinedDeletes, long from, long to)
     {
         ChangedFiles changed = new ChangedFiles(end.reader(), tableId);
         SortedSet<Long> dataFileIds = changed.dataFileIds(from, to);
@@ -169,35 +180,35 @@ public final class ChangeFeed
         for (long dataFileId : dataFileIds) {
             Optional<Row> file = changed.dataFile(dataFileId);
             if (file.isPresent()) {
-                planFile(tasks, tablePath, file.get(), changed.deleteFiles(dataFileId, to), inlinedDeletes, from, to);
+                planFile(tasks, locations, file.get(), changed.deleteFiles(dataFileId, to), inlinedDeletes, from, to);
             }
         }
     }
 
     /** A store without the file-change index (format version 2 and older): the table's file rows are read once. */
-    private void planEveryFile(List<ChangeTask> tasks, String tablePath, Map<Long, TreeMap<Long, Long>> inlinedDeletes, long from, long to)
+    private void planEveryFile(List<ChangeTask> tasks, TableFileLocations locations, Map<Long, TreeMap<Long, Long>> inlinedDeletes, long from, long to)
     {
         Map<Long, List<Row>> deleteFiles = deleteFilesByDataFile(to);
         try (RowCursor files = end.everyVersion(TableKind.DATA_FILE, tableId)) {
             while (files.hasNext()) {
                 Row file = files.next();
-                planFile(tasks, tablePath, file, deleteFiles.getOrDefault(file.getLong("data_file_id"), List.of()), inlinedDeletes, from, to);
+                planFile(tasks, locations, file, deleteFiles.getOrDefault(file.getLong("data_file_id"), List.of()), inlinedDeletes, from, to);
             }
         }
     }
 
     /** The tasks of one data file, given its delete files that began by the end (oldest first). */
-    private void planFile(List<ChangeTask> tasks, String tablePath, Row file, List<Row> fileDeletes, Map<Long, TreeMap<Long, Long>> inlinedDeletes,
+    private void planFile(List<ChangeTask> tasks, TableFileLocations locations, Row file, List<Row> fileDeletes, Map<Long, TreeMap<Long, Long>> inlinedDeletes,
             long from, long to)
     {
         if (file.getLong("begin_snapshot") > to) {
             return;
         }
-        DataFileTask read = fileToRead(tablePath, file);
+        DataFileTask read = fileToRead(locations, file);
         if (insertsInRange(file, from)) {
             tasks.add(new InsertedRowsTask(read, from, to));
         }
-        planDeletions(tasks, read, file, tablePath, fileDeletes, Optional.ofNullable(inlinedDeletes.get(read.dataFileId())), from, to);
+        planDeletions(tasks, read, file, locations, fileDeletes, Optional.ofNullable(inlinedDeletes.get(read.dataFileId())), from, to);
     }
 
     /** Reference §6.1 item 1: begun in the range, or a flush or merge output holding rows of it. */
@@ -211,22 +222,22 @@ public final class ChangeFeed
      * Reference §6.2 items 1 to 3: one task per delete file of the data file written by the end, one for its retirement in
      * the range, with the inlined deletes in the range merged into the first of them (or a task of their own).
      */
-    private void planDeletions(List<ChangeTask> tasks, DataFileTask read, Row file, String tablePath, List<Row> fileDeletes,
+    private void planDeletions(List<ChangeTask> tasks, DataFileTask read, Row file, TableFileLocations locations, List<Row> fileDeletes,
             Optional<TreeMap<Long, Long>> inlined, long from, long to)
     {
         List<DeletedRowsTask> fileTasks = new ArrayList<>();
-        Optional<DeleteFileRef> previous = newestBefore(fileDeletes, from, tablePath);
+        Optional<DeleteFileRef> previous = newestBefore(fileDeletes, from, locations);
         for (Row deleteFile : fileDeletes) {
             Long superseded = deleteFile.getLong("end_snapshot");
             // One replaced by the range's start holds only positions deleted before the range.
             if (superseded == null || superseded > from) {
-                fileTasks.add(new DeletedRowsTask(read, Optional.of(deleteFileRef(tablePath, deleteFile)), previous, OptionalLong.empty(), NONE, NONE,
+                fileTasks.add(new DeletedRowsTask(read, Optional.of(deleteFileRef(locations, deleteFile)), previous, OptionalLong.empty(), NONE, NONE,
                         from, to));
             }
         }
         Long retiredAt = file.getLong("end_snapshot");
         if (retiredAt != null && from <= retiredAt && retiredAt <= to) {
-            fileTasks.add(new DeletedRowsTask(read, Optional.empty(), newestBefore(fileDeletes, retiredAt, tablePath), OptionalLong.of(retiredAt), NONE,
+            fileTasks.add(new DeletedRowsTask(read, Optional.empty(), newestBefore(fileDeletes, retiredAt, locations), OptionalLong.of(retiredAt), NONE,
                     NONE, from, to));
         }
         if (inlined.isPresent()) {
@@ -243,12 +254,12 @@ public final class ChangeFeed
     }
 
     /** The delete file of a data file with the greatest begin snapshot before {@code snapshot}. */
-    private static Optional<DeleteFileRef> newestBefore(List<Row> fileDeletes, long snapshot, String tablePath)
+    private static Optional<DeleteFileRef> newestBefore(List<Row> fileDeletes, long snapshot, TableFileLocations locations)
     {
         return fileDeletes.stream()
                 .filter(row -> row.getLong("begin_snapshot") < snapshot)
                 .max(Comparator.comparing((Row row) -> row.getLong("begin_snapshot")))
-                .map(row -> deleteFileRef(tablePath, row));
+                .map(row -> deleteFileRef(locations, row));
     }
 
     /** Every delete file of the table that began by {@code to}, current or not, by data file, oldest first. */
@@ -266,16 +277,16 @@ public final class ChangeFeed
         return byDataFile;
     }
 
-    private static DeleteFileRef deleteFileRef(String tablePath, Row row)
+    private static DeleteFileRef deleteFileRef(TableFileLocations locations, Row row)
     {
-        return new DeleteFileRef(CatalogPaths.filePath(tablePath, row), optional(row.getLong("file_size_bytes")), row.getLong("begin_snapshot"),
+        return new DeleteFileRef(locations.readPath(row), optional(row.getLong("file_size_bytes")), row.getLong("begin_snapshot"),
                 row.getString("format"));
     }
 
     /** The data file as a reader opens it: no deletes, no split. */
-    private DataFileTask fileToRead(String tablePath, Row file)
+    private DataFileTask fileToRead(TableFileLocations locations, Row file)
     {
-        return new DataFileTask(tableId, end.id(), file.getLong("data_file_id"), CatalogPaths.filePath(tablePath, file), file.getLong("file_size_bytes"),
+        return new DataFileTask(tableId, end.id(), file.getLong("data_file_id"), locations.readPath(file), file.getLong("file_size_bytes"),
                 file.getLong("record_count"), optional(file.getLong("footer_size")), optional(file.getLong("row_id_start")), file.getLong("begin_snapshot"),
                 optional(file.getLong("partial_max")), List.of(), new long[0], optional(file.getLong("partition_id")), List.of(), 0,
                 file.getLong("file_size_bytes"));

@@ -21,7 +21,9 @@ public enum ErrorCode
     SNAPSHOT_EXPIRED(13),
     UNSUPPORTED(14),
     OPEN_RACED(15),
-    COMMIT_OUTCOME_UNKNOWN(16);
+    COMMIT_OUTCOME_UNKNOWN(16),
+    /** A file path outside the allowed locations (FileOutsideAllowedLocationsException). */
+    LOCATION_NOT_ALLOWED(17);
 
     private final int abiCode;
 

@@ -26,10 +26,13 @@ public final class Scan
     private final long maxSplitSize;
     private final RowIdMembership membership;
     private final boolean catalogCopies;
+    private final io.moraine.core.catalog.AllowedLocations allowedLocations;
 
     Scan(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> tableSchema, Optional<List<Long>> projection, ScanFilter filter, String dataPath,
-            long limit, long maxSplitSize, RowIdMembership membership, boolean catalogCopies)
+            long limit, long maxSplitSize, RowIdMembership membership, boolean catalogCopies,
+            io.moraine.core.catalog.AllowedLocations allowedLocations)
     {
+        this.allowedLocations = allowedLocations;
         this.catalogCopies = catalogCopies;
         this.membership = membership;
         this.snapshot = snapshot;
@@ -85,6 +88,6 @@ public final class Scan
     {
         Map<Long, TableColumn> columns = filter.domains().isEmpty() ? Map.of() : tableSchema.get().byId();
         return new ScanPlanner(snapshot, tableId, dataPath, FilePruning.of(snapshot, tableId, filter, columns), RowIdentityPruning.of(snapshot, tableId, filter, membership), filter,
-                limit, maxSplitSize, catalogCopies && snapshot.tinyFileThresholdBytes() > 0);
+                limit, maxSplitSize, catalogCopies && snapshot.tinyFileThresholdBytes() > 0, allowedLocations);
     }
 }

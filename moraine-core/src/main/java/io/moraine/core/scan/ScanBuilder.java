@@ -1,6 +1,7 @@
 package io.moraine.core.scan;
 
 import com.google.common.base.Suppliers;
+import io.moraine.core.catalog.AllowedLocations;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.store.StoreFacts;
 import io.moraine.core.error.InvalidArgumentException;
@@ -38,6 +39,7 @@ public final class ScanBuilder
     private long maxSplitSize = DEFAULT_MAX_SPLIT_SIZE;
     private RowIdMembership membership = RowIdMembership.unknown();
     private boolean catalogCopies = true;
+    private AllowedLocations allowedLocations = AllowedLocations.registered("allowed locations");
 
     private ScanBuilder(CatalogSnapshot snapshot, long tableId, Supplier<TableSchema> tableSchema)
     {
@@ -146,10 +148,20 @@ public final class ScanBuilder
         return this;
     }
 
+    /**
+     * Where the table's data and delete files may live ({@link AllowedLocations}); by default the data path and the
+     * files the catalog registered. A file outside is refused when its task is planned.
+     */
+    public ScanBuilder withAllowedLocations(AllowedLocations allowed)
+    {
+        this.allowedLocations = requireNonNull(allowed, "allowed is null");
+        return this;
+    }
+
     public Scan build()
     {
         String dataPath = dataPathOverride.orElseGet(() -> snapshot.facts().get(StoreFacts.DATA_PATH));
-        return new Scan(snapshot, tableId, tableSchema, projection, normalized(filter), dataPath, limit, maxSplitSize, membership, catalogCopies);
+        return new Scan(snapshot, tableId, tableSchema, projection, normalized(filter), dataPath, limit, maxSplitSize, membership, catalogCopies, allowedLocations);
     }
 
     /** The projected columns of {@code schema}: all without a projection. */

@@ -2,7 +2,8 @@ package io.moraine.core.scan;
 
 import com.google.common.collect.Iterators;
 import com.google.common.collect.PeekingIterator;
-import io.moraine.core.catalog.CatalogPaths;
+import io.moraine.core.catalog.AllowedLocations;
+import io.moraine.core.catalog.TableFileLocations;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.row.Row;
 import io.moraine.core.catalog.RowCursor;
@@ -36,6 +37,7 @@ final class ScanPlanner
     private final long limit;
     private final long maxSplitSize;
     private final boolean catalogCopies;
+    private final AllowedLocations allowedLocations;
     private final Deque<ScanTask> ready = new ArrayDeque<>();
     private final List<AutoCloseable> opened = new ArrayList<>();
 
@@ -43,7 +45,7 @@ final class ScanPlanner
     private boolean done;
     private long filesPlanned;
     private long certainRows;
-    private String tablePath;
+    private TableFileLocations locations;
     private Map<Long, List<DeleteFileRef>> deleteFiles;
     private PeekingIterator<Row> dataFiles;
     private PeekingIterator<Row> stats;
@@ -53,8 +55,9 @@ final class ScanPlanner
     private TinyFileCopies copies;
 
     ScanPlanner(CatalogSnapshot snapshot, long tableId, String dataPath, FilePruning pruning, RowIdentityPruning identityPruning, ScanFilter filter, long limit,
-            long maxSplitSize, boolean catalogCopies)
+            long maxSplitSize, boolean catalogCopies, AllowedLocations allowedLocations)
     {
+        this.allowedLocations = allowedLocations;
         this.catalogCopies = catalogCopies;
         this.identityPruning = identityPruning;
         this.snapshot = snapshot;
@@ -116,7 +119,7 @@ final class ScanPlanner
             return;
         }
         refuseUnreadable(file);
-        DataFileTask task = new DataFileTask(tableId, snapshot.id(), fileId, CatalogPaths.filePath(tablePath, file), file.getLong("file_size_bytes"),
+        DataFileTask task = new DataFileTask(tableId, snapshot.id(), fileId, locations.readPath(file), file.getLong("file_size_bytes"),
                 file.getLong("record_count"), optional(file.getLong("footer_size")), optional(file.getLong("row_id_start")),
                 file.getLong("begin_snapshot"), optional(file.getLong("partial_max")), deleteFiles.getOrDefault(fileId, List.of()), deleted,
                 optional(file.getLong("partition_id")), byKeyIndex(fileValues), 0, file.getLong("file_size_bytes"));
@@ -149,12 +152,12 @@ final class ScanPlanner
         if (!inlinedVersions.isEmpty() && identityPruning.inlinedRowsMayMatch()) {
             ready.add(new InlinedRowsTask(tableId, snapshot.id(), snapshot.viewHeadSnapshotId(), inlinedVersions));
         }
-        tablePath = snapshot.tablePath(dataPath, tableId);
+        locations = TableFileLocations.forTable(snapshot, dataPath, tableId, allowedLocations);
         deleteFiles = new HashMap<>();
         Map<Long, io.moraine.core.store.KeyValue> deleteCopies = catalogCopies ? TinyFileCopies.deleteFiles(snapshot, tableId) : Map.of();
         try (RowCursor rows = snapshot.deleteFiles(tableId)) {
             rows.forEachRemaining(row -> {
-                DeleteFileRef ref = new DeleteFileRef(CatalogPaths.filePath(tablePath, row), optional(row.getLong("file_size_bytes")), row.getLong("begin_snapshot"),
+                DeleteFileRef ref = new DeleteFileRef(locations.readPath(row), optional(row.getLong("file_size_bytes")), row.getLong("begin_snapshot"),
                         row.getString("format"));
                 io.moraine.core.store.KeyValue copy = deleteCopies.get(row.getLong("delete_file_id"));
                 if (copy != null && row.getLong("file_size_bytes") != null) {
