@@ -15,9 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Where files may live, through DuckDB (docs/duckdb.md, "Allowed locations"): a commit that registers a file outside the
- * data path, or schedules one outside the allowed locations for deletion, is refused naming the path and the ATTACH
- * option; META_ALLOWED_LOCATIONS on the ducklake: attach widens them; a path spelled otherwise than in normal form is
+ * Where files may live, through DuckDB (docs/duckdb.md, "Allowed locations"): by default a file registered by its own
+ * absolute path (add_files of a file elsewhere, as DuckLake allows) is allowed; with META_ALLOWED_LOCATIONS set, a
+ * commit that registers a file outside the data path and the listed locations, or schedules one for deletion there, is
+ * refused naming the path and the ATTACH option; a path spelled otherwise than in normal form is
  * refused, so DuckLake's text comparison in orphan removal never takes a live file for an orphan.
  */
 class DuckLakeAllowedLocationsTest
@@ -40,8 +41,9 @@ class DuckLakeAllowedLocationsTest
         Path other = Files.createDirectories(temp.resolve("other"));
         Path external = outside.resolve("external.parquet");
         try (Connection connection = open()) {
-            execute(connection, attach(store, data, ""));
+            execute(connection, attach(store, data, ", META_ALLOWED_LOCATIONS '" + other + "'"));
             execute(connection, "CREATE TABLE lake.t (id INTEGER)");
+            execute(connection, "CREATE TABLE lake.u (id INTEGER)");
             execute(connection, "COPY (SELECT 1 AS id UNION ALL SELECT 2) TO '" + external + "' (FORMAT parquet)");
             assertThatThrownBy(() -> execute(connection, "CALL ducklake_add_data_files('lake', 't', '" + external + "')"))
                     .isInstanceOf(SQLException.class)
@@ -49,6 +51,13 @@ class DuckLakeAllowedLocationsTest
                     .hasMessageContaining(external.toString())
                     .hasMessageContaining("ALLOWED_LOCATIONS");
             assertThat(count(connection, "SELECT count(*) FROM lake.t")).isZero();
+        }
+        try (Connection connection = open()) {
+            // The default follows DuckLake: a file registered by its own absolute path becomes a registered file.
+            execute(connection, attach(store, data, ""));
+            execute(connection, "CALL ducklake_add_data_files('lake', 'u', '" + external + "')");
+            assertThat(count(connection, "SELECT count(*) FROM lake.u")).isEqualTo(2);
+            execute(connection, "DROP TABLE lake.u");
         }
         try (Connection connection = open()) {
             execute(connection, attach(store, data, ", META_ALLOWED_LOCATIONS '" + outside + "'"));

@@ -17,7 +17,8 @@ import static java.util.Objects.requireNonNull;
  * <li>Unset (the default): files are allowed under the data path and as the catalog registered them: a file whose own
  * path is absolute is read where it says, and a relative path stays under the innermost absolute path it resolves
  * against (its table's, its schema's or the data path). A relative path whose {@code ..} leaves that root is refused.
- * New registrations through a commit must lie under the data path (or such an absolute table or schema path).</li>
+ * New registrations follow the same rule, as DuckLake does: a file registered with its own absolute path (DuckLake's
+ * {@code add_files} of a file elsewhere) becomes one of the registered files; a relative one must stay under its root.</li>
  * <li>Set: every file read, registered or scheduled for deletion must lie under the data path or one of the listed
  * locations, absolute paths included.</li>
  * </ul>
@@ -104,11 +105,19 @@ public final class AllowedLocations
         throw outside(resolved, dataPath, use);
     }
 
-    /** Checks the path of a file a commit registers: under the data path, {@code root} or a listed location. */
+    /**
+     * Checks the path of a file a commit registers. Unset: as {@link #checkRegistered} (an absolute path, {@code root}
+     * being the path itself, is allowed). Set: under the data path, the table's or schema's absolute path, or a listed
+     * location.
+     */
     public void checkNew(String resolved, String root, String dataPath, String use)
     {
+        if (locations.isEmpty()) {
+            checkRegistered(resolved, root, dataPath, use);
+            return;
+        }
         String path = normalize(resolved, use);
-        if (underDataPath(path, dataPath, use) || (root != null && LakePath.isUnder(path, normalize(root, use))) || listed(path)) {
+        if (underDataPath(path, dataPath, use) || (root != null && !root.equals(resolved) && LakePath.isUnder(path, normalize(root, use))) || listed(path)) {
             return;
         }
         throw outside(resolved, dataPath, use);

@@ -81,7 +81,7 @@ public final class TableFileLocations
     public String newPath(Row file)
     {
         String path = CatalogPaths.filePath(tablePath, file);
-        allowed.checkNew(path, root, dataPath, "register " + kindOf(file));
+        allowed.checkNew(path, isAbsolute(file) ? path : root, dataPath, "register " + kindOf(file));
         return path;
     }
 
