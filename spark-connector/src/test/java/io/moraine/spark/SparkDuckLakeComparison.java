@@ -77,7 +77,7 @@ final class SparkDuckLakeComparison
     /**
      * Compares the sample of table snapshots {@link OracleSample#tableSnapshots} picks (every table at its newest
      * snapshot, its oldest and every third counting back), checked against the catalog's counts; returns how many
-     * comparisons ran. Every table at every snapshot is compared engine-free by the examples module's {@code CatCommandTest}.
+     * comparisons ran. Every table at every snapshot is compared engine-free by the moraine-cli module's {@code CatCommandTest}.
      */
     long sampledTableSnapshots(Reader reader)
             throws SQLException

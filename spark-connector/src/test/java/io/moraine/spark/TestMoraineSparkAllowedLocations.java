@@ -1,8 +1,8 @@
 package io.moraine.spark;
 
 import io.moraine.core.store.StoreUri;
-import io.moraine.duckdb.CatalogImporter;
-import io.moraine.duckdb.DuckLakeSource;
+import io.moraine.importer.CatalogImporter;
+import io.moraine.importer.DuckLakeSource;
 import io.moraine.testing.DuckLakeOracle;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;

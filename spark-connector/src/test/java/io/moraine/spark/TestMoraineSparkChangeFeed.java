@@ -52,7 +52,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * one); the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
  * {@code computeUpdates} (updates paired by Spark) and Delta's reader options on {@code format("moraine")}
  * ({@code readChangeFeed}, updates paired by the core) equal {@code ducklake_table_changes} for every sampled range.
- * Every range is compared engine-free, once, by the examples module's {@code ChangeFeedAfterWorkloadTest}.
+ * Every range is compared engine-free, once, by the moraine-cli module's {@code ChangeFeedAfterWorkloadTest}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestMoraineSparkChangeFeed

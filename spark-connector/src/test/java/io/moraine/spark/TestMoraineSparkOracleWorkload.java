@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (every table at its newest snapshot, its oldest and every third counting back; {@code io.moraine.testing.OracleSample})
  * — by VERSION AS OF, by TIMESTAMP AS OF and by {@code format("moraine")} reader options — compared with DuckDB +
  * DuckLake, all columns; filtered and {@code count(*)} at every surviving snapshot. Every table at every snapshot is
- * compared engine-free by the examples module's {@code CatCommandTest}.
+ * compared engine-free by the moraine-cli module's {@code CatCommandTest}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestMoraineSparkOracleWorkload

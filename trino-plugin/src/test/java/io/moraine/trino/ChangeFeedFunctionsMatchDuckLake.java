@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * sampled snapshots (its newest, its oldest, every third back) every one-snapshot range and every fourth longer one),
  * bounds as snapshot ids and as the snapshots' times, every column, as multisets; and a call's insertions and
  * deletions are exactly the corresponding rows of its changes. Every range is compared engine-free, once, by the
- * examples module's {@code ChangeFeedBeforeFlushTest} and {@code ChangeFeedAfterWorkloadTest}. Ranges of a table with the same columns at their ends are read by one Trino
+ * moraine-cli module's {@code ChangeFeedBeforeFlushTest} and {@code ChangeFeedAfterWorkloadTest}. Ranges of a table with the same columns at their ends are read by one Trino
  * query (a UNION ALL of one call per range). Subclasses pick how much of the oracle workload ran before the import.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

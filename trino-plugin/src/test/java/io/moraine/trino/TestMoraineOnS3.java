@@ -63,7 +63,7 @@ class TestMoraineOnS3
     void catalogAndDataInS3AnswerAsDuckLakeAtSampledSnapshots()
             throws Exception
     {
-        // 15 of the 36 table snapshots today; every one is compared (from a local store) by the examples module's CatCommandTest.
+        // 15 of the 36 table snapshots today; every one is compared (from a local store) by the moraine-cli module's CatCommandTest.
         assertThat(comparison.sampledTableSnapshots()).isGreaterThanOrEqualTo(15);
     }
 

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The oracle workload (Parquet files, delete files, updates, schema evolution, partitions, flush, merge, rewrite,
  * expiry, a dropped table) read through Trino at a sample of its surviving snapshots (every table at its newest
- * snapshot, its oldest and every third counting back; every one in the examples module's {@code CatCommandTest}), and
+ * snapshot, its oldest and every third counting back; every one in the moraine-cli module's {@code CatCommandTest}), and
  * filtered at every surviving snapshot, compared with DuckDB + DuckLake.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -1,8 +1,0 @@
-package io.moraine.examples.cat;
-
-/** Receives the rows of a table read, one array of {@link CellValues} a row, in the scan's read-schema order. */
-@FunctionalInterface
-public interface RowSink
-{
-    void accept(Object[] row);
-}
