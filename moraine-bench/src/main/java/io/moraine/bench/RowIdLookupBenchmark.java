@@ -16,13 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static io.trino.testing.TestingSession.testSession;
+import static io.moraine.cli.LocalDirectories.deleteRecursively;
 
 /**
  * {@code bin/moraine bench row-id}: a table of many DuckLake data files (one per insert) and one UPDATE, read through
@@ -110,16 +109,4 @@ public final class RowIdLookupBenchmark
                 .count();
     }
 
-    private static void deleteRecursively(Path directory)
-            throws java.io.IOException
-    {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-    }
 }

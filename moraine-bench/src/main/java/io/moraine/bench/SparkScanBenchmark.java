@@ -14,12 +14,12 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import static io.moraine.cli.LocalDirectories.deleteRecursively;
 
 /**
  * {@code bin/moraine bench spark}: writes a lake with DuckDB + DuckLake (a table of Parquet files, one per insert, ids
@@ -128,16 +128,4 @@ public final class SparkScanBenchmark
         }
     }
 
-    private static void deleteRecursively(Path directory)
-            throws IOException
-    {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-    }
 }

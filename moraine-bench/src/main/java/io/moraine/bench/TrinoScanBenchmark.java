@@ -31,7 +31,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +39,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import static io.trino.testing.TestingSession.testSession;
+import static io.moraine.cli.LocalDirectories.deleteRecursively;
 
 /**
  * {@code bin/moraine bench trino}: one embedded Trino with two catalogs over the same Parquet files — {@code lake}
@@ -431,16 +431,4 @@ public final class TrinoScanBenchmark
         }
     }
 
-    private static void deleteRecursively(Path directory)
-            throws IOException
-    {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-    }
 }

@@ -9,10 +9,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
+import static io.moraine.cli.LocalDirectories.deleteRecursively;
 
 /**
  * {@code make demo}: DuckDB writes a small lake through {@code ATTACH 'ducklake:moraine:<store>'} (real DuckLake: Parquet
@@ -93,16 +92,4 @@ public final class DemoCommand
         }
     }
 
-    private static void deleteRecursively(Path directory)
-            throws java.io.IOException
-    {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-    }
 }
