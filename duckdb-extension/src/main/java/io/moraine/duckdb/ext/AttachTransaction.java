@@ -312,7 +312,7 @@ final class AttachTransaction
             return;
         }
         try (io.moraine.core.catalog.CatalogSnapshot head = store.catalog().latest()) {
-            io.moraine.core.tx.NewFileLocations.check(head, operations, store.allowedLocations());
+            io.moraine.core.catalog.NewFileLocations.check(head, operations, store.allowedLocations());
         }
         StagedTransaction transaction = store.catalog().begin(readSnapshot.orElse(store.headSnapshot()));
         operations.forEach(transaction::stage);

@@ -1,13 +1,10 @@
-package io.moraine.core.tx;
+package io.moraine.core.catalog;
 
-import io.moraine.core.catalog.AllowedLocations;
-import io.moraine.core.catalog.CatalogSnapshot;
-import io.moraine.core.catalog.LakePath;
-import io.moraine.core.catalog.TableFileLocations;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreFacts;
+import io.moraine.core.tx.StagedOperation;
 
 import java.util.List;
 import java.util.Optional;
