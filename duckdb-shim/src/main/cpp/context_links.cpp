@@ -97,10 +97,25 @@ public:
 class ContextLinkCallback : public duckdb::ExtensionCallback {
 public:
 	void OnConnectionOpened(ClientContext &context) override {
-		if (getenv("MORAINE_DEBUG_LINKS")) {
-			fprintf(stderr, "OPENED ctx=%p tasks=%zu\n", (void *)&context, running_tasks.size());
+		context.registered_state->Insert(STATE_KEY, duckdb::make_shared_ptr<ContextLink>(Root(CurrentWork(context))));
+	}
+
+private:
+	//! The user's context behind `work`: the work on the opening thread may itself be a connection another opened
+	//! (a query of an earlier DuckLake metadata connection still open on that thread).
+	static duckdb::weak_ptr<ClientContext> Root(duckdb::weak_ptr<ClientContext> work) {
+		for (int hops = 0; hops < 8; hops++) {
+			auto context = work.lock();
+			if (!context) {
+				return work;
+			}
+			auto link = context->registered_state->Get<ContextLink>(STATE_KEY);
+			if (!link || link->opener.expired()) {
+				return work;
+			}
+			work = link->opener;
 		}
-		context.registered_state->Insert(STATE_KEY, duckdb::make_shared_ptr<ContextLink>(CurrentWork(context)));
+		return work;
 	}
 
 	void OnConnectionClosed(ClientContext &context) override {
@@ -122,11 +137,6 @@ void RegisterContextLinks(duckdb::DatabaseInstance &db) {
 
 duckdb::weak_ptr<ClientContext> DrivingContext(ClientContext &context, const duckdb::string &catalog) {
 	auto link = context.registered_state->Get<ContextLink>(STATE_KEY);
-	if (getenv("MORAINE_DEBUG_LINKS")) {
-		fprintf(stderr, "LINK ctx=%p link=%d opener=%d path=%s catalog=%s\n", (void *)&context, link ? 1 : 0,
-		        link && !link->opener.expired() ? 1 : 0,
-		        duckdb::ClientData::Get(context).catalog_search_path->GetDefault().catalog.c_str(), catalog.c_str());
-	}
 	if (!link) {
 		return duckdb::weak_ptr<ClientContext>();
 	}
