@@ -1,5 +1,6 @@
 #include "interrupt_watcher.hpp"
 
+#include "context_links.hpp"
 #include "jvm_bridge.hpp"
 
 #include <atomic>
@@ -15,6 +16,8 @@ namespace {
 
 struct Entry {
 	duckdb::ClientContext *context;
+	//! The user's context a DuckLake metadata connection's call works for (context_links.hpp), else empty.
+	duckdb::weak_ptr<duckdb::ClientContext> driver;
 	bool signalled;
 };
 
@@ -55,7 +58,7 @@ void Watch() {
 			state.watcher_sleeping = false;
 		}
 		for (auto &call : state.calls) {
-			if (!call.second.signalled && call.second.context->interrupted) {
+			if (!call.second.signalled && Interrupted(*call.second.context, call.second.driver)) {
 				call.second.signalled = true;
 				// Under the lock, so the call cannot end (and its context go) meanwhile; the bridge only sets a flag.
 				env->CallStaticVoidMethod(jvm.bridge, jvm.interrupt_call, call.first);
@@ -73,14 +76,16 @@ void Watch() {
 
 } // namespace
 
-InterruptibleCall::InterruptibleCall(duckdb::ClientContext &context) : id(registry().next_id++) {
+InterruptibleCall::InterruptibleCall(duckdb::ClientContext &context, const duckdb::string &catalog)
+    : id(registry().next_id++) {
+	auto driver = DrivingContext(context, catalog);
 	auto &state = registry();
 	std::lock_guard<std::mutex> guard(state.lock);
 	if (!state.watcher_started) {
 		std::thread(Watch).detach();
 		state.watcher_started = true;
 	}
-	state.calls[id] = Entry {&context, false};
+	state.calls[id] = Entry {&context, std::move(driver), false};
 	if (state.watcher_sleeping) {
 		state.work.notify_one();
 	}

@@ -1,5 +1,6 @@
 // Cancels Java calls that block while DuckDB interrupts their statement (JDBC Statement.cancel, Ctrl-C): a call is
-// registered for its duration, and one watcher thread asks the bridge to interrupt the Java thread running it.
+// registered for its duration, and one watcher thread asks the bridge to interrupt the Java thread running it. A call
+// on DuckLake's metadata connection also ends when the user's statement it works for is interrupted (context_links.hpp).
 #pragma once
 
 #include "duckdb.hpp"
@@ -10,7 +11,8 @@ namespace moraine {
 
 class InterruptibleCall {
 public:
-	explicit InterruptibleCall(duckdb::ClientContext &context);
+	//! A call on `context` for the moraine attach named `catalog`.
+	InterruptibleCall(duckdb::ClientContext &context, const duckdb::string &catalog);
 	~InterruptibleCall();
 
 	//! The id the Java side registers its thread under for this call.

@@ -611,8 +611,9 @@ ErrorData MoraineTransactionManager::CommitTransaction(ClientContext &context, T
 			if (error.HasError()) {
 				env->CallStaticVoidMethod(jvm.bridge, jvm.tx_rollback, java_transaction);
 			} else {
-				// Not interruptible: interrupted while its batch becomes durable, a commit's outcome would be unknown.
-				env->CallStaticVoidMethod(jvm.bridge, jvm.tx_commit, java_transaction, static_cast<jlong>(0));
+				// Interruptible: interrupted once its batch is submitted, the core reports the outcome unknown.
+				InterruptibleCall call(context, catalog.GetName());
+				env->CallStaticVoidMethod(jvm.bridge, jvm.tx_commit, java_transaction, call.id);
 			}
 			jvm.Check(env);
 		} catch (std::exception &ex) {

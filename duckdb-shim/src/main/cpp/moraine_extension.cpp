@@ -2,6 +2,7 @@
 // ATTACH 'moraine:<uri>', the JVM launch settings and the checkpoint table functions, and wraps DuckLake's attach
 // (ducklake_defaults.hpp).
 #include "checkpoint_functions.hpp"
+#include "context_links.hpp"
 #include "ducklake_defaults.hpp"
 #include "jvm_bridge.hpp"
 #include "moraine_catalog.hpp"
@@ -120,6 +121,8 @@ static void Load(ExtensionLoader &loader) {
 	                          LogicalType::VARCHAR, Value(), nullptr, SetScope::GLOBAL);
 	RegisterCheckpointFunctions(loader);
 	WrapDuckLakeAttach(instance);
+	// So that DuckDB's interrupt of a user's statement reaches DuckLake's metadata reads and commits for it.
+	RegisterContextLinks(instance);
 }
 
 } // namespace moraine

@@ -1,5 +1,6 @@
 #include "moraine_scan.hpp"
 
+#include "context_links.hpp"
 #include "interrupt_watcher.hpp"
 #include "jvm_bridge.hpp"
 #include "variant_transport.hpp"
@@ -168,7 +169,7 @@ public:
 		LocalFrame frame(env);
 		jlongArray range;
 		{
-			InterruptibleCall call(context);
+			InterruptibleCall call(context, table.catalog.GetName());
 			range = static_cast<jlongArray>(env->CallStaticObjectMethod(
 			    jvm.bridge, jvm.column_range, schema.handle, java_transaction, ToJava(env, schema.served_name),
 			    ToJava(env, table.name), static_cast<jint>(column), call.id));
@@ -254,7 +255,7 @@ unique_ptr<GlobalTableFunctionState> MoraineScanInit(ClientContext &context, Tab
 	auto &schema = table.schema.Cast<MoraineSchemaEntry>();
 	auto java_transaction = schema.JavaTransaction(context);
 	{
-		InterruptibleCall call(context);
+		InterruptibleCall call(context, catalog.GetName());
 		state->scan = env->CallStaticLongMethod(jvm.bridge, jvm.scan_open, schema.handle, java_transaction,
 		                                        ToJava(env, schema.served_name), ToJava(env, table.name), column_array,
 		                                        static_cast<jboolean>(state->row_ids), comparison_array, call.id);
@@ -276,13 +277,13 @@ bool NextBatch(MoraineScanState &state) {
 	auto &jvm = Jvm::Existing();
 	auto env = jvm.Env();
 	while (true) {
-		if (state.context.interrupted) {
+		if (Interrupted(state.context, DrivingContext(state.context, state.catalog.GetName()))) {
 			throw InterruptException();
 		}
 		auto batch = make_shared_ptr<ArrowArrayWrapper>();
 		jboolean has_batch;
 		{
-			InterruptibleCall call(state.context);
+			InterruptibleCall call(state.context, state.catalog.GetName());
 			has_batch = env->CallStaticBooleanMethod(jvm.bridge, jvm.scan_next, state.scan,
 			                                         reinterpret_cast<jlong>(&batch->arrow_array), call.id);
 		}

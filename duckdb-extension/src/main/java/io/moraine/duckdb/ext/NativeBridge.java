@@ -145,20 +145,23 @@ public final class NativeBridge
     }
 
     /**
-     * Commits and ends a transaction; it is ended (its staged changes dropped) whether or not the commit succeeds. A
-     * commit is not interruptible ({@code call} is unused): interrupted while its batch becomes durable, its outcome
-     * would be unknown to DuckDB.
+     * Commits and ends a transaction; it is ended (its staged changes dropped) whether or not the commit succeeds.
+     * Interruptible as {@code call}: interrupted before its batch is submitted, it fails as interrupted; after, the
+     * core reports its outcome unknown ({@link io.moraine.core.error.CommitOutcomeUnknownException}).
      */
     public static void txCommit(long tx, long call)
     {
-        try (AttachTransaction transaction = TRANSACTIONS.remove(tx)) {
-            if (transaction == null) {
-                throw new InvalidArgumentException("transaction " + tx + " is not open");
+        CALLS.run(call, () -> {
+            try (AttachTransaction transaction = TRANSACTIONS.remove(tx)) {
+                if (transaction == null) {
+                    throw new InvalidArgumentException("transaction " + tx + " is not open");
+                }
+                synchronized (transaction) {
+                    transaction.commit();
+                }
             }
-            synchronized (transaction) {
-                transaction.commit();
-            }
-        }
+            return null;
+        });
     }
 
     public static void txRollback(long tx)

@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * DuckDB (JDBC), arrives as the DuckDB exception of the table ("Shim raises"), carrying the core's words. Errors of a
  * statement keep their class; an error of a COMMIT is re-raised by DuckDB 1.5.5 itself as a TransactionException
  * "Failed to commit: <message>" (TransactionContext::Commit keeps only INTERNAL and FATAL), which these tests pin
- * too. The codes no DuckDB path raises (RETRY_EXHAUSTED, SNAPSHOT_EXPIRED, OPEN_RACED, COMMIT_OUTCOME_UNKNOWN) are
- * listed in docs/duckdb.md's error section.
+ * too. The codes no DuckDB path raises (RETRY_EXHAUSTED, SNAPSHOT_EXPIRED, OPEN_RACED) are
+ * listed in docs/duckdb.md's error section; COMMIT_OUTCOME_UNKNOWN is provoked by DuckLakeCommitOutcomeTest.
  */
 class ErrorTableTest
 {

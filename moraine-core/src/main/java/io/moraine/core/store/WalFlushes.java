@@ -1,5 +1,7 @@
 package io.moraine.core.store;
 
+import io.moraine.core.error.OperationInterruptedException;
+
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -87,7 +89,13 @@ final class WalFlushes
         try {
             while (flushed < batchNumber) {
                 if (flushing) {
-                    flushFinished.awaitUninterruptibly();
+                    try {
+                        flushFinished.await();
+                    }
+                    catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new OperationInterruptedException("interrupted while waiting for a write-ahead log flush", e);
+                    }
                     continue;
                 }
                 waitForArrivingCommitters();

@@ -5,6 +5,9 @@ import io.moraine.core.store.RowStamps;
 import io.moraine.core.store.StoreFacts;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.error.CommitOutcomeUnknownException;
+import io.moraine.core.error.OperationInterruptedException;
+import io.moraine.core.error.StoreException;
 import io.moraine.core.keyspace.SystemKeys;
 import io.moraine.core.store.KeyValueReader;
 import io.moraine.core.store.SlateStore;
@@ -24,6 +27,11 @@ import static java.util.Objects.requireNonNull;
  * read an older snapshot, translates its operations and applies them as one batch; then, outside the commit lock, it
  * waits for the batch to be durable before acknowledging it. Committers that queue up while a write-ahead-log flush
  * is in flight thus share the next flush (group commit), and readers see a commit only once it is durable.
+ * <p>
+ * A commit interrupted once its batch is submitted (while SlateDB writes it or while it becomes durable) has an
+ * unknown outcome: SlateDB does not withdraw a submitted batch, which lands if the store accepts it later. It fails
+ * with {@link CommitOutcomeUnknownException}, and from then on this committer refuses every write: its in-memory state
+ * holds the batch whatever the store's durable state, and the engine (DuckLake) treats the failed commit as not landed.
  */
 public final class TransactionCommitter
 {
@@ -32,6 +40,8 @@ public final class TransactionCommitter
     private final Object commitLock = new Object();
     private final CommitterReadCache cache = new CommitterReadCache();
     private final CommittedRowsCache rowsCache;
+    /** Set once a commit's outcome is unknown: what happened, for the refusal of later writes. */
+    private volatile String outcomeUnknown;
 
     public TransactionCommitter(SlateStore store, CommitListener listener, CommittedRowsCache rowsCache)
     {
@@ -51,6 +61,7 @@ public final class TransactionCommitter
      */
     public long commitCreation(byte[] formatRecord, StoreFacts facts, List<StagedOperation> operations)
     {
+        refuseWhileOutcomeUnknown();
         synchronized (commitLock) {
             KeyValueReader reader = cache.over(store.latestIncludingPending());
             CommitTranslator.Plan plan = new CommitTranslator(reader, facts, readHead(reader)).translate(operations);
@@ -63,7 +74,7 @@ public final class TransactionCommitter
             long landed = plan.newHead().orElse(-1);
             listener.beforeWrite(landed, writes);
             try (SlateStore.PendingWrite pending = applyToStore(reader, writes, changed)) {
-                pending.awaitDurable();
+                awaitDurable(pending);
             }
             return landed;
         }
@@ -71,6 +82,9 @@ public final class TransactionCommitter
 
     long commit(long readSnapshotId, List<StagedOperation> operations, CommitPolicy policy)
     {
+        if (!operations.isEmpty()) {
+            refuseWhileOutcomeUnknown();
+        }
         Applied applied;
         // Announced before queueing on the commit lock, so that a flush starting meanwhile waits to cover this batch too.
         try (SlateStore.CommitterArrival arrival = store.committerArriving()) {
@@ -82,7 +96,7 @@ public final class TransactionCommitter
             return applied.landed();
         }
         try (SlateStore.PendingWrite pending = applied.pending()) {
-            pending.awaitDurable();
+            awaitDurable(pending);
         }
         return applied.landed();
     }
@@ -139,7 +153,40 @@ public final class TransactionCommitter
         catch (RuntimeException e) {
             cache.clear();
             rowsCache.clear();
+            if (e instanceof OperationInterruptedException interrupted) {
+                throw outcomeUnknown("while SlateDB wrote its batch", interrupted);
+            }
             throw e;
+        }
+    }
+
+    /** Waits for {@code pending} to be durable; interrupted, the commit's outcome is unknown. */
+    private void awaitDurable(SlateStore.PendingWrite pending)
+    {
+        try {
+            pending.awaitDurable();
+        }
+        catch (OperationInterruptedException e) {
+            throw outcomeUnknown("while its batch, already submitted, waited to become durable", e);
+        }
+    }
+
+    private CommitOutcomeUnknownException outcomeUnknown(String when, OperationInterruptedException cause)
+    {
+        outcomeUnknown = "an earlier commit on this attach was interrupted " + when;
+        return new CommitOutcomeUnknownException("moraine: commit outcome unknown; the commit was interrupted " + when + " on store " + store.uri()
+                + ", so it may or may not be durable: it lands if the store accepts the submitted batch. Do not resubmit it blindly: this attach "
+                + "refuses further writes; detach and attach the store again, then read the snapshot list (ducklake_snapshot, or DuckLake's "
+                + "snapshots()) to see whether it landed.", cause);
+    }
+
+    /** After an unknown outcome this committer's state may hold a batch the store never makes durable: no more writes. */
+    private void refuseWhileOutcomeUnknown()
+    {
+        String unknown = outcomeUnknown;
+        if (unknown != null) {
+            throw new StoreException("moraine: write refused on store " + store.uri() + ": " + unknown + " and its outcome is unknown, so this "
+                    + "attach writes nothing more. Detach and attach the store again, then read the snapshot list to see whether that commit landed.");
         }
     }
 
@@ -152,6 +199,7 @@ public final class TransactionCommitter
      */
     public Map<ByteBuffer, byte[]> writeBesideCommits(java.util.function.Function<KeyValueReader, Map<ByteBuffer, byte[]>> writesOver)
     {
+        refuseWhileOutcomeUnknown();
         SlateStore.PendingWrite pending;
         Map<ByteBuffer, byte[]> writes;
         try (SlateStore.CommitterArrival arrival = store.committerArriving()) {
@@ -168,7 +216,7 @@ public final class TransactionCommitter
             }
         }
         try (pending) {
-            pending.awaitDurable();
+            awaitDurable(pending);
         }
         return writes;
     }
