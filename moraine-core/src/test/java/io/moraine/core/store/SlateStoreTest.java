@@ -379,8 +379,17 @@ class SlateStoreTest
         if (!java.nio.file.Files.isDirectory(directory)) {
             return 0;
         }
-        try (var files = java.nio.file.Files.walk(directory)) {
-            return files.filter(java.nio.file.Files::isRegularFile).count();
+        // SlateDB writes an object to a temporary name (<name>#<n>) and renames it: a walk can meet a file that is gone
+        // by the time it is looked at, so such a walk is done again; temporary files are not counted.
+        while (true) {
+            try (var files = java.nio.file.Files.walk(directory)) {
+                return files.filter(path -> !path.getFileName().toString().contains("#")).filter(java.nio.file.Files::isRegularFile).count();
+            }
+            catch (java.io.UncheckedIOException e) {
+                if (!(e.getCause() instanceof java.nio.file.NoSuchFileException)) {
+                    throw e;
+                }
+            }
         }
     }
 
