@@ -271,10 +271,13 @@ public final class MoraineCatalog
             return onView(open);
         }
         catch (NotFoundException e) {
-            if (store.mode() != OpenMode.READ_ONLY || headSnapshotId().orElse(-1) >= snapshotId) {
+            if (store.mode() != OpenMode.READ_ONLY) {
                 throw e;
             }
-            awaitHead(snapshotId, store.manifestPollInterval().multipliedBy(2));
+            // The head may have moved past the id since the view was taken: then the view is simply taken again.
+            if (headSnapshotId().orElse(-1) < snapshotId) {
+                awaitHead(snapshotId, store.manifestPollInterval().multipliedBy(2));
+            }
             return onView(open);
         }
     }
