@@ -37,7 +37,7 @@ class TrialCommandTest
     void crashTrialsOnALocalStoreLoseNothing()
             throws Exception
     {
-        assertPassed(run("crash", "--trials", "5", "--store", "file"), 5);
+        assertPassed(run("crash", "--trials", "3", "--store", "file"), 3);
     }
 
     @Test
