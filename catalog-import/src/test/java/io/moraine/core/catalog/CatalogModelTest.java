@@ -5,6 +5,9 @@ import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.types.TableSchema;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreUri;
+import io.moraine.importer.OracleImports;
 import io.moraine.testing.DuckLakeOracle;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterAll;
@@ -16,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static io.moraine.core.catalog.CatalogTestSupport.memoryStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -53,7 +55,9 @@ class CatalogModelTest
             beforeDrop = head(oracle);
             oracle.execute("DROP TABLE lake.main.scratch");
             oracle.execute("CREATE VIEW lake.main.recent AS SELECT id, ts FROM lake.main.events WHERE ts > TIMESTAMP '2026-01-01'");
-            catalog = OracleCatalogCopy.of(oracle, memoryStore("catalog-model"));
+            StoreUri store = StoreUri.parse(temp.resolve("store").toString());
+            OracleImports.importInto(oracle, temp.resolve("lake-copy.ducklake"), store);
+            catalog = MoraineCatalog.open(store, OpenMode.READ_ONLY);
             dataPath = oracle.dataPath() + "/";
         }
     }
