@@ -45,6 +45,12 @@ public record PartitionTransform(Kind kind, int buckets)
         };
     }
 
+    /** The transform as {@code ducklake_partition_column.transform} stores it: {@code identity}, {@code year}, ..., {@code bucket(N)}. */
+    public String text()
+    {
+        return kind == Kind.BUCKET ? "bucket(" + buckets + ")" : kind.name().toLowerCase(Locale.ROOT);
+    }
+
     /** The hive key name DuckLake gives this transform before de-duplication: the column's name for identity, else the transform's. */
     public String keyPrefix(String columnName)
     {

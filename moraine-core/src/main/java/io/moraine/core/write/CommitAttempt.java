@@ -1,0 +1,309 @@
+package io.moraine.core.write;
+
+import io.moraine.core.catalog.CatalogModel;
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.LakeSchema;
+import io.moraine.core.catalog.LakeTable;
+import io.moraine.core.error.AlreadyExistsException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.NotFoundException;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
+import io.moraine.core.store.StoreFacts;
+import io.moraine.core.tx.StagedTransaction;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * One attempt to commit a {@link WriteTransaction} on top of a base snapshot: the transaction's steps are replayed onto
+ * table and schema drafts, then {@link #stage} allocates ids from the base's counters in DuckLake's order (schemas,
+ * then tables with their partition and sort keys; files in order; row ids files first, then inlined rows) and stages
+ * the rows DuckLake's {@code CommitChanges} writes. A retried commit makes a new attempt on the newer head, so every id
+ * is recomputed from it, as DuckLake's commit loop does.
+ */
+final class CommitAttempt
+{
+    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9_-]+");
+
+    final CatalogSnapshot base;
+    final CatalogModel model;
+    final long snapshotId;
+    final String dataPath;
+    private final Map<String, NewSchema> createdSchemas = new LinkedHashMap<>();
+    private final List<LakeSchema> droppedSchemas = new ArrayList<>();
+    /** Every table this attempt touches, by qualified name as it is now (a dropped table keeps its last name). */
+    private final Map<Long, TableDraft> existingTables = new LinkedHashMap<>();
+    private final List<TableDraft> createdTables = new ArrayList<>();
+    private final Data data;
+
+    /** A schema this commit creates; its id is allocated at {@link #stage}. */
+    static final class NewSchema
+    {
+        final String name;
+        final UUID uuid = Uuids.v7();
+        long schemaId = -1;
+
+        NewSchema(String name)
+        {
+            this.name = name;
+        }
+
+        String path()
+        {
+            return (PLAIN_NAME.matcher(name).matches() ? name : uuid.toString()) + "/";
+        }
+    }
+
+    CommitAttempt(CatalogSnapshot base)
+    {
+        this.base = base;
+        this.model = base.model();
+        this.snapshotId = base.id() + 1;
+        this.dataPath = base.facts().get(StoreFacts.DATA_PATH);
+        this.data = new Data(this);
+    }
+
+    Data data()
+    {
+        return data;
+    }
+
+    // ---- schemas
+
+    void createSchema(String name, boolean ifNotExists)
+    {
+        if (schemaExists(name)) {
+            if (ifNotExists) {
+                return;
+            }
+            throw new AlreadyExistsException("schema " + name + " already exists; choose another name, or drop it first");
+        }
+        createdSchemas.put(name, new NewSchema(name));
+    }
+
+    void dropSchema(String name)
+    {
+        if (createdSchemas.remove(name) != null) {
+            return;
+        }
+        LakeSchema schema = existingSchema(name);
+        boolean hasTables = !model.tables(schema).stream().allMatch(table -> draft(table).dropped) || !model.views(schema).isEmpty();
+        boolean hasNewTables = createdTables.stream().anyMatch(table -> !table.dropped && table.schemaName.equals(name));
+        if (hasTables || hasNewTables) {
+            throw new InvalidArgumentException("schema " + name + " is not empty; drop its tables and views first");
+        }
+        droppedSchemas.add(schema);
+    }
+
+    private boolean schemaExists(String name)
+    {
+        return createdSchemas.containsKey(name) || (model.schema(name).isPresent() && droppedSchemas.stream().noneMatch(s -> s.name().equals(name)));
+    }
+
+    private LakeSchema existingSchema(String name)
+    {
+        return model.schema(name).filter(schema -> droppedSchemas.stream().noneMatch(dropped -> dropped.id() == schema.id()))
+                .orElseThrow(() -> new NotFoundException("schema " + name + " does not exist at snapshot " + base.id() + "; create it first"));
+    }
+
+    // ---- tables
+
+    TableDraft createTable(NewTable spec)
+    {
+        if (!schemaExists(spec.schema())) {
+            throw new NotFoundException("schema " + spec.schema() + " does not exist at snapshot " + base.id() + "; create it first");
+        }
+        if (findTable(spec.schema(), spec.name()).isPresent() || model.view(spec.schema(), spec.name()).isPresent()) {
+            throw new AlreadyExistsException("table or view " + spec.schema() + "." + spec.name() + " already exists; choose another name, or drop it first");
+        }
+        if (spec.columns().isEmpty()) {
+            throw new InvalidArgumentException("table " + spec.schema() + "." + spec.name() + " has no columns; give it at least one");
+        }
+        UUID uuid = Uuids.v7();
+        String path = (PLAIN_NAME.matcher(spec.name()).matches() ? spec.name() : uuid.toString()) + "/";
+        long schemaId = createdSchemas.containsKey(spec.schema()) ? -1 : existingSchema(spec.schema()).id();
+        TableDraft draft = new TableDraft(true, -1, uuid, schemaId, spec.schema(), spec.name(), path, null, List.of(), 1);
+        ColumnRows.addAll(draft, spec.columns(), snapshotId);
+        if (!spec.partitioning().isEmpty()) {
+            draft.newPartitioning = Optional.of(spec.partitioning());
+        }
+        if (!spec.sortOrder().isEmpty()) {
+            draft.newSortOrder = Optional.of(spec.sortOrder());
+        }
+        spec.comment().ifPresent(comment -> draft.newComment = Optional.of(Optional.of(comment)));
+        createdTables.add(draft);
+        return draft;
+    }
+
+    /** The table {@code schema.name} as this attempt sees it: created here, or existing at the base and not dropped. */
+    TableDraft table(String schema, String name)
+    {
+        return findTable(schema, name).orElseThrow(() -> new NotFoundException("table " + schema + "." + name + " does not exist at snapshot "
+                + base.id() + "; check the name, or create the table first"));
+    }
+
+    /** The table with committed id {@code tableId}, which must still exist. */
+    TableDraft table(long tableId)
+    {
+        LakeTable table = model.table(tableId).orElseThrow(() -> new NotFoundException("table " + tableId + " does not exist at snapshot " + base.id()
+                + "; it was dropped since this transaction began: re-read the catalog and retry"));
+        TableDraft draft = draft(table);
+        if (draft.dropped) {
+            throw new NotFoundException("table " + draft.qualifiedName() + " was dropped in this transaction");
+        }
+        return draft;
+    }
+
+    private Optional<TableDraft> findTable(String schema, String name)
+    {
+        for (TableDraft created : createdTables) {
+            if (!created.dropped && created.schemaName.equals(schema) && created.name.equals(name)) {
+                return Optional.of(created);
+            }
+        }
+        for (TableDraft existing : existingTables.values()) {
+            if (!existing.dropped && existing.schemaName.equals(schema) && existing.name.equals(name)) {
+                return Optional.of(existing);
+            }
+        }
+        return model.table(schema, name).map(this::draft).filter(draft -> !draft.dropped && draft.name.equals(name));
+    }
+
+    private TableDraft draft(LakeTable table)
+    {
+        return existingTables.computeIfAbsent(table.id(), id -> {
+            Row row = base.table(id).orElseThrow();
+            List<Row> columns = base.columns(id);
+            long maxColumnId = 0;
+            try (var every = base.everyVersion(TableKind.COLUMN, id)) {
+                while (every.hasNext()) {
+                    maxColumnId = Math.max(maxColumnId, every.next().getLong("column_id"));
+                }
+            }
+            return new TableDraft(false, id, table.uuid(), table.schema().id(), table.schema().name(), table.name(), table.path().orElse(null), row,
+                    columns, maxColumnId + 1);
+        });
+    }
+
+    void dropTable(String schema, String name)
+    {
+        TableDraft draft = table(schema, name);
+        if (draft.created) {
+            createdTables.remove(draft);
+            return;
+        }
+        draft.dropped = true;
+    }
+
+    void renameTable(String schema, String name, String newName)
+    {
+        TableDraft draft = table(schema, name);
+        if (findTable(schema, newName).isPresent() || model.view(schema, newName).isPresent()) {
+            throw new AlreadyExistsException("table or view " + schema + "." + newName + " already exists; choose another name");
+        }
+        draft.name = newName;
+        draft.renamed = !draft.created;
+    }
+
+    // ---- staging
+
+    /** Allocates ids and stages every row of this attempt into {@code tx}; returns the changes made. */
+    ChangesMade stage(StagedTransaction tx, CommitInfo info)
+    {
+        Counters counters = new Counters(base.nextCatalogId(), base.nextFileId());
+        ChangesMade changes = new ChangesMade();
+        for (NewSchema schema : createdSchemas.values()) {
+            schema.schemaId = counters.nextCatalogId++;
+        }
+        for (TableDraft table : createdTables) {
+            table.tableId = counters.nextCatalogId++;
+            TableRows.allocateKeys(table, counters);
+        }
+        for (TableDraft table : existingTables.values()) {
+            if (!table.dropped) {
+                TableRows.allocateKeys(table, counters);
+            }
+        }
+        boolean structureChanged = !createdSchemas.isEmpty() || !droppedSchemas.isEmpty() || !createdTables.isEmpty()
+                || existingTables.values().stream().anyMatch(table -> table.dropped || table.renamed || table.altered);
+        long schemaVersion = base.schemaVersion() + (structureChanged ? 1 : 0);
+        TableRows tableRows = new TableRows(this, tx, changes, schemaVersion);
+
+        for (LakeSchema schema : droppedSchemas) {
+            tx.endRow(TableKind.SCHEMA, snapshotId, schema.id());
+            changes.add("dropped_schema", schema.id());
+        }
+        for (TableDraft table : existingTables.values()) {
+            if (table.dropped) {
+                tableRows.drop(table);
+            }
+        }
+        for (NewSchema schema : createdSchemas.values()) {
+            tx.insert(Row.of(TableKind.SCHEMA, schema.schemaId, schema.uuid, snapshotId, null, schema.name, schema.path(), true));
+            changes.createdSchema(schema.name);
+        }
+        for (TableDraft table : createdTables) {
+            tableRows.create(table, schemaIdOf(table));
+        }
+        for (TableDraft table : existingTables.values()) {
+            if (!table.dropped) {
+                tableRows.alter(table);
+            }
+        }
+        List<TableDraft> withData = new ArrayList<>(createdTables);
+        existingTables.values().stream().filter(table -> !table.dropped).forEach(withData::add);
+        long finalSchemaVersion = data.stage(tx, changes, withData, counters, schemaVersion, tableRows);
+
+        tx.insert(Row.of(TableKind.SNAPSHOT, snapshotId, Instant.now().truncatedTo(ChronoUnit.MICROS), finalSchemaVersion, counters.nextCatalogId,
+                counters.nextFileId));
+        tx.insert(Row.of(TableKind.SNAPSHOT_CHANGES, snapshotId, changes.text(), info.author(), info.message(), info.extraInfo()));
+        return changes;
+    }
+
+    private long schemaIdOf(TableDraft table)
+    {
+        if (table.schemaId >= 0) {
+            return table.schemaId;
+        }
+        return createdSchemas.get(table.schemaName).schemaId;
+    }
+
+    /** The table's directory, where its relative file paths resolve. */
+    String tablePath(TableDraft table)
+    {
+        if (!table.created) {
+            return model.table(table.tableId).orElseThrow().resolvedPath(dataPath);
+        }
+        String schemaPath = createdSchemas.containsKey(table.schemaName)
+                ? dataPath + createdSchemas.get(table.schemaName).path()
+                : existingSchema(table.schemaName).resolvedPath(dataPath);
+        return schemaPath + table.path;
+    }
+
+    boolean isEmpty()
+    {
+        return createdSchemas.isEmpty() && droppedSchemas.isEmpty() && createdTables.isEmpty()
+                && existingTables.values().stream().noneMatch(table -> table.dropped || table.renamed || table.altered || table.hasData());
+    }
+
+    /** The id counters of the commit: {@code next_catalog_id} and {@code next_file_id} as ids are taken. */
+    static final class Counters
+    {
+        long nextCatalogId;
+        long nextFileId;
+
+        Counters(long nextCatalogId, long nextFileId)
+        {
+            this.nextCatalogId = nextCatalogId;
+            this.nextFileId = nextFileId;
+        }
+    }
+}

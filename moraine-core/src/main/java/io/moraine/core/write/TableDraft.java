@@ -1,0 +1,77 @@
+package io.moraine.core.write;
+
+import io.moraine.core.row.Row;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * One table as a commit attempt changes it: its identity (the committed id, or one allocated in this commit), the
+ * column rows it ends and adds, a new partition spec, sort order or comment, and the data it receives. The attempt
+ * turns drafts into DuckLake's rows when it finishes.
+ */
+final class TableDraft
+{
+    final boolean created;
+    long tableId;
+    final UUID uuid;
+    final long schemaId;
+    final String schemaName;
+    String name;
+    final String path;
+    /** The current ducklake_table row at the base snapshot; null for a table this commit creates. */
+    final Row baseRow;
+    /** The current column rows: the base's, then as this commit changes them. */
+    final List<Row> columns;
+    long nextColumnId;
+    boolean dropped;
+    boolean renamed;
+    /** Columns or partitioning changed: a new schema version for the table (a ducklake_schema_versions row). */
+    boolean columnsChanged;
+    /** Anything of the table's definition changed (altered_table). */
+    boolean altered;
+    final List<Row> endedColumns = new ArrayList<>();
+    final List<Row> addedColumns = new ArrayList<>();
+    Optional<List<PartitionField>> newPartitioning = Optional.empty();
+    Optional<List<SortField>> newSortOrder = Optional.empty();
+    Optional<Optional<String>> newComment = Optional.empty();
+    /** Catalog ids of a new partition spec and sort order, allocated at staging. */
+    long partitionId = -1;
+    long sortId = -1;
+    /** The schema version of an inlined-data table this commit registers for the table; null when it registers none. */
+    Long inlinedVersion;
+    final List<WrittenDataFile> dataFiles = new ArrayList<>();
+    final List<InlinedBatch> inlined = new ArrayList<>();
+
+    TableDraft(boolean created, long tableId, UUID uuid, long schemaId, String schemaName, String name, String path, Row baseRow, List<Row> columns,
+            long nextColumnId)
+    {
+        this.created = created;
+        this.tableId = tableId;
+        this.uuid = uuid;
+        this.schemaId = schemaId;
+        this.schemaName = schemaName;
+        this.name = name;
+        this.path = path;
+        this.baseRow = baseRow;
+        this.columns = new ArrayList<>(columns);
+        this.nextColumnId = nextColumnId;
+    }
+
+    String qualifiedName()
+    {
+        return schemaName + "." + name;
+    }
+
+    Optional<Row> column(String columnName)
+    {
+        return columns.stream().filter(row -> row.get("parent_column") == null && row.getString("column_name").equals(columnName)).findFirst();
+    }
+
+    boolean hasData()
+    {
+        return !dataFiles.isEmpty() || !inlined.isEmpty();
+    }
+}

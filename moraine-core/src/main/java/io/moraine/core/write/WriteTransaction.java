@@ -1,0 +1,259 @@
+package io.moraine.core.write;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.NotFoundException;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.SnapshotChanges;
+import io.moraine.core.row.TableKind;
+import io.moraine.core.tx.CommitPolicy;
+import io.moraine.core.tx.StagedTransaction;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A DuckLake write transaction any engine commits through: it begins at the catalog's head, collects DDL and data
+ * changes by name, and {@link #commit()} writes exactly the rows DuckDB+DuckLake would write for them, as one snapshot
+ * in one durable batch. Names are checked as each change is made, against the transaction's own view (its snapshot plus
+ * its own changes), so a bad name fails at once with a typed error.
+ * <p>
+ * When another commit landed since the transaction's snapshot, the commit is checked against it with DuckLake's
+ * conflict rules: concurrent appends land (every id is allocated again from the newer head), while, for example, a
+ * delete against another delete of the same table, or an insert into a table dropped meanwhile, fails with a
+ * {@link CommitConflictException} that names both sides. Not thread-safe; one per writer.
+ */
+public final class WriteTransaction
+{
+    /** DuckLake's retry budget: attempts in all, and the wait between them. */
+    static final int MAX_ATTEMPTS = 10;
+    private static final long RETRY_WAIT_MILLIS = 20;
+
+    private final MoraineCatalog catalog;
+    private final long readSnapshotId;
+    private final List<Consumer<CommitAttempt>> steps = new ArrayList<>();
+    /** The transaction's view: its snapshot with its own steps applied, for checking each step as it is made. */
+    private CatalogSnapshot viewSnapshot;
+    private CommitAttempt view;
+    private CommitInfo info = CommitInfo.NONE;
+    private boolean done;
+
+    private WriteTransaction(MoraineCatalog catalog, long readSnapshotId)
+    {
+        this.catalog = catalog;
+        this.readSnapshotId = readSnapshotId;
+    }
+
+    /** Begins a transaction at the catalog's head. */
+    public static WriteTransaction begin(MoraineCatalog catalog)
+    {
+        requireNonNull(catalog, "catalog is null");
+        long head = catalog.headSnapshotId().orElseThrow(() -> new NotFoundException("catalog " + catalog.uri()
+                + " has no snapshot; create the lake first (bin/moraine create, or ATTACH it through DuckDB)"));
+        WriteTransaction transaction = new WriteTransaction(catalog, head);
+        transaction.viewSnapshot = catalog.at(head);
+        transaction.view = new CommitAttempt(transaction.viewSnapshot);
+        return transaction;
+    }
+
+    /** The snapshot this transaction read. */
+    public long readSnapshotId()
+    {
+        return readSnapshotId;
+    }
+
+    /** Sets the author, commit message and extra info recorded with the snapshot. */
+    public WriteTransaction commitInfo(CommitInfo commitInfo)
+    {
+        this.info = requireNonNull(commitInfo, "commitInfo is null");
+        return this;
+    }
+
+    public WriteTransaction createSchema(String name)
+    {
+        return step(attempt -> attempt.createSchema(name, false));
+    }
+
+    public WriteTransaction createSchemaIfNotExists(String name)
+    {
+        return step(attempt -> attempt.createSchema(name, true));
+    }
+
+    /** Drops an empty schema. */
+    public WriteTransaction dropSchema(String name)
+    {
+        return step(attempt -> attempt.dropSchema(name));
+    }
+
+    public WriteTransaction createTable(NewTable table)
+    {
+        return step(attempt -> attempt.createTable(table));
+    }
+
+    public WriteTransaction dropTable(String schema, String table)
+    {
+        return step(attempt -> attempt.dropTable(schema, table));
+    }
+
+    public WriteTransaction renameTable(String schema, String table, String newName)
+    {
+        return step(attempt -> attempt.renameTable(schema, table, newName));
+    }
+
+    /**
+     * The number of rows at most that one insert into the table may put into the catalog instead of a data file: the
+     * table's resolved {@code data_inlining_row_limit} (0 when inlining is off). DuckLake applies it per statement.
+     */
+    public long inliningRowLimit(String schema, String table)
+    {
+        return view.data().inliningLimit(view.table(schema, table));
+    }
+
+    /**
+     * Inserts {@code rows} into the catalog as inlined rows, as DuckDB's small inserts are; {@code rows} holds the
+     * table's columns in {@link InlinedArrowSchema}'s types and must stay open until this transaction ends. One call is
+     * one statement: it may hold at most {@link #inliningRowLimit} rows.
+     */
+    public WriteTransaction insertInlined(String schema, String table, VectorSchemaRoot rows)
+    {
+        requireNonNull(rows, "rows is null");
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            long limit = attempt.data().inliningLimit(draft);
+            if (rows.getRowCount() > limit) {
+                throw new InvalidArgumentException(rows.getRowCount() + " rows exceed " + draft.qualifiedName() + "'s data_inlining_row_limit of "
+                        + limit + "; write them to a data file (DataFileTarget) and add it with appendDataFiles instead");
+            }
+            if (rows.getRowCount() > 0) {
+                draft.inlined.add(new InlinedBatch(rows));
+            }
+        });
+    }
+
+    /** Adds data files the engine wrote where the table's data-file target said. */
+    public WriteTransaction appendDataFiles(String schema, String table, List<WrittenDataFile> files)
+    {
+        List<WrittenDataFile> copy = List.copyOf(files);
+        return step(attempt -> attempt.table(schema, table).dataFiles.addAll(copy));
+    }
+
+    private WriteTransaction step(Consumer<CommitAttempt> step)
+    {
+        requireOpen();
+        step.accept(view);
+        steps.add(step);
+        return this;
+    }
+
+    /**
+     * Commits every change as one snapshot and returns its id; a transaction that changed nothing commits nothing and
+     * returns its read snapshot. Retries on a newer head when DuckLake's conflict rules allow it.
+     */
+    public long commit()
+    {
+        requireOpen();
+        done = true;
+        try {
+            if (view.isEmpty()) {
+                return readSnapshotId;
+            }
+            long base = readSnapshotId;
+            List<SnapshotChanges.Change> mine = null;
+            for (int attempt = 1; ; attempt++) {
+                try (CatalogSnapshot snapshot = base == readSnapshotId ? null : catalog.at(base)) {
+                    CommitAttempt planned = base == readSnapshotId ? view : replay(snapshot);
+                    StagedTransaction staged = catalog.begin(base);
+                    ChangesMade changes = planned.stage(staged, info);
+                    mine = changes.entries();
+                    return staged.commit(CommitPolicy.RETRY);
+                }
+                catch (CommitConflictException e) {
+                    long head = catalog.headSnapshotId().orElseThrow();
+                    if (head == base || attempt >= MAX_ATTEMPTS) {
+                        throw e;
+                    }
+                    checkConflicts(mine, base, head);
+                    base = head;
+                    pause(attempt);
+                }
+            }
+        }
+        finally {
+            viewSnapshot.close();
+        }
+    }
+
+    /** Discards every change; nothing was written. */
+    public void rollback()
+    {
+        requireOpen();
+        done = true;
+        viewSnapshot.close();
+    }
+
+    private CommitAttempt replay(CatalogSnapshot base)
+    {
+        CommitAttempt attempt = new CommitAttempt(base);
+        steps.forEach(step -> step.accept(attempt));
+        return attempt;
+    }
+
+    /** Refuses the commit when a commit in (base, head] conflicts with it by DuckLake's rules. */
+    private void checkConflicts(List<SnapshotChanges.Change> mine, long base, long head)
+    {
+        try (CatalogSnapshot headSnapshot = catalog.at(head)) {
+            for (long id = base + 1; id <= head; id++) {
+                Optional<Row> changes = headSnapshot.reader() == null ? Optional.empty() : changesRow(headSnapshot, id);
+                List<SnapshotChanges.Change> theirs = SnapshotChanges.parse(changes.map(row -> row.getString("changes_made")).orElse(null));
+                Optional<String> conflict = WriteConflicts.check(mine, id, theirs,
+                        schemaId -> headSnapshot.model().schema(schemaId).map(schema -> schema.name())
+                                .or(() -> schemaNameAt(base, schemaId)));
+                if (conflict.isPresent()) {
+                    throw new CommitConflictException("Transaction conflict: " + conflict.get() + "; nothing was committed. Begin a new transaction "
+                            + "at the current head (" + head + ") and retry");
+                }
+            }
+        }
+    }
+
+    private Optional<String> schemaNameAt(long snapshotId, long schemaId)
+    {
+        try (CatalogSnapshot snapshot = catalog.at(snapshotId)) {
+            return snapshot.model().schema(schemaId).map(schema -> schema.name());
+        }
+    }
+
+    private static Optional<Row> changesRow(CatalogSnapshot snapshot, long snapshotId)
+    {
+        try (var rows = snapshot.everyVersion(TableKind.SNAPSHOT_CHANGES, snapshotId)) {
+            return rows.hasNext() ? Optional.of(rows.next()) : Optional.empty();
+        }
+    }
+
+    private static void pause(int attempt)
+    {
+        long wait = (long) (RETRY_WAIT_MILLIS * Math.pow(1.5, attempt - 1) * (0.5 + ThreadLocalRandom.current().nextDouble() / 2));
+        try {
+            Thread.sleep(wait);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.moraine.core.error.OperationInterruptedException("interrupted while waiting to retry a commit; nothing was committed", e);
+        }
+    }
+
+    private void requireOpen()
+    {
+        if (done) {
+            throw new InvalidArgumentException("this write transaction has already been committed or rolled back; begin a new one");
+        }
+    }
+}
