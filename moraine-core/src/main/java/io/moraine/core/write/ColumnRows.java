@@ -42,8 +42,13 @@ final class ColumnRows
     private static void validateType(ColumnDefinition column)
     {
         if (column.children().isEmpty()) {
-            io.moraine.core.types.TableColumn.of(new io.moraine.core.row.ColumnNode(Row.of(TableKind.COLUMN, 0L, 0L, null, 0L, 0L, column.name(),
-                    column.type(), null, null, true, null, "literal", "duckdb"), List.of()));
+            try {
+                DuckLakeType.parseScalar(column.name(), column.type());
+            }
+            catch (RuntimeException e) {
+                throw new io.moraine.core.error.InvalidArgumentException("column " + column.name() + " has type '" + column.type()
+                        + "', which is not a DuckLake type; use one of DuckLake's type names (int32, varchar, decimal(10,2), timestamptz, ...)", e);
+            }
         }
     }
 

@@ -42,6 +42,8 @@ final class CommitAttempt
     /** Every table this attempt touches, by qualified name as it is now (a dropped table keeps its last name). */
     private final Map<Long, TableDraft> existingTables = new LinkedHashMap<>();
     private final List<TableDraft> createdTables = new ArrayList<>();
+    private final List<NewView> createdViews = new ArrayList<>();
+    private final List<io.moraine.core.catalog.LakeView> droppedViews = new ArrayList<>();
     private final Data data;
 
     /** A schema this commit creates; its id is allocated at {@link #stage}. */
@@ -213,6 +215,109 @@ final class CommitAttempt
         draft.renamed = !draft.created;
     }
 
+    // ---- table changes
+
+    void alterTable(String schema, String name, java.util.function.Consumer<TableDraft> change)
+    {
+        change.accept(table(schema, name));
+    }
+
+    void setPartitioning(String schema, String name, List<PartitionField> keys)
+    {
+        TableDraft table = table(schema, name);
+        for (PartitionField key : keys) {
+            table.column(key.column()).orElseThrow(() -> new NotFoundException("partition key column " + key.column() + " is not a top-level column of "
+                    + table.qualifiedName() + "; name one of its columns"));
+        }
+        table.newPartitioning = Optional.of(List.copyOf(keys));
+        table.altered = true;
+        table.columnsChanged = true;
+        table.inlinedLayoutChanged = true;
+    }
+
+    void setSortOrder(String schema, String name, List<SortField> keys)
+    {
+        TableDraft table = table(schema, name);
+        table.newSortOrder = Optional.of(List.copyOf(keys));
+        table.altered = true;
+    }
+
+    void setComment(String schema, String name, Optional<String> comment)
+    {
+        TableDraft table = table(schema, name);
+        table.newComment = Optional.of(comment);
+        table.altered = true;
+    }
+
+    void setColumnComment(String schema, String name, List<String> column, Optional<String> comment)
+    {
+        TableDraft table = table(schema, name);
+        table.newColumnComments.put(ColumnChanges.find(table, column).getLong("column_id"), comment);
+        table.altered = true;
+    }
+
+    /** SET NOT NULL as DuckLake allows it: only when the table's statistics show the column holds no NULL. */
+    void requireNoNulls(TableDraft table, List<String> column)
+    {
+        long columnId = ColumnChanges.find(table, column).getLong("column_id");
+        boolean noNulls = !table.created && !table.hasData() && base.tableColumnStats(table.tableId).stream()
+                .anyMatch(stats -> stats.getLong("column_id") == columnId && Boolean.FALSE.equals(stats.get("contains_null")));
+        if (!noNulls) {
+            throw new io.moraine.core.error.ConstraintException("cannot set column " + String.join(".", column) + " of " + table.qualifiedName()
+                    + " NOT NULL: its statistics show NULL values, or the table has no statistics yet (no data, or data added in this transaction); "
+                    + "commit the data first, and remove the NULL values");
+        }
+    }
+
+    // ---- views
+
+    void createView(String schema, String name, String dialect, String sql)
+    {
+        if (!schemaExists(schema)) {
+            throw new NotFoundException("schema " + schema + " does not exist at snapshot " + base.id() + "; create it first");
+        }
+        if (findTable(schema, name).isPresent() || findView(schema, name).isPresent()) {
+            throw new AlreadyExistsException("table or view " + schema + "." + name + " already exists; choose another name, or drop it first");
+        }
+        createdViews.add(new NewView(schema, name, dialect, sql));
+    }
+
+    void dropView(String schema, String name)
+    {
+        if (createdViews.removeIf(view -> view.schema.equals(schema) && view.name.equals(name))) {
+            return;
+        }
+        io.moraine.core.catalog.LakeView view = findView(schema, name).orElseThrow(() -> new NotFoundException("view " + schema + "." + name
+                + " does not exist at snapshot " + base.id() + "; check the name"));
+        droppedViews.add(view);
+    }
+
+    private Optional<io.moraine.core.catalog.LakeView> findView(String schema, String name)
+    {
+        if (createdViews.stream().anyMatch(view -> view.schema.equals(schema) && view.name.equals(name))) {
+            return Optional.empty();
+        }
+        return model.view(schema, name).filter(view -> droppedViews.stream().noneMatch(dropped -> dropped.id() == view.id()));
+    }
+
+    /** A view this commit creates; its id is allocated at {@link #stage}. */
+    static final class NewView
+    {
+        final String schema;
+        final String name;
+        final String dialect;
+        final String sql;
+        final UUID uuid = Uuids.v7();
+
+        NewView(String schema, String name, String dialect, String sql)
+        {
+            this.schema = schema;
+            this.name = name;
+            this.dialect = dialect;
+            this.sql = sql;
+        }
+    }
+
     // ---- staging
 
     /** Allocates ids and stages every row of this attempt into {@code tx}; returns the changes made. */
@@ -232,7 +337,12 @@ final class CommitAttempt
                 TableRows.allocateKeys(table, counters);
             }
         }
+        Map<NewView, Long> viewIds = new LinkedHashMap<>();
+        for (NewView view : createdViews) {
+            viewIds.put(view, counters.nextCatalogId++);
+        }
         boolean structureChanged = !createdSchemas.isEmpty() || !droppedSchemas.isEmpty() || !createdTables.isEmpty()
+                || !createdViews.isEmpty() || !droppedViews.isEmpty()
                 || existingTables.values().stream().anyMatch(table -> table.dropped || table.renamed || table.altered);
         long schemaVersion = base.schemaVersion() + (structureChanged ? 1 : 0);
         TableRows tableRows = new TableRows(this, tx, changes, schemaVersion);
@@ -246,12 +356,23 @@ final class CommitAttempt
                 tableRows.drop(table);
             }
         }
+        for (io.moraine.core.catalog.LakeView view : droppedViews) {
+            Row row = base.everyVersion(TableKind.VIEW, view.id()).toList().stream().filter(r -> r.get("end_snapshot") == null).findFirst().orElseThrow();
+            tx.endRow(TableKind.VIEW, snapshotId, view.id(), row.getLong("begin_snapshot"));
+            changes.add("dropped_view", view.id());
+        }
         for (NewSchema schema : createdSchemas.values()) {
             tx.insert(Row.of(TableKind.SCHEMA, schema.schemaId, schema.uuid, snapshotId, null, schema.name, schema.path(), true));
             changes.createdSchema(schema.name);
         }
         for (TableDraft table : createdTables) {
             tableRows.create(table, schemaIdOf(table));
+        }
+        for (Map.Entry<NewView, Long> entry : viewIds.entrySet()) {
+            NewView view = entry.getKey();
+            long schemaId = createdSchemas.containsKey(view.schema) ? createdSchemas.get(view.schema).schemaId : existingSchema(view.schema).id();
+            tx.insert(Row.of(TableKind.VIEW, entry.getValue(), view.uuid, snapshotId, null, schemaId, view.name, view.dialect, view.sql, ""));
+            changes.createdView(view.schema, view.name);
         }
         for (TableDraft table : existingTables.values()) {
             if (!table.dropped) {
@@ -290,7 +411,7 @@ final class CommitAttempt
 
     boolean isEmpty()
     {
-        return createdSchemas.isEmpty() && droppedSchemas.isEmpty() && createdTables.isEmpty()
+        return createdSchemas.isEmpty() && droppedSchemas.isEmpty() && createdTables.isEmpty() && createdViews.isEmpty() && droppedViews.isEmpty()
                 && existingTables.values().stream().noneMatch(table -> table.dropped || table.renamed || table.altered || table.hasData());
     }
 

@@ -30,6 +30,8 @@ final class TableDraft
     boolean renamed;
     /** Columns or partitioning changed: a new schema version for the table (a ducklake_schema_versions row). */
     boolean columnsChanged;
+    /** The inlined rows' columns (names, types) or partitioning changed: a new inlined-data table. */
+    boolean inlinedLayoutChanged;
     /** Anything of the table's definition changed (altered_table). */
     boolean altered;
     final List<Row> endedColumns = new ArrayList<>();
@@ -37,6 +39,8 @@ final class TableDraft
     Optional<List<PartitionField>> newPartitioning = Optional.empty();
     Optional<List<SortField>> newSortOrder = Optional.empty();
     Optional<Optional<String>> newComment = Optional.empty();
+    /** New column comments by column id (empty removes the comment). */
+    final java.util.Map<Long, Optional<String>> newColumnComments = new java.util.LinkedHashMap<>();
     /** Catalog ids of a new partition spec and sort order, allocated at staging. */
     long partitionId = -1;
     long sortId = -1;

@@ -33,7 +33,8 @@ final class TableRows
     /** Takes the catalog ids of the table's new partition spec and sort order, in DuckLake's order. */
     static void allocateKeys(TableDraft table, CommitAttempt.Counters counters)
     {
-        table.newPartitioning.filter(keys -> !keys.isEmpty()).ifPresent(keys -> table.partitionId = counters.nextCatalogId++);
+        // RESET PARTITIONED BY of an existing table still takes an id: DuckLake writes a spec without keys.
+        table.newPartitioning.filter(keys -> !keys.isEmpty() || !table.created).ifPresent(keys -> table.partitionId = counters.nextCatalogId++);
         table.newSortOrder.filter(keys -> !keys.isEmpty()).ifPresent(keys -> table.sortId = counters.nextCatalogId++);
     }
 
@@ -70,6 +71,7 @@ final class TableRows
         }
         stagePartitioning(table);
         stageComment(table);
+        stageColumnComments(table);
         registerInlinedTable(table);
         stageSortOrder(table);
         tx.insert(Row.of(TableKind.SCHEMA_VERSIONS, snapshotId, schemaVersion, id));
@@ -85,21 +87,26 @@ final class TableRows
             changes.createdTable(table.schemaName, table.name);
         }
         if (!table.altered) {
+            if (table.renamed) {
+                registerInlinedTable(table);
+                tx.insert(Row.of(TableKind.SCHEMA_VERSIONS, snapshotId, schemaVersion, id));
+            }
             return;
         }
         stagePartitioning(table);
         stageComment(table);
+        stageColumnComments(table);
         for (Row ended : table.endedColumns) {
             tx.endRow(TableKind.COLUMN, snapshotId, id, ended.getLong("column_id"), ended.getLong("begin_snapshot"));
         }
         for (Row column : table.addedColumns) {
             tx.insert(column);
         }
-        if (table.columnsChanged) {
+        if (table.inlinedLayoutChanged || table.renamed) {
             registerInlinedTable(table);
         }
         stageSortOrder(table);
-        if (table.columnsChanged) {
+        if (table.columnsChanged || table.renamed) {
             tx.insert(Row.of(TableKind.SCHEMA_VERSIONS, snapshotId, schemaVersion, id));
         }
         changes.add("altered_table", id);
@@ -115,7 +122,7 @@ final class TableRows
             attempt.base.partitionInfo(id).ifPresent(info -> tx.endRow(TableKind.PARTITION_INFO, snapshotId, id, info.getLong("partition_id")));
         }
         List<PartitionField> keys = table.newPartitioning.get();
-        if (keys.isEmpty()) {
+        if (table.partitionId < 0) {
             return;
         }
         tx.insert(Row.of(TableKind.PARTITION_INFO, table.partitionId, id, snapshotId, null));
@@ -160,6 +167,19 @@ final class TableRows
         }
         Optional<String> comment = table.newComment.get();
         comment.ifPresent(text -> tx.insert(Row.of(TableKind.TAG, id, snapshotId, null, "comment", text)));
+    }
+
+    private void stageColumnComments(TableDraft table)
+    {
+        long id = table.tableId;
+        table.newColumnComments.forEach((columnId, comment) -> {
+            if (!table.created) {
+                attempt.base.columnTags(id).stream()
+                        .filter(tag -> tag.getLong("column_id").equals(columnId) && "comment".equals(tag.getString("key")))
+                        .forEach(tag -> tx.endRow(TableKind.COLUMN_TAG, snapshotId, id, columnId, "comment", tag.getLong("begin_snapshot")));
+            }
+            comment.ifPresent(text -> tx.insert(Row.of(TableKind.COLUMN_TAG, id, columnId, snapshotId, null, "comment", text)));
+        });
     }
 
     /** A table created or changed gets a new inlined-data table for its new schema version, when inlining is on. */

@@ -108,6 +108,94 @@ public final class WriteTransaction
         return step(attempt -> attempt.renameTable(schema, table, newName));
     }
 
+    /** Adds a column (with its nested fields) at the end of the table, or a field to struct column {@code parentPath}. */
+    public WriteTransaction addColumn(String schema, String table, List<String> parentPath, ColumnDefinition column)
+    {
+        List<String> parent = List.copyOf(parentPath);
+        return step(attempt -> ColumnChanges.add(attempt.table(schema, table), parent, column, attempt.snapshotId));
+    }
+
+    public WriteTransaction addColumn(String schema, String table, ColumnDefinition column)
+    {
+        return addColumn(schema, table, List.of(), column);
+    }
+
+    /** Drops column {@code path} (a top-level name, or a struct field's path) with everything nested in it. */
+    public WriteTransaction dropColumn(String schema, String table, List<String> path)
+    {
+        List<String> column = List.copyOf(path);
+        return step(attempt -> ColumnChanges.drop(attempt.table(schema, table), column));
+    }
+
+    public WriteTransaction renameColumn(String schema, String table, List<String> path, String newName)
+    {
+        List<String> column = List.copyOf(path);
+        return step(attempt -> ColumnChanges.rename(attempt.table(schema, table), column, newName, attempt.snapshotId));
+    }
+
+    /** Widens a column's type as DuckLake allows ({@link io.moraine.core.types.TypePromotion}). */
+    public WriteTransaction setColumnType(String schema, String table, List<String> path, String newType)
+    {
+        List<String> column = List.copyOf(path);
+        return step(attempt -> ColumnChanges.setType(attempt.table(schema, table), column, newType, attempt.snapshotId));
+    }
+
+    /** Sets a column's default to a DuckDB literal; null drops it. */
+    public WriteTransaction setColumnDefault(String schema, String table, List<String> path, String literal)
+    {
+        List<String> column = List.copyOf(path);
+        return step(attempt -> ColumnChanges.setDefault(attempt.table(schema, table), column, literal, attempt.snapshotId));
+    }
+
+    public WriteTransaction setColumnNullable(String schema, String table, List<String> path, boolean nullable)
+    {
+        List<String> column = List.copyOf(path);
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            if (!nullable) {
+                attempt.requireNoNulls(draft, column);
+            }
+            ColumnChanges.setNullable(draft, column, nullable, attempt.snapshotId);
+        });
+    }
+
+    /** Sets the table's partition spec for data written from now on; an empty list resets it (unpartitioned). */
+    public WriteTransaction setPartitioning(String schema, String table, List<PartitionField> keys)
+    {
+        List<PartitionField> copy = List.copyOf(keys);
+        return step(attempt -> attempt.setPartitioning(schema, table, copy));
+    }
+
+    /** Sets the table's sort order; an empty list resets it. */
+    public WriteTransaction setSortOrder(String schema, String table, List<SortField> keys)
+    {
+        List<SortField> copy = List.copyOf(keys);
+        return step(attempt -> attempt.setSortOrder(schema, table, copy));
+    }
+
+    /** Sets the table's comment; null removes it. */
+    public WriteTransaction setComment(String schema, String table, String comment)
+    {
+        return step(attempt -> attempt.setComment(schema, table, Optional.ofNullable(comment)));
+    }
+
+    public WriteTransaction setColumnComment(String schema, String table, List<String> path, String comment)
+    {
+        List<String> column = List.copyOf(path);
+        return step(attempt -> attempt.setColumnComment(schema, table, column, Optional.ofNullable(comment)));
+    }
+
+    /** Creates a view whose SQL is in {@code dialect} (DuckDB reads only {@code duckdb} views; other engines their own). */
+    public WriteTransaction createView(String schema, String view, String dialect, String sql)
+    {
+        return step(attempt -> attempt.createView(schema, view, dialect, sql));
+    }
+
+    public WriteTransaction dropView(String schema, String view)
+    {
+        return step(attempt -> attempt.dropView(schema, view));
+    }
+
     /**
      * The number of rows at most that one insert into the table may put into the catalog instead of a data file: the
      * table's resolved {@code data_inlining_row_limit} (0 when inlining is off). DuckLake applies it per statement.
