@@ -4,6 +4,7 @@ import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.write.ColumnDefinition;
+import io.moraine.core.write.LakeOptions;
 import io.moraine.core.write.NewTable;
 import io.moraine.core.write.PartitionField;
 import io.moraine.core.write.SortField;
@@ -70,7 +71,8 @@ class CoreWriteDdlTest
             "SELECT * FROM lake_meta.ducklake_sort_info ORDER BY ALL",
             "SELECT * FROM lake_meta.ducklake_sort_expression ORDER BY ALL",
             "SELECT * FROM lake_meta.ducklake_schema_versions ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_inlined_data_tables ORDER BY ALL");
+            "SELECT * FROM lake_meta.ducklake_inlined_data_tables ORDER BY ALL",
+            "SELECT * FROM lake_meta.ducklake_metadata WHERE key NOT IN ('data_path', 'created_by') ORDER BY ALL");
 
     @TempDir
     Path temp;
@@ -84,6 +86,9 @@ class CoreWriteDdlTest
             for (Step step : STEPS) {
                 execute(lakes.oracle(), step.sql());
             }
+            execute(lakes.oracle(), "CALL lake.set_option('data_inlining_row_limit', 20, schema => 's', table_name => 't')");
+            execute(lakes.oracle(), "CALL lake.set_option('target_file_size', '1MB')");
+            execute(lakes.oracle(), "CALL lake.set_option('hive_file_pattern', false, schema => 's')");
         }
         try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_WRITE)) {
             for (Step step : STEPS) {
@@ -91,6 +96,9 @@ class CoreWriteDdlTest
                 step.core().accept(transaction);
                 transaction.commit();
             }
+            LakeOptions.setForTable(catalog, "s", "t", "data_inlining_row_limit", "20");
+            LakeOptions.set(catalog, "target_file_size", "1MB");
+            LakeOptions.setForSchema(catalog, "s", "hive_file_pattern", "false");
         }
         int compared = 0;
         try (OracleLakes lakes = OracleLakes.open(temp, 10)) {
