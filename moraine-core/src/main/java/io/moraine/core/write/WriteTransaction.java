@@ -248,15 +248,15 @@ public final class WriteTransaction
     public long commit()
     {
         requireOpen();
+        boolean messageRequired = viewSnapshot.option("require_commit_message", -1, -1).map("true"::equals).orElse(false);
+        if (messageRequired && !view.isEmpty() && (info.message() == null || info.message().isBlank())) {
+            throw new InvalidArgumentException("this lake requires a commit message (option require_commit_message is true); set one with "
+                    + "commitInfo(new CommitInfo(author, message, extraInfo)) and commit again — nothing was committed");
+        }
         done = true;
         try {
             if (view.isEmpty()) {
                 return readSnapshotId;
-            }
-            boolean messageRequired = viewSnapshot.option("require_commit_message", -1, -1).map("true"::equals).orElse(false);
-            if (messageRequired && (info.message() == null || info.message().isBlank())) {
-                throw new InvalidArgumentException("this lake requires a commit message (option require_commit_message is true); set one with "
-                        + "commitInfo(new CommitInfo(author, message, extraInfo)) and commit again — nothing was committed");
             }
             long base = readSnapshotId;
             List<SnapshotChanges.Change> mine = null;
