@@ -1,0 +1,138 @@
+package io.moraine.core.write;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.error.AlreadyExistsException;
+import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.error.ConstraintException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.NotFoundException;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
+import io.moraine.core.store.StoreUri;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The write API's own rules: names checked as changes are made, typed errors, and DuckLake's conflict rules on commit. */
+class WriteTransactionTest
+{
+    private MoraineCatalog catalog;
+
+    @BeforeEach
+    void createLake()
+    {
+        catalog = MoraineCatalog.create(StoreUri.parse("memory://write-" + UUID.randomUUID()), NewCatalog.bootstrapped("/lake/data"));
+        WriteTransaction.begin(catalog)
+                .createSchema("s")
+                .createTable(NewTable.of("s", "t", List.of(ColumnDefinition.of("a", "int32"), ColumnDefinition.of("b", "varchar"))))
+                .commit();
+    }
+
+    @AfterEach
+    void close()
+    {
+        catalog.close();
+    }
+
+    @Test
+    void badNamesAndTypesFailAtOnceWithTypedErrors()
+    {
+        WriteTransaction transaction = WriteTransaction.begin(catalog);
+        assertThatThrownBy(() -> transaction.createTable(NewTable.of("nope", "t", List.of(ColumnDefinition.of("a", "int32")))))
+                .isInstanceOf(NotFoundException.class).hasMessageContaining("schema nope does not exist");
+        assertThatThrownBy(() -> transaction.createTable(NewTable.of("s", "t", List.of(ColumnDefinition.of("a", "int32")))))
+                .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("s.t already exists");
+        assertThatThrownBy(() -> transaction.createTable(NewTable.of("s", "u", List.of(ColumnDefinition.of("a", "integer32")))))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("'integer32', which is not a DuckLake type");
+        assertThatThrownBy(() -> transaction.setColumnType("s", "t", List.of("a"), "int16"))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("only widening type promotions");
+        assertThatThrownBy(() -> transaction.dropColumn("s", "t", List.of("zz")))
+                .isInstanceOf(NotFoundException.class).hasMessageContaining("column zz does not exist in s.t");
+        assertThatThrownBy(() -> transaction.setColumnNullable("s", "t", List.of("a"), false))
+                .isInstanceOf(ConstraintException.class).hasMessageContaining("NOT NULL");
+        // A failed change leaves nothing behind: the transaction commits nothing.
+        assertThat(transaction.commit()).isEqualTo(transaction.readSnapshotId());
+    }
+
+    @Test
+    void concurrentCreationsOfDifferentTablesBothLandWithFreshIds()
+    {
+        WriteTransaction first = WriteTransaction.begin(catalog).createTable(NewTable.of("s", "x", List.of(ColumnDefinition.of("a", "int32"))));
+        WriteTransaction second = WriteTransaction.begin(catalog).createTable(NewTable.of("s", "y", List.of(ColumnDefinition.of("a", "int32"))));
+        long firstLanded = first.commit();
+        long secondLanded = second.commit();
+        assertThat(secondLanded).isEqualTo(firstLanded + 1);
+        try (CatalogSnapshot snapshot = catalog.at(secondLanded)) {
+            long x = snapshot.model().table("s", "x").orElseThrow().id();
+            long y = snapshot.model().table("s", "y").orElseThrow().id();
+            assertThat(x).isNotEqualTo(y);
+            assertThat(snapshot.nextCatalogId()).isEqualTo(Math.max(x, y) + 1);
+        }
+    }
+
+    @Test
+    void creatingTheSameTableConcurrentlyConflicts()
+    {
+        WriteTransaction first = WriteTransaction.begin(catalog).createTable(NewTable.of("s", "x", List.of(ColumnDefinition.of("a", "int32"))));
+        WriteTransaction second = WriteTransaction.begin(catalog).createTable(NewTable.of("s", "x", List.of(ColumnDefinition.of("b", "int64"))));
+        first.commit();
+        assertThatThrownBy(second::commit).isInstanceOf(CommitConflictException.class)
+                .hasMessageContaining("conflict").hasMessageContaining("created_table:\"s\".\"x\"");
+    }
+
+    @Test
+    void alteringATableDroppedMeanwhileConflicts()
+    {
+        WriteTransaction alter = WriteTransaction.begin(catalog).addColumn("s", "t", ColumnDefinition.of("c", "int64"));
+        WriteTransaction.begin(catalog).dropTable("s", "t").commit();
+        assertThatThrownBy(alter::commit).isInstanceOf(CommitConflictException.class).hasMessageContaining("dropped_table");
+    }
+
+    @Test
+    void theCommitRecordsAuthorMessageAndChanges()
+    {
+        long landed = WriteTransaction.begin(catalog)
+                .commitInfo(new CommitInfo("ana", "add c", "{\"job\": 7}"))
+                .addColumn("s", "t", ColumnDefinition.of("c", "int64"))
+                .commit();
+        try (CatalogSnapshot snapshot = catalog.at(landed);
+                var changes = snapshot.everyVersion(TableKind.SNAPSHOT_CHANGES, landed)) {
+            Row row = changes.next();
+            assertThat(row.getString("author")).isEqualTo("ana");
+            assertThat(row.getString("commit_message")).isEqualTo("add c");
+            assertThat(row.getString("commit_extra_info")).isEqualTo("{\"job\": 7}");
+            assertThat(row.getString("changes_made")).matches("altered_table:\\d+");
+        }
+    }
+
+    @Test
+    void aLakeThatRequiresACommitMessageRefusesOneWithoutAndTakesItAfter()
+    {
+        LakeOptions.set(catalog, "require_commit_message", "true");
+        WriteTransaction transaction = WriteTransaction.begin(catalog).addColumn("s", "t", ColumnDefinition.of("c", "int64"));
+        assertThatThrownBy(transaction::commit).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("requires a commit message");
+        long landed = transaction.commitInfo(new CommitInfo(null, "with a message", null)).commit();
+        assertThat(landed).isEqualTo(transaction.readSnapshotId() + 1);
+    }
+
+    @Test
+    void optionsAreCheckedAndNormalisedAsDuckLakeDoes()
+    {
+        assertThat(LakeOptions.normalize("target_file_size", "1MB")).isEqualTo("1000000");
+        assertThat(LakeOptions.normalize("hive_file_pattern", "FALSE")).isEqualTo("false");
+        assertThat(LakeOptions.normalize("parquet_version", "2")).isEqualTo("V2");
+        assertThatThrownBy(() -> LakeOptions.normalize("parquet_compression", "lzma")).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("supported codecs");
+        assertThatThrownBy(() -> LakeOptions.set(catalog, "no_such_option", "1")).hasMessageContaining("supported:");
+        assertThatThrownBy(() -> LakeOptions.setForTable(catalog, "s", "t", "expire_older_than", "1 day"))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("whole lake only");
+    }
+}
