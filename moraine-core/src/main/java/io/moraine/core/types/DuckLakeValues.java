@@ -260,6 +260,52 @@ public final class DuckLakeValues
         };
     }
 
+    /** A DOUBLE as DuckDB prints it ({@link #floatingText}). */
+    public static String doubleText(double value)
+    {
+        return floatingText(value, Double.toString(value));
+    }
+
+    /** A FLOAT as DuckDB prints it: its own shortest digits, not those of the double it widens to ({@link #floatingText}). */
+    public static String floatText(float value)
+    {
+        return floatingText(value, Float.toString(value));
+    }
+
+    /**
+     * A floating-point value in DuckDB's text: the shortest digits that read back as the value ({@code javaText}, Java's
+     * own shortest form), fixed-point with at least one fractional digit for decimal exponents from -5 to 15
+     * ({@code 0.00001}, {@code 1e+16} otherwise, {@code 1.5e-06}), {@code inf}, {@code -inf}, {@code nan}.
+     */
+    private static String floatingText(double value, String javaText)
+    {
+        if (Double.isNaN(value)) {
+            return "nan";
+        }
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "inf" : "-inf";
+        }
+        if (value == 0) {
+            return (1 / value < 0) ? "-0.0" : "0.0";
+        }
+        BigDecimal decimal = new BigDecimal(javaText).stripTrailingZeros();
+        int exponent = decimal.precision() - decimal.scale() - 1;
+        if (exponent >= -5 && exponent < 16) {
+            String plain = decimal.toPlainString();
+            return plain.contains(".") ? plain : plain + ".0";
+        }
+        String digits = decimal.unscaledValue().abs().toString();
+        StringBuilder text = new StringBuilder(decimal.signum() < 0 ? "-" : "");
+        text.append(digits.charAt(0));
+        if (digits.length() > 1) {
+            text.append('.').append(digits, 1, digits.length());
+        }
+        text.append('e').append(exponent < 0 ? '-' : '+');
+        String magnitude = Integer.toString(Math.abs(exponent));
+        text.append(magnitude.length() < 2 ? "0" + magnitude : magnitude);
+        return text.toString();
+    }
+
     /**
      * An interval as DuckDB prints it: {@code 1 year 2 months 3 days 01:30:00.5}, each part only when not zero (plural
      * unless it is 1 or -1), the time part signed as a whole, and {@code 00:00:00} for an empty interval.
