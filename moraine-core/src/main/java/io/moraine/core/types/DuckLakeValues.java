@@ -274,8 +274,8 @@ public final class DuckLakeValues
 
     /**
      * A floating-point value in DuckDB's text: the shortest digits that read back as the value ({@code javaText}, Java's
-     * own shortest form), fixed-point with at least one fractional digit for decimal exponents from -5 to 15
-     * ({@code 0.00001}, {@code 1e+16} otherwise, {@code 1.5e-06}), {@code inf}, {@code -inf}, {@code nan}.
+     * own shortest form), fixed-point with at least one fractional digit for decimal exponents from -4 to 15
+     * ({@code 0.0001}, {@code 1e+16} and {@code 1e-05} otherwise, {@code 1.5e-07}), {@code inf}, {@code -inf}, {@code nan}.
      */
     private static String floatingText(double value, String javaText)
     {
@@ -290,7 +290,7 @@ public final class DuckLakeValues
         }
         BigDecimal decimal = new BigDecimal(javaText).stripTrailingZeros();
         int exponent = decimal.precision() - decimal.scale() - 1;
-        if (exponent >= -5 && exponent < 16) {
+        if (exponent >= -4 && exponent < 16) {
             String plain = decimal.toPlainString();
             return plain.contains(".") ? plain : plain + ".0";
         }

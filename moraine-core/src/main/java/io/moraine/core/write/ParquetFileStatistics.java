@@ -26,8 +26,10 @@ import java.util.Map;
  *       empty or NULL list adds a NULL slot to its element), null when a null count is missing or exceeds the values;</li>
  *   <li>min and max as DuckDB prints them ({@link StatisticsText}): BOOLEAN {@code 0}/{@code 1}, decimals scaled,
  *       temporal types with trimmed fractions, TIMESTAMPTZ in UTC with {@code +00}, BLOB upper-case hex, VARCHAR and
- *       BLOB cut to 256 bytes as DuckDB's writer cuts them, a text holding NUL dropped; none for HUGEINT, UHUGEINT
- *       (written as DOUBLE), nested parents, VARIANT and GEOMETRY;</li>
+ *       BLOB cut to 256 bytes as DuckDB's writer cuts them; a text holding NUL is kept as it is (DuckLake 1.5.5 on a
+ *       DuckDB catalog stores it so, observed; not NULL as reference writes §1.4 has it); none for HUGEINT, UHUGEINT
+ *       (written as DOUBLE), nested parents and GEOMETRY; VARIANT columns (whose Parquet leaves carry no field id) get
+ *       no entry;</li>
  *   <li>INTERVAL and TIMETZ: DuckDB's writer reports nothing for them, so DuckLake stores 0 for size, values and
  *       NULLs and no bounds; this does the same.</li>
  * </ul>
@@ -130,14 +132,13 @@ public final class ParquetFileStatistics
             else if (nonNull > 0) {
                 nanCounted = false;
             }
-            if (nonNull <= 0) {
-                return;
-            }
             if (statistics == null || !statistics.hasNonNullValue()) {
-                boundsKnown = false;
-                if (statistics == null || !statistics.isNanCountSet()) {
-                    // A float chunk with values and no readable bounds: a NaN bound that parquet-java dropped, or no bounds at all.
-                    nan = true;
+                if (nonNull > 0) {
+                    boundsKnown = false;
+                    if (statistics == null || !statistics.isNanCountSet()) {
+                        // A float chunk with values and no readable bounds: a NaN bound that parquet-java dropped, or no bounds at all.
+                        nan = true;
+                    }
                 }
                 return;
             }

@@ -52,19 +52,8 @@ final class StatisticsText
             case INT128, UINT128, INTERVAL, TIMETZ, VARIANT, GEOMETRY -> null;
             case VARCHAR, JSON -> strings(((Binary) min).getBytes(), ((Binary) max).getBytes(), 0x7F, false);
             case BLOB -> strings(((Binary) min).getBytes(), ((Binary) max).getBytes(), 0xFF, true);
-            default -> withoutNul(new Bounds(scalar(primitive.kind(), physical, min), scalar(primitive.kind(), physical, max)));
+            default -> new Bounds(scalar(primitive.kind(), physical, min), scalar(primitive.kind(), physical, max));
         };
-    }
-
-    private static Bounds withoutNul(Bounds bounds)
-    {
-        return new Bounds(withoutNul(bounds.min()), withoutNul(bounds.max()));
-    }
-
-    /** DuckLake stores NULL for a statistic holding a NUL character. */
-    private static String withoutNul(String text)
-    {
-        return text == null || text.indexOf('\0') >= 0 ? null : text;
     }
 
     private static String scalar(PrimitiveKind kind, PrimitiveType physical, Object value)
@@ -75,8 +64,9 @@ final class StatisticsText
             case INT8, INT16, INT32, INT64, UINT8, UINT16 -> Long.toString(((Number) value).longValue());
             case UINT32 -> Long.toString(Integer.toUnsignedLong((Integer) value));
             case UINT64 -> Long.toUnsignedString((Long) value);
-            case FLOAT32 -> DuckLakeValues.floatText((Float) value);
-            case FLOAT64 -> DuckLakeValues.doubleText((Double) value);
+            // parquet-java turns a zero min into -0.0 and a zero max into 0.0; DuckDB prints its zero bounds as 0.0.
+            case FLOAT32 -> (Float) value == 0 ? "0.0" : DuckLakeValues.floatText((Float) value);
+            case FLOAT64 -> (Double) value == 0 ? "0.0" : DuckLakeValues.doubleText((Double) value);
             case DATE -> LocalDate.ofEpochDay((Integer) value).toString();
             case TIME, TIME_NS -> clock(LocalTime.ofNanoOfDay(nanos((Long) value, logical)), kind == PrimitiveKind.TIME_NS);
             case TIMESTAMP, TIMESTAMP_S, TIMESTAMP_MS, TIMESTAMP_NS -> timestamp(instant((Long) value, logical), kind == PrimitiveKind.TIMESTAMP_NS);
@@ -165,7 +155,8 @@ final class StatisticsText
         if (blob) {
             return new Bounds(HEX.formatHex(cutMin), HEX.formatHex(cutMax));
         }
-        return withoutNul(new Bounds(new String(cutMin, StandardCharsets.UTF_8), new String(cutMax, StandardCharsets.UTF_8)));
+        // A NUL character stays: DuckLake 1.5.5 on a DuckDB catalog stores it as it is (observed), not as NULL.
+        return new Bounds(new String(cutMin, StandardCharsets.UTF_8), new String(cutMax, StandardCharsets.UTF_8));
     }
 
     private static byte[] truncateMin(byte[] value, boolean blob)
