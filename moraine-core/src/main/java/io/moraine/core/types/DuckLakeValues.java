@@ -248,14 +248,13 @@ public final class DuckLakeValues
 
     /**
      * A value as DuckLake writes it in {@code min_value} / {@code max_value} (reference §7.3): as {@link #text}, except
-     * booleans as {@code 1} / {@code 0} and infinite floats as {@code inf} / {@code -inf}.
+     * booleans as {@code 1} / {@code 0} and doubles as DuckDB prints them ({@link #doubleText}).
      */
     public static String statText(Object value)
     {
         return switch (value) {
             case Boolean bool -> bool ? "1" : "0";
-            case Double number when number.isInfinite() -> number > 0 ? "inf" : "-inf";
-            case Double number -> number.toString();
+            case Double number -> doubleText(number);
             default -> text(value);
         };
     }
