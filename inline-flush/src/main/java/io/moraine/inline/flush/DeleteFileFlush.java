@@ -54,7 +54,7 @@ final class DeleteFileFlush
             }
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
             String dataFilePath = FlushPaths.canonical(CatalogPaths.filePath(tablePath, dataFile.get()));
-            String name = "ducklake-" + InlineFlusher.uuidV7() + "-delete.parquet";
+            String name = io.moraine.core.write.DataFileNames.deleteFileName();
             FlushFileWriter<DeleteRowWriteSupport.Deletion> writer = FlushFileWriter.create(files, FlushPaths.resolve(tablePath, name),
                     new DeleteRowWriteSupport(dataFilePath));
             try (writer) {

@@ -41,7 +41,7 @@ final class FlushFile
     {
         this.files = files;
         this.tablePath = tablePath;
-        this.relativePath = hiveDirectory + "ducklake-" + InlineFlusher.uuidV7() + ".parquet";
+        this.relativePath = hiveDirectory + io.moraine.core.write.DataFileNames.dataFileName();
         this.partitionValues = partitionValues;
         this.columns = columns;
         this.stats = new FlushedColumnStats(columns);
@@ -102,7 +102,7 @@ final class FlushFile
         }
         Optional<Row> deleteRow = Optional.empty();
         if (!deletions.isEmpty()) {
-            String deleteName = "ducklake-" + InlineFlusher.uuidV7() + "-delete.parquet";
+            String deleteName = io.moraine.core.write.DataFileNames.deleteFileName();
             FlushFileWriter<DeleteRowWriteSupport.Deletion> deleteWriter = FlushFileWriter.create(files, FlushPaths.resolve(tablePath, deleteName),
                     new DeleteRowWriteSupport(dataFile));
             try (deleteWriter) {

@@ -24,7 +24,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * {@code ducklake_flush_inlined_data} written in Java (reference §3.4): at the head snapshot F, every inlined row
@@ -229,15 +228,5 @@ public final class InlineFlusher
             }
         }
         transaction.commit();
-    }
-
-    /** A time-ordered UUID (version 7), as DuckLake names its files. */
-    static UUID uuidV7()
-    {
-        long millis = System.currentTimeMillis();
-        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-        long high = (millis << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);
-        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
-        return new UUID(high, low);
     }
 }

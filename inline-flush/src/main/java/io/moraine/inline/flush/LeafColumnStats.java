@@ -136,6 +136,12 @@ final class LeafColumnStats
         Boolean containsNan = kind != null && kind.isFloatingPoint() ? nan : null;
         boolean counted = nulls <= slots;
         return Row.of(TableKind.FILE_COLUMN_STATS, dataFileId, tableId, columnId, sizeBytes, counted ? slots - nulls : null, counted ? nulls : null,
-                bounds ? DuckLakeValues.statText(min) : null, bounds ? DuckLakeValues.statText(max) : null, containsNan, null);
+                bounds ? statText(min) : null, bounds ? statText(max) : null, containsNan, null);
+    }
+
+    /** A FLOAT is carried widened to a double; DuckDB prints it with the float's own shortest digits. */
+    private String statText(Object value)
+    {
+        return kind == PrimitiveKind.FLOAT32 && value instanceof Double number ? DuckLakeValues.floatText(number.floatValue()) : DuckLakeValues.statText(value);
     }
 }

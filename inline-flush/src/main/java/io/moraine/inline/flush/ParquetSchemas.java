@@ -5,6 +5,7 @@ import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.ArrowHugeint;
 import io.moraine.core.inline.ParquetVariant;
 import io.moraine.core.scan.DataFileTask;
+import io.moraine.core.write.DataFileSchema;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -28,9 +29,8 @@ import java.util.Optional;
  */
 final class ParquetSchemas
 {
-    static final String ROW_ID = "_ducklake_internal_row_id";
-    static final String SNAPSHOT_ID = "_ducklake_internal_snapshot_id";
-    static final int ROW_ID_FIELD_ID = DataFileTask.ROW_ID_FIELD_ID;
+    static final String ROW_ID = DataFileSchema.ROW_ID_NAME;
+    static final String SNAPSHOT_ID = DataFileSchema.SNAPSHOT_ID_NAME;
     static final int SNAPSHOT_ID_FIELD_ID = DataFileTask.SNAPSHOT_ID_FIELD_ID;
     private static final byte VARIANT_SPEC_VERSION = 1;
 
@@ -44,18 +44,18 @@ final class ParquetSchemas
             Optional<ColumnNode> column = columns.stream().filter(node -> node.name().equals(field.getName())).findFirst();
             types.add(type(field, column));
         }
-        types.add(Types.optional(PrimitiveTypeName.INT64).id(ROW_ID_FIELD_ID).named(ROW_ID));
-        types.add(Types.optional(PrimitiveTypeName.INT64).id(SNAPSHOT_ID_FIELD_ID).named(SNAPSHOT_ID));
-        return new MessageType("duckdb_schema", types);
+        types.add(DataFileSchema.rowIdColumn());
+        types.add(DataFileSchema.snapshotIdColumn());
+        return new MessageType(DataFileSchema.ROOT_NAME, types);
     }
 
     /** The positional delete file schema DuckLake writes for flushed, ended rows. */
     static MessageType deleteFile()
     {
-        return new MessageType("duckdb_schema",
+        return new MessageType(DataFileSchema.ROOT_NAME,
                 Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(2147483646).named("file_path"),
                 Types.optional(PrimitiveTypeName.INT64).id(2147483645).named("pos"),
-                Types.optional(PrimitiveTypeName.INT64).id(SNAPSHOT_ID_FIELD_ID).named(SNAPSHOT_ID));
+                DataFileSchema.snapshotIdColumn());
     }
 
     private static Type type(Field field, Optional<ColumnNode> column)

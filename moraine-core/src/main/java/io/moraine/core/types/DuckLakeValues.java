@@ -248,16 +248,61 @@ public final class DuckLakeValues
 
     /**
      * A value as DuckLake writes it in {@code min_value} / {@code max_value} (reference §7.3): as {@link #text}, except
-     * booleans as {@code 1} / {@code 0} and infinite floats as {@code inf} / {@code -inf}.
+     * booleans as {@code 1} / {@code 0} and doubles as DuckDB prints them ({@link #doubleText}).
      */
     public static String statText(Object value)
     {
         return switch (value) {
             case Boolean bool -> bool ? "1" : "0";
-            case Double number when number.isInfinite() -> number > 0 ? "inf" : "-inf";
-            case Double number -> number.toString();
+            case Double number -> doubleText(number);
             default -> text(value);
         };
+    }
+
+    /** A DOUBLE as DuckDB prints it ({@link #floatingText}). */
+    public static String doubleText(double value)
+    {
+        return floatingText(value, Double.toString(value));
+    }
+
+    /** A FLOAT as DuckDB prints it: its own shortest digits, not those of the double it widens to ({@link #floatingText}). */
+    public static String floatText(float value)
+    {
+        return floatingText(value, Float.toString(value));
+    }
+
+    /**
+     * A floating-point value in DuckDB's text: the shortest digits that read back as the value ({@code javaText}, Java's
+     * own shortest form), fixed-point with at least one fractional digit for decimal exponents from -4 to 15
+     * ({@code 0.0001}, {@code 1e+16} and {@code 1e-05} otherwise, {@code 1.5e-07}), {@code inf}, {@code -inf}, {@code nan}.
+     */
+    private static String floatingText(double value, String javaText)
+    {
+        if (Double.isNaN(value)) {
+            return "nan";
+        }
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "inf" : "-inf";
+        }
+        if (value == 0) {
+            return (1 / value < 0) ? "-0.0" : "0.0";
+        }
+        BigDecimal decimal = new BigDecimal(javaText).stripTrailingZeros();
+        int exponent = decimal.precision() - decimal.scale() - 1;
+        if (exponent >= -4 && exponent < 16) {
+            String plain = decimal.toPlainString();
+            return plain.contains(".") ? plain : plain + ".0";
+        }
+        String digits = decimal.unscaledValue().abs().toString();
+        StringBuilder text = new StringBuilder(decimal.signum() < 0 ? "-" : "");
+        text.append(digits.charAt(0));
+        if (digits.length() > 1) {
+            text.append('.').append(digits, 1, digits.length());
+        }
+        text.append('e').append(exponent < 0 ? '-' : '+');
+        String magnitude = Integer.toString(Math.abs(exponent));
+        text.append(magnitude.length() < 2 ? "0" + magnitude : magnitude);
+        return text.toString();
     }
 
     /**
