@@ -50,7 +50,7 @@ final class CommitAttempt
     static final class NewSchema
     {
         final String name;
-        final UUID uuid = Uuids.v7();
+        final UUID uuid = DataFileNames.uuidV7();
         long schemaId = -1;
 
         NewSchema(String name)
@@ -129,7 +129,7 @@ final class CommitAttempt
         if (spec.columns().isEmpty()) {
             throw new InvalidArgumentException("table " + spec.schema() + "." + spec.name() + " has no columns; give it at least one");
         }
-        UUID uuid = Uuids.v7();
+        UUID uuid = DataFileNames.uuidV7();
         String path = (PLAIN_NAME.matcher(spec.name()).matches() ? spec.name() : uuid.toString()) + "/";
         long schemaId = createdSchemas.containsKey(spec.schema()) ? -1 : existingSchema(spec.schema()).id();
         TableDraft draft = new TableDraft(true, -1, uuid, schemaId, spec.schema(), spec.name(), path, null, List.of(), 1);
@@ -307,7 +307,7 @@ final class CommitAttempt
         final String name;
         final String dialect;
         final String sql;
-        final UUID uuid = Uuids.v7();
+        final UUID uuid = DataFileNames.uuidV7();
 
         NewView(String schema, String name, String dialect, String sql)
         {
