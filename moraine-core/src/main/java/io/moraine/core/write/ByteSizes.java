@@ -1,37 +1,36 @@
 package io.moraine.core.write;
 
-import io.moraine.core.error.InvalidArgumentException;
-
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Byte sizes as DuckDB reads them ({@code 512MB}, {@code 1GiB}, {@code 100000}): decimal and binary units. */
 final class ByteSizes
 {
-    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([a-z]*)");
+    private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z]*)\\s*");
 
     private ByteSizes() {}
 
-    static long parse(String option, String text)
+    /** The size in bytes, or empty when {@code text} is not a size. */
+    static OptionalLong parse(String text)
     {
-        Matcher matcher = SIZE.matcher(text.toLowerCase(Locale.ROOT));
+        Matcher matcher = SIZE.matcher(text);
         if (!matcher.matches()) {
-            throw new InvalidArgumentException("option " + option + " is '" + text + "'; give a size such as 512MB, 1GiB or a number of bytes");
+            return OptionalLong.empty();
         }
-        double number = Double.parseDouble(matcher.group(1));
-        long unit = switch (matcher.group(2)) {
+        long multiplier = switch (matcher.group(2).toLowerCase(Locale.ROOT)) {
             case "", "b", "byte", "bytes" -> 1L;
-            case "kb", "k" -> 1000L;
-            case "mb", "m" -> 1000L * 1000;
-            case "gb", "g" -> 1000L * 1000 * 1000;
-            case "tb", "t" -> 1000L * 1000 * 1000 * 1000;
+            case "kb", "k", "kilobyte", "kilobytes" -> 1_000L;
+            case "mb", "m", "megabyte", "megabytes" -> 1_000_000L;
+            case "gb", "g", "gigabyte", "gigabytes" -> 1_000_000_000L;
+            case "tb", "t", "terabyte", "terabytes" -> 1_000_000_000_000L;
             case "kib" -> 1L << 10;
             case "mib" -> 1L << 20;
             case "gib" -> 1L << 30;
             case "tib" -> 1L << 40;
-            default -> throw new InvalidArgumentException("option " + option + " has unit '" + matcher.group(2) + "'; use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB");
+            default -> -1L;
         };
-        return (long) (number * unit);
+        return multiplier < 0 ? OptionalLong.empty() : OptionalLong.of((long) (Double.parseDouble(matcher.group(1)) * multiplier));
     }
 }

@@ -15,8 +15,14 @@ final class ColumnTree
 
     static List<TableColumn> of(List<Row> columnRows)
     {
+        return ColumnNode.assemble(sorted(columnRows)).stream().map(TableColumn::of).toList();
+    }
+
+    /** The rows in column order (DuckLake's column_order is the column id). */
+    static List<Row> sorted(List<Row> columnRows)
+    {
         List<Row> sorted = new ArrayList<>(columnRows);
         sorted.sort(Comparator.comparingLong(row -> row.getLong("column_id")));
-        return ColumnNode.assemble(sorted).stream().map(TableColumn::of).toList();
+        return sorted;
     }
 }

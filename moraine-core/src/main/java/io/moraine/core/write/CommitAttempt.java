@@ -409,6 +409,44 @@ final class CommitAttempt
         return schemaPath + table.path;
     }
 
+    /** How the engine writes data files of the table as this attempt sees it (new columns and partitioning included). */
+    DataFileLayout dataFileLayout(TableDraft table)
+    {
+        List<io.moraine.core.row.ColumnNode> nodes = io.moraine.core.row.ColumnNode.assemble(ColumnTree.sorted(table.columns));
+        io.moraine.core.types.TableSchema columns = io.moraine.core.types.TableSchema.of(nodes);
+        Optional<io.moraine.core.catalog.PartitionSpec> spec;
+        if (table.newPartitioning.isPresent()) {
+            List<PartitionField> keys = table.newPartitioning.get();
+            List<Row> keyRows = new ArrayList<>();
+            for (int index = 0; index < keys.size(); index++) {
+                long columnId = table.column(keys.get(index).column()).orElseThrow().getLong("column_id");
+                keyRows.add(Row.of(TableKind.PARTITION_COLUMN, -1L, table.tableId, (long) index, columnId, keys.get(index).transform().text()));
+            }
+            spec = Optional.of(io.moraine.core.catalog.PartitionSpec.of(-1, keyRows, nodes));
+        }
+        else if (table.created) {
+            spec = Optional.empty();
+        }
+        else {
+            spec = base.partitionInfo(table.tableId)
+                    .map(info -> io.moraine.core.catalog.PartitionSpec.of(info.getLong("partition_id"),
+                            base.partitionColumns(table.tableId, info.getLong("partition_id")), nodes));
+        }
+        boolean encrypted = "true".equalsIgnoreCase(base.facts().get(StoreFacts.ENCRYPTED));
+        long tableId = table.created ? -1 : table.tableId;
+        java.util.function.Function<String, Optional<String>> option = key -> base.option(key, table.schemaId, tableId);
+        io.moraine.core.catalog.TableDefinition definition = new io.moraine.core.catalog.TableDefinition(
+                model.table(tableId).orElseGet(() -> placeholderTable(table)), columns, spec, Optional.empty(), java.util.Map.of());
+        return DataFileLayout.of(tablePath(table), definition, encrypted, option);
+    }
+
+    private LakeTable placeholderTable(TableDraft table)
+    {
+        LakeSchema schema = model.schema(table.schemaName).orElseGet(() -> new LakeSchema(-1, createdSchemas.get(table.schemaName).uuid, table.schemaName,
+                Optional.of(createdSchemas.get(table.schemaName).path()), true));
+        return new LakeTable(table.tableId, table.uuid, schema, table.name, Optional.of(table.path), true);
+    }
+
     boolean isEmpty()
     {
         return createdSchemas.isEmpty() && droppedSchemas.isEmpty() && createdTables.isEmpty() && createdViews.isEmpty() && droppedViews.isEmpty()

@@ -29,8 +29,6 @@ import static java.util.Objects.requireNonNull;
  */
 public final class DataFileLayout
 {
-    private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z]*)\\s*");
-
     private final String tablePath;
     private final TableSchema columns;
     private final Optional<PartitionSpec> partitionSpec;
@@ -180,25 +178,7 @@ public final class DataFileLayout
     /** A byte size as DuckDB parses one: a number with an optional unit (KB = 1000 bytes, KiB = 1024, ... up to TB and TiB). */
     static long parseSize(String table, String key, String value)
     {
-        Matcher matcher = SIZE.matcher(value);
-        if (matcher.matches()) {
-            long multiplier = switch (matcher.group(2).toLowerCase(Locale.ROOT)) {
-                case "", "b", "byte", "bytes" -> 1L;
-                case "kb", "k", "kilobyte", "kilobytes" -> 1_000L;
-                case "mb", "m", "megabyte", "megabytes" -> 1_000_000L;
-                case "gb", "g", "gigabyte", "gigabytes" -> 1_000_000_000L;
-                case "tb", "t", "terabyte", "terabytes" -> 1_000_000_000_000L;
-                case "kib" -> 1L << 10;
-                case "mib" -> 1L << 20;
-                case "gib" -> 1L << 30;
-                case "tib" -> 1L << 40;
-                default -> -1L;
-            };
-            if (multiplier > 0) {
-                return (long) (Double.parseDouble(matcher.group(1)) * multiplier);
-            }
-        }
-        throw new InvalidArgumentException("table " + table + " has option " + key + " = '" + value + "'; it takes a byte size such as "
-                + "536870912, 512MiB or 100MB");
+        return ByteSizes.parse(value).orElseThrow(() -> new InvalidArgumentException("table " + table + " has option " + key + " = '" + value
+                + "'; it takes a byte size such as 536870912, 512MiB or 100MB"));
     }
 }

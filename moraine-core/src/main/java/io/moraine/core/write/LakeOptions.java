@@ -112,7 +112,8 @@ public final class LakeOptions
                 }
                 yield Long.toString(number);
             }
-            case "target_file_size" -> Long.toString(ByteSizes.parse(key, text));
+            case "target_file_size" -> Long.toString(ByteSizes.parse(text).orElseThrow(() -> new InvalidArgumentException("option target_file_size is '"
+                    + text + "'; give a size such as 512MB, 1GiB or a number of bytes")));
             case "parquet_version" -> {
                 long version = wholeNumber(key, text);
                 if (version != 1 && version != 2) {

@@ -226,6 +226,16 @@ public final class WriteTransaction
         });
     }
 
+    /**
+     * Where and how to write data files of the table as this transaction sees it (a table it created or altered
+     * included): paths, Parquet schema with field ids, writer settings, partition values of a row.
+     */
+    public DataFileLayout dataFileLayout(String schema, String table)
+    {
+        requireOpen();
+        return view.dataFileLayout(view.table(schema, table));
+    }
+
     /** Adds data files the engine wrote where the table's data-file target said. */
     public WriteTransaction appendDataFiles(String schema, String table, List<WrittenDataFile> files)
     {

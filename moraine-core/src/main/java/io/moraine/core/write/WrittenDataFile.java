@@ -1,6 +1,16 @@
 package io.moraine.core.write;
 
+import io.moraine.core.error.StoreException;
+import io.moraine.core.io.LakeFileSystem;
+import io.moraine.core.io.ParquetReaders;
+import io.moraine.core.types.TableColumn;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.InputFile;
+
+import java.io.IOException;
 import java.util.List;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -25,5 +35,23 @@ public record WrittenDataFile(String path, long fileSizeBytes, long footerSize, 
         requireNonNull(path, "path is null");
         columnStatistics = List.copyOf(columnStatistics);
         partitionValues = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(partitionValues));
+    }
+
+    /**
+     * The file an engine wrote at {@code target}, measured from its own footer (one ranged read): size, footer size,
+     * rows and DuckDB's statistics of every leaf column of {@code columns}. For writers that do not hand their footer back.
+     */
+    public static WrittenDataFile measure(LakeFileSystem files, DataFileTarget target, List<TableColumn> columns)
+    {
+        InputFile input = files.newInputFile(target.location(), OptionalLong.empty());
+        try (ParquetFileReader reader = ParquetReaders.open(input)) {
+            long rows = reader.getFooter().getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum();
+            return new WrittenDataFile(target.location(), input.getLength(), ParquetFooters.footerSize(input), rows,
+                    ParquetFileStatistics.fromFooter(reader.getFooter(), columns), target.partitionValues());
+        }
+        catch (IOException e) {
+            throw new StoreException("reading the footer of written data file " + target.location() + " failed: " + e.getMessage()
+                    + "; check that the file was written completely, then add it again", e);
+        }
     }
 }
