@@ -155,13 +155,26 @@ public final class SlateStore
                 : options.walStore().map(walStore -> ObjectStores.resolveWal(walStore, options, true));
         return switch (mode) {
             case READ_WRITE -> {
-                SlateStore writer = new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);
+                Db opened = options.writerMode() == WriterMode.HANDOFF && exists
+                        ? openWriterRetrying(uri, objectStore, walObjectStore, timeout)
+                        : openWriter(uri, objectStore, walObjectStore, timeout);
+                SlateStore writer = new SlateStore(uri, mode, objectStore, walObjectStore, opened, null, options);
                 try {
                     if (!exists) {
                         writer.recordWalStore(options.walStore());
                     }
                     synchronized (writer.applyGate) {
-                        writer.systemRecords.load(writer.latestIncludingPending());
+                        try {
+                            writer.systemRecords.load(writer.latestIncludingPending());
+                        }
+                        catch (RuntimeException e) {
+                            // Another process took the writer already: this handle reads from a reader until it commits.
+                            if (!writer.isHandoffFailure(e)) {
+                                throw e;
+                            }
+                            writer.noteFenced();
+                            writer.systemRecords.forget();
+                        }
                     }
                 }
                 catch (RuntimeException e) {
@@ -352,6 +365,33 @@ public final class SlateStore
             }, uri, "configuring the writer");
             return await(builder::build, uri, "opening the store read-write", timeout);
         }
+    }
+
+    /**
+     * Opens the writer with bounded attempts that back off with jitter (HANDOFF mode: another process may be opening
+     * it at the same moment, or its compactor may still be fencing), each waiting at most {@code timeout}; fails with
+     * {@link io.moraine.core.error.WriterHandoffException} when none succeeds.
+     */
+    private static Db openWriterRetrying(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
+    {
+        RuntimeException last = null;
+        for (int attempt = 1; attempt <= HandoffRetries.OPEN_ATTEMPTS; attempt++) {
+            try {
+                return openWriter(uri, objectStore, wal, timeout);
+            }
+            catch (io.moraine.core.error.OperationInterruptedException | InvalidArgumentException e) {
+                throw e;
+            }
+            catch (RuntimeException e) {
+                last = e;
+                if (attempt < HandoffRetries.OPEN_ATTEMPTS) {
+                    HandoffRetries.backOff(attempt);
+                }
+            }
+        }
+        throw new io.moraine.core.error.WriterHandoffException("could not take the writer of store " + uri + " from the process that holds it: "
+                + HandoffRetries.OPEN_ATTEMPTS + " writer opens failed, the last with: " + last.getMessage() + ". Nothing was committed; "
+                + "retry (if another process keeps committing to the store, give it a moment, or attach with writer mode exclusive).", last);
     }
 
     private static DbReader openReader(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, ReaderMode readerMode, StoreOptions options)
@@ -759,27 +799,7 @@ public final class SlateStore
                     // Fenced or already closed: nothing of it is needed.
                 }
             }
-            Db fresh = null;
-            RuntimeException last = null;
-            for (int attempt = 1; attempt <= HandoffRetries.OPEN_ATTEMPTS && fresh == null; attempt++) {
-                try {
-                    fresh = openWriter(uri, objectStore, walObjectStore, timeout);
-                }
-                catch (io.moraine.core.error.OperationInterruptedException e) {
-                    throw e;
-                }
-                catch (RuntimeException e) {
-                    last = e;
-                    if (attempt < HandoffRetries.OPEN_ATTEMPTS) {
-                        HandoffRetries.backOff(attempt);
-                    }
-                }
-            }
-            if (fresh == null) {
-                throw new io.moraine.core.error.WriterHandoffException("could not take the writer of store " + uri + " back from the process that took it: "
-                        + HandoffRetries.OPEN_ATTEMPTS + " writer opens failed, the last with: " + last.getMessage() + ". Nothing of this commit landed; "
-                        + "retry it (if another process keeps committing to the store, give it a moment, or attach with writer mode exclusive).", last);
-            }
+            Db fresh = openWriterRetrying(uri, objectStore, walObjectStore, timeout);
             synchronized (applyGate) {
                 db = fresh;
                 handoffs++;
