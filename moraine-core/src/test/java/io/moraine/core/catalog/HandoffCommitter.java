@@ -37,6 +37,8 @@ public final class HandoffCommitter
         try (MoraineCatalog catalog = MoraineCatalog.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withWriterMode(writerMode))) {
             System.out.println("OPEN " + tag);
             System.out.flush();
+            // Both processes start committing together (the parent says GO once both are open), so that they interleave.
+            new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8)).readLine();
             for (int i = 0; i < count; i++) {
                 System.out.println("ACK " + tag + " " + i + " " + commit(catalog, tag, i));
                 System.out.flush();
