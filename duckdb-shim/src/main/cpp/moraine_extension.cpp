@@ -65,12 +65,13 @@ static unique_ptr<Catalog> MoraineAttach(optional_ptr<StorageExtensionInfo> stor
 			java_options.insert(java_options.end(), {key, settings.wal_path});
 		} else if (key == "store_timeout") {
 			java_options.insert(java_options.end(), {key, TimeoutText(option.second)});
-		} else if (key == "commit_policy" || key == "allowed_locations") {
+		} else if (key == "commit_policy" || key == "allowed_locations" || key == "writer_mode") {
 			java_options.insert(java_options.end(), {key, option.second.ToString()});
 		} else {
 			throw BinderException("moraine: unknown ATTACH option %s; a moraine attach takes READ_ONLY, READ_WRITE, "
 			                      "CHECKPOINT '<id>', WAL_PATH '<uri>', STORE_TIMEOUT '<duration>' and "
-			                      "COMMIT_POLICY 'rebase'|'retry' and ALLOWED_LOCATIONS '<uri>,<uri>'",
+			                      "COMMIT_POLICY 'rebase'|'retry', WRITER_MODE 'handoff'|'exclusive' and "
+			                      "ALLOWED_LOCATIONS '<uri>,<uri>'",
 			                      option.first);
 		}
 	}

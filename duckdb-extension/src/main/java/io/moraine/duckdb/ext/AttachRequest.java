@@ -5,6 +5,7 @@ import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.S3Settings;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
+import io.moraine.core.store.WriterMode;
 import io.moraine.core.tx.CommitPolicy;
 
 import java.util.Optional;
@@ -22,6 +23,15 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, Commit
     /** What a commit that lost the race does unless COMMIT_POLICY says otherwise (docs/duckdb.md, "Commit policy"). */
     static final CommitPolicy DEFAULT_COMMIT_POLICY = CommitPolicy.REBASE;
 
+    /**
+     * What a read-write attach does when another process takes the store's writer, unless WRITER_MODE says otherwise
+     * (docs/writes.md, "The writer hand-off"; chosen from bin/moraine bench writes --handoff, docs/benchmarks.md).
+     */
+    static final WriterMode DEFAULT_WRITER_MODE = WriterMode.HANDOFF;
+
+    /** How errors name the writer-mode setting. */
+    static final String WRITER_MODE_SETTING = "the ATTACH option WRITER_MODE (META_WRITER_MODE on the ducklake: attach)";
+
     /** {@code accessMode} is DuckDB's: READ_WRITE, READ_ONLY or AUTOMATIC (no mode given). */
     static AttachRequest parse(String uri, String accessMode, AttachOptions attachOptions)
     {
@@ -37,6 +47,7 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, Commit
             options = options.withWalStore(StoreUri.parse(walPath.get()));
         }
         options = attachOptions.applyTo(options, store);
+        options = options.withWriterMode(attachOptions.get("writer_mode").map(value -> WriterMode.parse(value, WRITER_MODE_SETTING)).orElse(DEFAULT_WRITER_MODE));
         OpenMode mode;
         if (checkpointId != null && !checkpointId.isEmpty()) {
             if (accessMode.equals("READ_WRITE")) {

@@ -26,7 +26,9 @@ import static io.moraine.duckdb.ext.ExtensionConnections.execute;
  * <li>{@code follow <store> <data> <count>}: attaches READ_ONLY, prints {@code ATTACHED <count>}, then polls
  * {@code lake.items} until it holds {@code count} rows (bounded), prints {@code SAW <count>} and exits;</li>
  * <li>{@code commit-batches <store> <data> <log>}: commits batches into {@code lake.batches} until killed, appending
- * {@code <batch> <snapshot id> <total rows>} to {@code log} (fsync'd) after each acknowledged commit.</li>
+ * {@code <batch> <snapshot id> <total rows>} to {@code log} (fsync'd) after each acknowledged commit;</li>
+ * <li>{@code handoff-inserts <store> <data> <first id> <count>}: attaches with {@code META_WRITER_MODE 'handoff'} and
+ * inserts {@code count} ids into {@code lake.items}, one commit each, then prints {@code INSERTED <count>}.</li>
  * </ul>
  */
 public final class DuckLakeChildProcess
@@ -106,6 +108,7 @@ public final class DuckLakeChildProcess
                 }
                 case "follow" -> follow(connection, store, data, Long.parseLong(args[3]));
                 case "commit-batches" -> commitBatches(connection, store, data, Path.of(args[3]));
+                case "handoff-inserts" -> handoffInserts(connection, store, data, Integer.parseInt(args[3]), Integer.parseInt(args[4]));
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             }
         }
@@ -124,6 +127,20 @@ public final class DuckLakeChildProcess
             Thread.sleep(50);
         }
         System.out.println("SAW " + seen);
+    }
+
+    /** Attaches read-write with the writer hand-off and inserts ids {@code first}.. one commit each, pausing at random. */
+    private static void handoffInserts(Connection connection, Path store, Path data, int first, int inserts)
+            throws Exception
+    {
+        execute(connection, attach(store, data, ", META_WRITER_MODE 'handoff'"));
+        System.out.println("ATTACHED");
+        System.out.flush();
+        for (int i = 0; i < inserts; i++) {
+            execute(connection, "INSERT INTO lake.items VALUES (" + (first + i) + ")");
+            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(40));
+        }
+        System.out.println("INSERTED " + inserts);
     }
 
     private static void commitBatches(Connection connection, Path store, Path data, Path log)

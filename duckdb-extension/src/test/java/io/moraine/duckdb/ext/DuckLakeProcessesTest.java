@@ -33,7 +33,8 @@ class DuckLakeProcessesTest
         Path store = temp.resolve("store");
         Path data = Files.createDirectories(temp.resolve("data"));
         try (Connection connection = open()) {
-            execute(connection, attach(store, data, ", DATA_INLINING_ROW_LIMIT 10"));
+            // Exclusive writer mode (the default hands the writer back and forth: DuckLakeWriterHandoffTest).
+            execute(connection, attach(store, data, ", DATA_INLINING_ROW_LIMIT 10, META_WRITER_MODE 'exclusive'"));
             execute(connection, "CREATE TABLE lake.items (id INTEGER)");
             execute(connection, "INSERT INTO lake.items VALUES (1)");
 

@@ -365,7 +365,8 @@ class DuckLakeWritesTest
     {
         Path data = temp.resolve("data");
         Files.createDirectories(data);
-        String attach = "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/')";
+        // Exclusive writer mode (the default hands the writer back and forth: DuckLakeWriterHandoffTest).
+        String attach = "ATTACH 'ducklake:moraine:" + temp.resolve("store") + "' AS lake (DATA_PATH '" + data + "/', META_WRITER_MODE 'exclusive')";
         // Two DuckDB databases, each with its own read-write attach (as two processes would have).
         try (Connection first = open(); Connection second = open()) {
             execute(first, attach);

@@ -155,7 +155,7 @@ public final class MoraineCatalog
     public static MoraineCatalog open(StoreUri uri, OpenMode mode, StoreOptions storeOptions, CommitListener listener)
     {
         SlateStore store = SlateStore.open(uri, mode, new StoreOptions(storeOptions.walStore(), storeOptions.checkpointId(),
-                storeOptions.manifestPollInterval(), storeOptions.readListener(), storeOptions.timeout(), false, storeOptions.s3Settings()));
+                storeOptions.manifestPollInterval(), storeOptions.readListener(), storeOptions.timeout(), false, storeOptions.s3Settings(), storeOptions.writerMode()));
         try {
             int formatVersion = checkFormat(store);
             if (storeOptions.walStore().isPresent()) {

@@ -9,7 +9,8 @@ public class FencedException
     public FencedException(String store, Throwable cause)
     {
         super(ErrorCode.FENCED, "FENCED: another process opened store " + store + " read-write and is now its writer; "
-                + "this handle can no longer commit. Re-open the catalog to continue (only one read-write process "
-                + "may use a store at a time; open the others read-only).", cause);
+                + "this handle can no longer commit. Re-open the catalog to continue (in writer mode EXCLUSIVE only one "
+                + "read-write process may use a store at a time; open the others read-only, or use writer mode HANDOFF, "
+                + "where the next commit takes the writer back).", cause);
     }
 }

@@ -14,8 +14,12 @@ import java.util.NoSuchElementException;
 public final class KeyValueCursor
         implements Iterator<KeyValue>, AutoCloseable
 {
-    private final DbIterator iterator;
+    private DbIterator iterator;
     private final StoreUri store;
+    // Where the scan goes on after a hand-off broke it (null: it cannot), and which failures those are.
+    private final java.util.function.Function<byte[], DbIterator> resume;
+    private final java.util.function.Predicate<Throwable> resumable;
+    private byte[] lastKey;
     private final int pageSize;
     private final Duration timeout;
     private List<KeyValue> page = List.of();
@@ -24,10 +28,22 @@ public final class KeyValueCursor
 
     KeyValueCursor(DbIterator iterator, StoreUri store, int pageSize, Duration timeout)
     {
+        this(iterator, store, pageSize, timeout, null, failure -> false);
+    }
+
+    /**
+     * A cursor that, when a read fails in a way {@code resumable} accepts (a writer hand-off), goes on with the iterator
+     * {@code resume} opens after the last key returned (given null when none was).
+     */
+    KeyValueCursor(DbIterator iterator, StoreUri store, int pageSize, Duration timeout, java.util.function.Function<byte[], DbIterator> resume,
+            java.util.function.Predicate<Throwable> resumable)
+    {
         this.iterator = iterator;
         this.store = store;
         this.pageSize = pageSize;
         this.timeout = timeout;
+        this.resume = resume;
+        this.resumable = resumable;
     }
 
     @Override
@@ -39,14 +55,36 @@ public final class KeyValueCursor
         if (exhausted) {
             return false;
         }
-        page = SlateDbCalls.await(executor -> iterator.nextBatch(pageSize, executor), store, "scanning", timeout).stream()
-                .map(entry -> new KeyValue(entry.key(), entry.value()))
-                .toList();
+        page = nextPage();
         position = 0;
         if (page.size() < pageSize) {
             exhausted = true;
         }
         return !page.isEmpty();
+    }
+
+    private List<KeyValue> nextPage()
+    {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                DbIterator current = iterator;
+                return SlateDbCalls.await(executor -> current.nextBatch(pageSize, executor), store, "scanning", timeout).stream()
+                        .map(entry -> new KeyValue(entry.key(), entry.value()))
+                        .toList();
+            }
+            catch (RuntimeException e) {
+                if (resume == null || attempt > 3 || !resumable.test(e)) {
+                    throw e;
+                }
+                try {
+                    iterator.close();
+                }
+                catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+                iterator = resume.apply(lastKey);
+            }
+        }
     }
 
     @Override
@@ -55,7 +93,11 @@ public final class KeyValueCursor
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        return page.get(position++);
+        KeyValue next = page.get(position++);
+        if (resume != null) {
+            lastKey = next.key();
+        }
+        return next;
     }
 
     @Override

@@ -42,6 +42,9 @@ public final class PendingReads
     private final List<Read> reads;
     private final StoreUri store;
     private final Duration timeout;
+    // A hand-off's failures (see SlateStore#isHandoffFailure) and how to redo the reads then; null: none.
+    private java.util.function.Predicate<Throwable> redoWhen;
+    private java.util.function.Supplier<List<byte[]>> redo;
 
     private PendingReads(List<Read> reads, StoreUri store, Duration timeout)
     {
@@ -71,11 +74,32 @@ public final class PendingReads
         return new PendingReads(reads, null, StoreOptions.DEFAULT_TIMEOUT);
     }
 
+    /** These reads, redone by {@code redo} if they fail in a way {@code redoWhen} accepts (a writer hand-off). */
+    PendingReads failingOver(java.util.function.Predicate<Throwable> redoWhen, java.util.function.Supplier<List<byte[]>> redo)
+    {
+        this.redoWhen = redoWhen;
+        this.redo = redo;
+        return this;
+    }
+
     /**
      * Waits for every read, all within the store timeout; the values come in the order of the keys, null where a key
      * is absent.
      */
     public List<byte[]> await()
+    {
+        try {
+            return awaitOnce();
+        }
+        catch (RuntimeException e) {
+            if (redo == null || !redoWhen.test(e)) {
+                throw e;
+            }
+            return redo.get();
+        }
+    }
+
+    private List<byte[]> awaitOnce()
     {
         try {
             return SlateDbCalls.awaitAll(reads.stream().map(Read::value).toList(), store, "reading a key", timeout);

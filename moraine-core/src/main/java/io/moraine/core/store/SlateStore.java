@@ -65,8 +65,18 @@ public final class SlateStore
     private final OpenMode mode;
     private final ObjectStore objectStore;
     private final Optional<ObjectStore> walObjectStore;
-    private final Db db;
+    // The writer's handle; a hand-off (HANDOFF mode) replaces it with a new one. Null for readers.
+    private volatile Db db;
     private final DbReader reader;
+    private final StoreOptions options;
+    private final WriterMode writerMode;
+    // HANDOFF mode: set once this handle is known to be fenced, until the next commit takes the writer back. Reads
+    // meanwhile go to fencedReader, a reader opened for the purpose (a fenced SlateDB handle fails every call).
+    private volatile boolean fenced;
+    private DbReader fencedReader;
+    private final Object writerLock = new Object();
+    private final Object fencedReaderLock = new Object();
+    private int handoffs;
     private final StoreReadListener readListener;
     private final Duration timeout;
     private final Duration manifestPollInterval;
@@ -111,6 +121,8 @@ public final class SlateStore
         this.walObjectStore = walObjectStore;
         this.db = db;
         this.reader = reader;
+        this.options = options;
+        this.writerMode = options.writerMode();
     }
 
     /**
@@ -143,13 +155,26 @@ public final class SlateStore
                 : options.walStore().map(walStore -> ObjectStores.resolveWal(walStore, options, true));
         return switch (mode) {
             case READ_WRITE -> {
-                SlateStore writer = new SlateStore(uri, mode, objectStore, walObjectStore, openWriter(uri, objectStore, walObjectStore, timeout), null, options);
+                Db opened = options.writerMode() == WriterMode.HANDOFF && exists
+                        ? openWriterRetrying(uri, objectStore, walObjectStore, timeout)
+                        : openWriter(uri, objectStore, walObjectStore, timeout);
+                SlateStore writer = new SlateStore(uri, mode, objectStore, walObjectStore, opened, null, options);
                 try {
                     if (!exists) {
                         writer.recordWalStore(options.walStore());
                     }
                     synchronized (writer.applyGate) {
-                        writer.systemRecords.load(writer.latestIncludingPending());
+                        try {
+                            writer.systemRecords.load(writer.latestIncludingPending());
+                        }
+                        catch (RuntimeException e) {
+                            // Another process took the writer already: this handle reads from a reader until it commits.
+                            if (!writer.isHandoffFailure(e)) {
+                                throw e;
+                            }
+                            writer.noteFenced();
+                            writer.systemRecords.forget();
+                        }
                     }
                 }
                 catch (RuntimeException e) {
@@ -342,6 +367,33 @@ public final class SlateStore
         }
     }
 
+    /**
+     * Opens the writer with bounded attempts that back off with jitter (HANDOFF mode: another process may be opening
+     * it at the same moment, or its compactor may still be fencing), each waiting at most {@code timeout}; fails with
+     * {@link io.moraine.core.error.WriterHandoffException} when none succeeds.
+     */
+    private static Db openWriterRetrying(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, Duration timeout)
+    {
+        RuntimeException last = null;
+        for (int attempt = 1; attempt <= HandoffRetries.OPEN_ATTEMPTS; attempt++) {
+            try {
+                return openWriter(uri, objectStore, wal, timeout);
+            }
+            catch (io.moraine.core.error.OperationInterruptedException | InvalidArgumentException e) {
+                throw e;
+            }
+            catch (RuntimeException e) {
+                last = e;
+                if (attempt < HandoffRetries.OPEN_ATTEMPTS) {
+                    HandoffRetries.backOff(attempt);
+                }
+            }
+        }
+        throw new io.moraine.core.error.WriterHandoffException("could not take the writer of store " + uri + " from the process that holds it: "
+                + HandoffRetries.OPEN_ATTEMPTS + " writer opens failed, the last with: " + last.getMessage() + ". Nothing was committed; "
+                + "retry (if another process keeps committing to the store, give it a moment, or attach with writer mode exclusive).", last);
+    }
+
     private static DbReader openReader(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, ReaderMode readerMode, StoreOptions options)
     {
         Duration poll = options.manifestPollInterval();
@@ -407,9 +459,26 @@ public final class SlateStore
     /** Reads the newest durable state this handle knows: the writer's own, or what the reader has caught up to. */
     public KeyValueReader latest()
     {
-        return db != null
-                ? new Reader((key, executor) -> db.getWithOptions(key, READ_OPTIONS, executor), db::scanWithOptions, SCAN_OPTIONS)
-                : new Reader((key, executor) -> reader.getWithOptions(key, READ_OPTIONS, executor), reader::scanWithOptions, SCAN_OPTIONS);
+        if (mode != OpenMode.READ_WRITE) {
+            return new Reader((key, executor) -> reader.getWithOptions(key, READ_OPTIONS, executor), reader::scanWithOptions, SCAN_OPTIONS);
+        }
+        if (writerMode == WriterMode.EXCLUSIVE) {
+            return new Reader((key, executor) -> db.getWithOptions(key, READ_OPTIONS, executor), (range, scanOptions, executor) -> db.scanWithOptions(range, scanOptions, executor), SCAN_OPTIONS);
+        }
+        return handingOffReader();
+    }
+
+    /**
+     * The writer's durable state, read from the writer while it holds the store and from a reader while another process
+     * does (HANDOFF mode); a read that finds its handle fenced or replaced is redone on the current one.
+     */
+    private Reader handingOffReader()
+    {
+        Reader reader = new Reader((key, executor) -> fenced ? fencedReader().getWithOptions(key, READ_OPTIONS, executor) : db.getWithOptions(key, READ_OPTIONS, executor),
+                (range, scanOptions, executor) -> fenced ? fencedReader().scanWithOptions(range, scanOptions, executor) : db.scanWithOptions(range, scanOptions, executor),
+                SCAN_OPTIONS);
+        reader.failingOver = true;
+        return reader;
     }
 
     /**
@@ -429,9 +498,30 @@ public final class SlateStore
      */
     public SnapshotView snapshot()
     {
-        if (db == null) {
+        if (mode != OpenMode.READ_WRITE) {
             return new SnapshotView(latest(), () -> {});
         }
+        if (writerMode == WriterMode.HANDOFF) {
+            // Fenced, the writer's snapshots are gone: reads follow the reader, as a READ_ONLY store's do.
+            if (fenced) {
+                return new SnapshotView(latest(), () -> {});
+            }
+            try {
+                return writerSnapshot();
+            }
+            catch (RuntimeException e) {
+                if (!isHandoffFailure(e)) {
+                    throw e;
+                }
+                noteFenced();
+                return new SnapshotView(latest(), () -> {});
+            }
+        }
+        return writerSnapshot();
+    }
+
+    private SnapshotView writerSnapshot()
+    {
         // SlateDB pins a snapshot at the newest applied batch, durable or not. The view reads everything up to that
         // batch (later batches are invisible to it whatever their durability) and is handed out only once all of it is
         // durable: it never moves, and never shows a commit that could still be lost. A reader waits for the flush in
@@ -456,8 +546,11 @@ public final class SlateStore
             }
             throw e;
         }
-        return new SnapshotView(new Reader((key, executor) -> snapshot.getWithOptions(key, PENDING_READ_OPTIONS, executor),
-                snapshot::scanWithOptions, PENDING_SCAN_OPTIONS, system), snapshot::close);
+        Reader view = new Reader((key, executor) -> snapshot.getWithOptions(key, PENDING_READ_OPTIONS, executor),
+                snapshot::scanWithOptions, PENDING_SCAN_OPTIONS, system);
+        // A view outliving its writer (fenced, or replaced by a hand-off) reads on from the store's current state.
+        view.fallback = writerMode == WriterMode.HANDOFF ? this::handingOffReader : null;
+        return new SnapshotView(view, snapshot::close);
     }
 
     /** Returns once every batch applied so far is durable (for a commit that wrote nothing but reports the head). */
@@ -514,7 +607,8 @@ public final class SlateStore
             synchronized (applyGate) {
                 WriteHandle handle;
                 try {
-                    handle = await(executor -> db.write(batch, executor), uri, "writing a batch");
+                    Db writer = db;
+                    handle = await(executor -> writer.write(batch, executor), uri, "writing a batch");
                 }
                 catch (RuntimeException | Error e) {
                     // SlateDB may have applied the batch all the same (an interrupted wait does not withdraw it):
@@ -598,6 +692,134 @@ public final class SlateStore
     }
 
 
+    /** What this handle does when another process takes the store's writer (read-write opens only). */
+    public WriterMode writerMode()
+    {
+        return writerMode;
+    }
+
+    /** Counts the hand-offs this handle took the writer back in; a commit compares it to see whether one happened. */
+    public int writerGeneration()
+    {
+        synchronized (writerLock) {
+            return handoffs;
+        }
+    }
+
+    /**
+     * HANDOFF mode: whether another process is known to have taken the writer since this handle last held it (known
+     * locally, from SlateDB's manifest poll or a failed call; no request is made).
+     */
+    public boolean writerTaken()
+    {
+        if (writerMode != WriterMode.HANDOFF || mode != OpenMode.READ_WRITE) {
+            return false;
+        }
+        if (fenced) {
+            return true;
+        }
+        Db current = db;
+        return current != null && current.status().closeReason() == io.slatedb.uniffi.CloseReason.FENCED;
+    }
+
+    /**
+     * Whether {@code failure} came from a hand-off in HANDOFF mode: the handle was fenced by another process's writer, or
+     * was replaced by this process taking the writer back (SlateDB then reports the old handle closed).
+     */
+    public boolean isHandoffFailure(Throwable failure)
+    {
+        if (writerMode != WriterMode.HANDOFF) {
+            return false;
+        }
+        return failure instanceof io.moraine.core.error.FencedException
+                || failure instanceof io.moraine.core.error.StoreException && failure.getCause() instanceof io.slatedb.uniffi.Error.Closed;
+    }
+
+    /** Says this handle is fenced: reads go to the fenced reader until the writer is taken back. */
+    private void noteFenced()
+    {
+        fenced = true;
+    }
+
+    /** The reader that serves reads while another process holds the writer, opened on first use. */
+    private DbReader fencedReader()
+    {
+        synchronized (fencedReaderLock) {
+            if (fencedReader == null) {
+                // Follows the newest manifest and writes nothing: a hand-off is short, far shorter than SlateDB's GC
+                // minimum age (300 s), so a file the other writer compacts away stays readable meanwhile.
+                fencedReader = openReader(uri, objectStore, walObjectStore, new ReaderMode.FollowLatest(), options);
+            }
+            return fencedReader;
+        }
+    }
+
+    private void closeFencedReader()
+    {
+        DbReader closing;
+        synchronized (fencedReaderLock) {
+            closing = fencedReader;
+            fencedReader = null;
+        }
+        if (closing != null) {
+            try (closing) {
+                await(closing::shutdown, uri, "closing the reader used while fenced", timeout);
+            }
+            catch (RuntimeException e) {
+                // Reads in flight on it redo themselves on the writer; nothing is lost with it.
+            }
+        }
+    }
+
+    /**
+     * HANDOFF mode: takes the store's writer back from the process that took it, unless this handle took it back
+     * already since {@code generation} ({@link #writerGeneration()}). Reopens SlateDB's writer, which bumps the epoch
+     * (fencing the other process) and replays its write-ahead log, with bounded attempts that back off with jitter; if
+     * none succeeds it fails with {@link io.moraine.core.error.WriterHandoffException} and the handle stays fenced
+     * (reads keep working, the next commit tries again). The caller (the committer) drops what it cached of the
+     * store's state and re-checks its commit against the new head.
+     */
+    public void takeWriterBack(int generation)
+    {
+        if (writerMode != WriterMode.HANDOFF) {
+            throw new InvalidArgumentException("store " + uri + " is open with writer mode " + writerMode + ": it does not take the writer back");
+        }
+        synchronized (writerLock) {
+            if (handoffs != generation || closed) {
+                return;
+            }
+            noteFenced();
+            Db old = db;
+            if (old != null) {
+                // Its embedded compactor would otherwise contend with the new writer's (SlateDB issue #1970).
+                try (old) {
+                    await(old::shutdown, uri, "closing the fenced writer", timeout);
+                }
+                catch (RuntimeException e) {
+                    // Fenced or already closed: nothing of it is needed.
+                }
+            }
+            Db fresh = openWriterRetrying(uri, objectStore, walObjectStore, timeout);
+            synchronized (applyGate) {
+                db = fresh;
+                handoffs++;
+                walObjectsSinceMemtableFlush = 0;
+                try {
+                    systemRecords.load(latestIncludingPending());
+                }
+                catch (RuntimeException e) {
+                    systemRecords.forget();
+                }
+            }
+            fenced = false;
+            synchronized (this) {
+                memtableFlush = CompletableFuture.completedFuture(null);
+            }
+            requestMemtableFlush();
+            closeFencedReader();
+        }
+    }
+
     private void requireWriter(String what)
     {
         if (db == null) {
@@ -609,10 +831,19 @@ public final class SlateStore
     /** Creates a checkpoint of the store's current durable state; {@code lifetime} empty means until deleted. */
     public CheckpointInfo createCheckpoint(Optional<Duration> lifetime, Optional<String> name)
     {
-        if (db != null) {
+        if (db != null && !fenced) {
             // A checkpoint pins a manifest, which names SSTs only: flush the memtable so that everything
             // acknowledged so far is in the checkpointed state.
-            await(executor -> db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE), executor), uri, "flushing before a checkpoint");
+            try {
+                await(executor -> db.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE), executor), uri, "flushing before a checkpoint");
+            }
+            catch (RuntimeException e) {
+                // Fenced: the writer that fenced this handle replayed everything it acknowledged.
+                if (writerMode == WriterMode.EXCLUSIVE || !isHandoffFailure(e)) {
+                    throw e;
+                }
+                noteFenced();
+            }
         }
         try (Admin admin = admin(uri, objectStore, walObjectStore)) {
             CheckpointOptions options = new CheckpointOptions(lifetime.map(Duration::toMillis).orElse(null), null, name.orElse(null));
@@ -690,6 +921,8 @@ public final class SlateStore
             return;
         }
         closed = true;
+        closeFencedReader();
+        Db db = this.db;
         if (db != null) {
             try (db) {
                 await(db::shutdown, uri, "closing the store", timeout);
@@ -712,6 +945,13 @@ public final class SlateStore
         }
     }
 
+    /** The smallest key after {@code key}. */
+    private static byte[] after(byte[] key)
+    {
+        byte[] next = java.util.Arrays.copyOf(key, key.length + 1);
+        return next;
+    }
+
     /** A range scan of one of the three SlateDB read handles. */
     @FunctionalInterface
     private interface Scanner
@@ -728,6 +968,11 @@ public final class SlateStore
         private final ScanOrders scanOptions;
         // The view's system records when the writer kept them (see AppliedSystemRecords), else null.
         private final Map<ByteBuffer, byte[]> systemRecords;
+        // HANDOFF mode: this reader's handle is chosen per read (writer or fenced reader), so a read that fails because of a
+        // hand-off is redone on the current one.
+        private boolean failingOver;
+        // HANDOFF mode, snapshot views: where reads go once the view's writer is fenced or replaced.
+        private java.util.function.Supplier<Reader> fallback;
 
         private Reader(BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter, Scanner scanner, ScanOrders scanOptions)
         {
@@ -752,7 +997,38 @@ public final class SlateStore
                 return value == null ? null : value.clone();
             }
             readListener.pointRead(key);
-            return await(executor -> getter.apply(key, executor), uri, "reading a key", timeout);
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return await(executor -> getter.apply(key, executor), uri, "reading a key", timeout);
+                }
+                catch (RuntimeException e) {
+                    Reader next = failOver(e, attempt);
+                    if (next != this) {
+                        return next.get(key);
+                    }
+                }
+            }
+        }
+
+        /**
+         * Where a read that failed with {@code failure} goes next: this reader again (its handle is chosen per read), the
+         * view's fallback, or nowhere (the failure is rethrown) when it is not a hand-off's or the attempts are spent.
+         */
+        private Reader failOver(RuntimeException failure, int attempt)
+        {
+            if (!isHandoffFailure(failure)) {
+                throw failure;
+            }
+            if (fallback != null) {
+                return fallback.get();
+            }
+            if (!failingOver || attempt >= 4) {
+                throw failure;
+            }
+            if (failure instanceof io.moraine.core.error.FencedException && (attempt > 1 || writerTaken())) {
+                noteFenced();
+            }
+            return this;
         }
 
         /** Issues every read at once and waits for all: point reads of one window overlap their latency. */
@@ -764,6 +1040,21 @@ public final class SlateStore
 
         @Override
         public PendingReads startGetAll(List<byte[]> keys)
+        {
+            PendingReads started = startGetAllOnce(keys);
+            if (!failingOver && fallback == null) {
+                return started;
+            }
+            return started.failingOver(SlateStore.this::isHandoffFailure, () -> {
+                Reader next = fallback != null ? fallback.get() : this;
+                if (next == this && writerTaken()) {
+                    noteFenced();
+                }
+                return next.getAll(keys);
+            });
+        }
+
+        private PendingReads startGetAllOnce(List<byte[]> keys)
         {
             keys.forEach(readListener::pointRead);
             List<Function<Executor, CompletableFuture<byte[]>>> reads = keys.stream()
@@ -787,8 +1078,36 @@ public final class SlateStore
         private KeyValueCursor scan(byte[] start, byte[] end, int pageSize, ScanOptions options)
         {
             readListener.rangeScan(start, end);
-            DbIterator iterator = await(executor -> scanner.scan(new KeyRange(start, true, end, false), options, executor), uri, "opening a scan", timeout);
-            return new KeyValueCursor(iterator, uri, pageSize, timeout);
+            DbIterator iterator = openScan(new KeyRange(start, true, end, false), options);
+            if (!failingOver && fallback == null) {
+                return new KeyValueCursor(iterator, uri, pageSize, timeout);
+            }
+            // A scan whose handle is fenced or replaced midway goes on after the last key it returned, on the current handle.
+            boolean descending = options.order() == IterationOrder.DESCENDING;
+            return new KeyValueCursor(iterator, uri, pageSize, timeout, lastKey -> {
+                KeyRange rest = lastKey == null ? new KeyRange(start, true, end, false)
+                        : descending ? new KeyRange(start, true, lastKey, false) : new KeyRange(after(lastKey), true, end, false);
+                Reader next = fallback != null ? fallback.get() : this;
+                if (next == this && writerTaken()) {
+                    noteFenced();
+                }
+                return next.openScan(rest, options);
+            }, SlateStore.this::isHandoffFailure);
+        }
+
+        private DbIterator openScan(KeyRange range, ScanOptions options)
+        {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return await(executor -> scanner.scan(range, options, executor), uri, "opening a scan", timeout);
+                }
+                catch (RuntimeException e) {
+                    Reader next = failOver(e, attempt);
+                    if (next != this) {
+                        return next.openScan(range, options);
+                    }
+                }
+            }
         }
     }
 }

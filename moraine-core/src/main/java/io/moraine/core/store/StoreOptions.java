@@ -23,15 +23,24 @@ import static java.util.Objects.requireNonNull;
  *         {@link io.moraine.core.error.StoreNotFoundException} and writes nothing
  * @param s3Settings the S3 client settings of a store (the catalog store or the WAL store) given explicitly; a store
  *         on S3 without an entry takes them from the {@code AWS_*} environment
+ * @param writerMode for {@link OpenMode#READ_WRITE}: whether the writer moves between processes ({@link WriterMode#HANDOFF},
+ *         the default) or stays with one ({@link WriterMode#EXCLUSIVE})
  */
 public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpointId, Duration manifestPollInterval, StoreReadListener readListener,
-        Duration timeout, boolean createIfMissing, Map<StoreUri, S3Settings> s3Settings)
+        Duration timeout, boolean createIfMissing, Map<StoreUri, S3Settings> s3Settings, WriterMode writerMode)
 {
     /** The default {@link #timeout()}: long enough for a slow object store, short enough to notice a dead one. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     public static final StoreOptions DEFAULTS = new StoreOptions(Optional.empty(), Optional.empty(), Duration.ofMillis(100), StoreReadListener.NONE,
-            DEFAULT_TIMEOUT, false, Map.of());
+            DEFAULT_TIMEOUT, false, Map.of(), WriterMode.HANDOFF);
+
+    /** Options with the default {@link WriterMode#HANDOFF}. */
+    public StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpointId, Duration manifestPollInterval, StoreReadListener readListener,
+            Duration timeout, boolean createIfMissing, Map<StoreUri, S3Settings> s3Settings)
+    {
+        this(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, WriterMode.HANDOFF);
+    }
 
     public StoreOptions
     {
@@ -40,6 +49,7 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
         requireNonNull(manifestPollInterval, "manifestPollInterval is null");
         requireNonNull(readListener, "readListener is null");
         requireNonNull(timeout, "timeout is null");
+        requireNonNull(writerMode, "writerMode is null");
         s3Settings = Map.copyOf(requireNonNull(s3Settings, "s3Settings is null"));
         if (timeout.isNegative() || timeout.isZero()) {
             throw new InvalidArgumentException("the store timeout must be positive, not " + timeout);
@@ -51,33 +61,38 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
 
     public StoreOptions withWalStore(StoreUri store)
     {
-        return new StoreOptions(Optional.of(store), checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings);
+        return new StoreOptions(Optional.of(store), checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, writerMode);
     }
 
     public StoreOptions withCheckpoint(String id)
     {
-        return new StoreOptions(walStore, Optional.of(id), manifestPollInterval, readListener, timeout, createIfMissing, s3Settings);
+        return new StoreOptions(walStore, Optional.of(id), manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, writerMode);
     }
 
     public StoreOptions withManifestPollInterval(Duration interval)
     {
-        return new StoreOptions(walStore, checkpointId, interval, readListener, timeout, createIfMissing, s3Settings);
+        return new StoreOptions(walStore, checkpointId, interval, readListener, timeout, createIfMissing, s3Settings, writerMode);
     }
 
     public StoreOptions withReadListener(StoreReadListener listener)
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, listener, timeout, createIfMissing, s3Settings);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, listener, timeout, createIfMissing, s3Settings, writerMode);
     }
 
     public StoreOptions withTimeout(Duration storeTimeout)
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, storeTimeout, createIfMissing, s3Settings);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, storeTimeout, createIfMissing, s3Settings, writerMode);
     }
 
     /** Lets a {@link OpenMode#READ_WRITE} open create the store where none exists (catalog creation and imports only). */
     public StoreOptions withCreateIfMissing()
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, true, s3Settings);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, true, s3Settings, writerMode);
+    }
+
+    public StoreOptions withWriterMode(WriterMode mode)
+    {
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, mode);
     }
 
     /** Reaches {@code store} (the catalog store or the WAL store) with {@code settings} instead of the environment. */
@@ -88,7 +103,7 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
         }
         Map<StoreUri, S3Settings> settingsByStore = new HashMap<>(s3Settings);
         settingsByStore.put(store, settings);
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, settingsByStore);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, settingsByStore, writerMode);
     }
 
     /** The settings given for {@code store}; empty: the {@code AWS_*} environment. */

@@ -11,6 +11,9 @@ import io.moraine.core.error.StoreException;
 import io.moraine.core.keyspace.SystemKeys;
 import io.moraine.core.store.KeyValueReader;
 import io.moraine.core.store.SlateStore;
+import io.moraine.core.store.HandoffRetries;
+import io.moraine.core.store.WriterMode;
+import io.moraine.core.error.WriterHandoffException;
 
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
@@ -80,33 +83,117 @@ public final class TransactionCommitter
         }
     }
 
+    /**
+     * Lands a staged transaction. In {@link WriterMode#HANDOFF} a commit whose store writer another process took (before
+     * it or while its batch became durable) takes the writer back and is checked again from the new head, as if it had
+     * just arrived: rebased if it only adds data, refused as a conflict otherwise. Its batch on the fenced writer was
+     * not durable (SlateDB fails {@code awaitDurable} with FENCED only for a batch not in the write-ahead log before the
+     * fence), so it is not acknowledged; in case it landed all the same, the new writer's state is looked at first, so
+     * that a commit is never acknowledged twice.
+     */
     long commit(long readSnapshotId, List<StagedOperation> operations, CommitPolicy policy)
     {
         if (!operations.isEmpty()) {
             refuseWhileOutcomeUnknown();
         }
-        Applied applied;
-        // Announced before queueing on the commit lock, so that a flush starting meanwhile waits to cover this batch too.
-        try (SlateStore.CommitterArrival arrival = store.committerArriving()) {
-            applied = translateAndApply(readSnapshotId, operations, policy);
+        // A batch applied on a writer that was then fenced: whether it landed is looked at before anything is retried.
+        Applied unsettled = null;
+        for (int attempt = 1; ; attempt++) {
+            int generation = store.writerGeneration();
+            Applied applied = null;
+            try {
+                if (unsettled != null) {
+                    if (landedAnyway(unsettled.writes())) {
+                        return unsettled.landed();
+                    }
+                    unsettled = null;
+                }
+                // Announced before queueing on the commit lock, so that a flush starting meanwhile waits to cover this batch too.
+                try (SlateStore.CommitterArrival arrival = store.committerArriving()) {
+                    applied = translateAndApply(readSnapshotId, operations, policy);
+                }
+                if (applied.pending() == null) {
+                    // Nothing written, but the head reported may be a pending commit's: acknowledge it only once durable.
+                    store.awaitAppliedDurable();
+                    return applied.landed();
+                }
+                try (SlateStore.PendingWrite pending = applied.pending()) {
+                    awaitDurable(pending);
+                }
+                return applied.landed();
+            }
+            catch (RuntimeException e) {
+                if (!store.isHandoffFailure(e)) {
+                    throw e;
+                }
+                if (applied != null && applied.pending() != null) {
+                    unsettled = applied;
+                }
+                takeWriterBack(generation, attempt, e);
+            }
         }
-        if (applied.pending() == null) {
-            // Nothing written, but the head reported may be a pending commit's: acknowledge it only once durable.
-            store.awaitAppliedDurable();
-            return applied.landed();
-        }
-        try (SlateStore.PendingWrite pending = applied.pending()) {
-            awaitDurable(pending);
-        }
-        return applied.landed();
     }
 
-    /** The batch a commit applied (null if it wrote nothing), and the head it lands at. */
-    private record Applied(SlateStore.PendingWrite pending, long landed) {}
+    /**
+     * Takes the store's writer back after a hand-off failure of attempt {@code attempt} (backing off first when the
+     * writer moved more than once under this commit), and forgets everything cached of the store's state.
+     */
+    private void takeWriterBack(int generation, int attempt, RuntimeException failure)
+    {
+        if (attempt >= HandoffRetries.COMMIT_ATTEMPTS) {
+            throw new WriterHandoffException("moraine: the store's writer moved to another process " + attempt + " times during this commit on store "
+                    + store.uri() + "; nothing of it landed. Retry the commit (another process is committing to the store right now).", failure);
+        }
+        if (attempt > 1) {
+            HandoffRetries.backOff(attempt - 1);
+        }
+        synchronized (commitLock) {
+            store.takeWriterBack(generation);
+            cache.clear();
+            rowsCache.clear();
+        }
+    }
+
+    /**
+     * Whether a batch whose durability wait failed in a hand-off is in the new writer's state all the same: its
+     * snapshot row is there, byte for byte (the row holds the commit's own time), or else every row stamp it wrote
+     * (random values) still is.
+     */
+    private boolean landedAnyway(Map<ByteBuffer, byte[]> writes)
+    {
+        synchronized (commitLock) {
+            KeyValueReader reader = store.latestIncludingPending();
+            boolean stamped = false;
+            for (Map.Entry<ByteBuffer, byte[]> write : writes.entrySet()) {
+                byte[] key = io.moraine.core.keyspace.KeyBytes.toArray(write.getKey());
+                if (write.getValue() != null && isCurrentSnapshotRow(write.getKey())) {
+                    return java.util.Arrays.equals(reader.get(key), write.getValue());
+                }
+            }
+            for (TableKind kind : RowStamps.changedKinds(writes)) {
+                byte[] written = writes.get(ByteBuffer.wrap(SystemKeys.rowStamp(kind)));
+                if (written == null || !java.util.Arrays.equals(reader.get(SystemKeys.rowStamp(kind)), written)) {
+                    return false;
+                }
+                stamped = true;
+            }
+            return stamped;
+        }
+    }
+
+    private static boolean isCurrentSnapshotRow(ByteBuffer key)
+    {
+        return key.remaining() >= 2 && key.get(key.position()) == io.moraine.core.keyspace.Subspace.CURRENT.tag()
+                && key.get(key.position() + 1) == TableKind.SNAPSHOT.tag();
+    }
+
+    /** The batch a commit applied (null if it wrote nothing) with its writes, and the head it lands at. */
+    private record Applied(SlateStore.PendingWrite pending, Map<ByteBuffer, byte[]> writes, long landed) {}
 
     private Applied translateAndApply(long readSnapshotId, List<StagedOperation> operations, CommitPolicy policy)
     {
         synchronized (commitLock) {
+            takeWriterBackIfTaken();
             KeyValueReader reader = cache.over(store.latestIncludingPending());
             OptionalLong head = readHead(reader);
             List<StagedOperation> landing = operations;
@@ -128,13 +215,23 @@ public final class TransactionCommitter
             }
             long landed = plan.newHead().isPresent() ? plan.newHead().getAsLong() : head.orElse(-1);
             if (plan.isEmpty()) {
-                return new Applied(null, landed);
+                return new Applied(null, Map.of(), landed);
             }
             Map<ByteBuffer, byte[]> writes = new LinkedHashMap<>(plan.writes());
             Set<TableKind> changed = RowStamps.changedKinds(writes);
             RowStamps.stamp(writes, changed);
             listener.beforeWrite(landed, writes);
-            return new Applied(applyToStore(reader, writes, changed), landed);
+            return new Applied(applyToStore(reader, writes, changed), writes, landed);
+        }
+    }
+
+    /** Under the commit lock: takes the writer back first when another process is already known to hold it. */
+    private void takeWriterBackIfTaken()
+    {
+        if (store.writerTaken()) {
+            store.takeWriterBack(store.writerGeneration());
+            cache.clear();
+            rowsCache.clear();
         }
     }
 
@@ -200,10 +297,28 @@ public final class TransactionCommitter
     public Map<ByteBuffer, byte[]> writeBesideCommits(java.util.function.Function<KeyValueReader, Map<ByteBuffer, byte[]>> writesOver)
     {
         refuseWhileOutcomeUnknown();
+        for (int attempt = 1; ; attempt++) {
+            int generation = store.writerGeneration();
+            try {
+                return writeBesideCommitsOnce(writesOver);
+            }
+            catch (RuntimeException e) {
+                if (!store.isHandoffFailure(e)) {
+                    throw e;
+                }
+                // Computed again over the new writer's state: the batch is what that state calls for, written or not.
+                takeWriterBack(generation, attempt, e);
+            }
+        }
+    }
+
+    private Map<ByteBuffer, byte[]> writeBesideCommitsOnce(java.util.function.Function<KeyValueReader, Map<ByteBuffer, byte[]>> writesOver)
+    {
         SlateStore.PendingWrite pending;
         Map<ByteBuffer, byte[]> writes;
         try (SlateStore.CommitterArrival arrival = store.committerArriving()) {
             synchronized (commitLock) {
+                takeWriterBackIfTaken();
                 KeyValueReader reader = cache.over(store.latestIncludingPending());
                 writes = new LinkedHashMap<>(writesOver.apply(reader));
                 if (writes.isEmpty()) {
