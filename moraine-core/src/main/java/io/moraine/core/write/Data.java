@@ -91,15 +91,22 @@ final class Data
                     version = table.inlinedVersion;
                 }
                 else {
-                    Optional<Long> newest = attempt.base.inlinedDataTables(table.tableId).stream().map(row -> row.getLong("schema_version")).max(Long::compare);
-                    if (newest.isPresent()) {
-                        version = newest.get();
+                    List<Long> registered = attempt.base.inlinedDataTables(table.tableId).stream().map(row -> row.getLong("schema_version")).toList();
+                    long current = currentSchemaVersion(table);
+                    if (registered.contains(current)) {
+                        version = current;
+                    }
+                    else if (!registered.isEmpty()) {
+                        // A schema version that had no inline insert yet (a rename gives one): DuckLake makes its table now.
+                        version = current;
+                        tx.registerInlinedTable(table.tableId, version, InlinedArrowSchema.of(table));
                     }
                     else {
                         finalSchemaVersion++;
                         version = finalSchemaVersion;
                         tx.registerInlinedTable(table.tableId, version, InlinedArrowSchema.of(table));
                     }
+                    table.inlinedVersion = version;
                 }
                 for (InlinedBatch batch : table.inlined) {
                     long rowIdStart = stats.nextRowId;
@@ -111,6 +118,21 @@ final class Data
             stats.stage(tx);
         }
         return finalSchemaVersion;
+    }
+
+    /** The table's newest ducklake_schema_versions entry at the base snapshot. */
+    private long currentSchemaVersion(TableDraft table)
+    {
+        long newest = -1;
+        try (var rows = attempt.base.everyVersion(TableKind.SCHEMA_VERSIONS, table.tableId)) {
+            while (rows.hasNext()) {
+                Row row = rows.next();
+                if (row.getLong("begin_snapshot") <= attempt.base.id()) {
+                    newest = Math.max(newest, row.getLong("schema_version"));
+                }
+            }
+        }
+        return newest;
     }
 
     private Optional<Long> currentPartitionId(TableDraft table)

@@ -85,6 +85,9 @@ final class TableRows
             tx.endRow(TableKind.TABLE, snapshotId, id, table.baseRow.getLong("begin_snapshot"));
             tx.insert(table.baseRow.with("begin_snapshot", snapshotId).with("table_name", table.name));
             changes.createdTable(table.schemaName, table.name);
+            if (!table.columnsChanged) { // DuckLake gives a renamed table a schema version of its own
+                tx.insert(Row.of(TableKind.SCHEMA_VERSIONS, snapshotId, schemaVersion, id));
+            }
         }
         if (!table.altered) {
             return;
