@@ -100,6 +100,7 @@ final class Data
                         version = finalSchemaVersion;
                         tx.registerInlinedTable(table.tableId, version, InlinedArrowSchema.of(table));
                     }
+                    table.inlinedVersion = version;
                 }
                 for (InlinedBatch batch : table.inlined) {
                     long rowIdStart = stats.nextRowId;

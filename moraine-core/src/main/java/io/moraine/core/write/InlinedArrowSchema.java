@@ -18,10 +18,14 @@ import java.util.List;
 /**
  * The Arrow schema of a table's inlined rows as DuckDB registers it for a new inlined-data table: the user columns in
  * DuckDB's Arrow export types, so DuckDB reads rows the core inlined as its own. Engines build their inlined batches
- * in this schema.
+ * in this schema. As DuckDB 1.5.5 registers them: a UUID is its text (Utf8), a TIMETZ its time of day in micros, a
+ * list's element field is named {@code l}, HUGEINT / UHUGEINT are 16 opaque bytes ({@link ArrowHugeint}).
  */
 public final class InlinedArrowSchema
 {
+    /** The zone DuckDB names in a TIMESTAMPTZ's Arrow type in a session whose TimeZone is UTC. */
+    private static final String UTC = "Etc/UTC";
+
     private InlinedArrowSchema() {}
 
     static Schema of(TableDraft table)
@@ -39,7 +43,7 @@ public final class InlinedArrowSchema
         return switch (column.type()) {
             case DuckLakeType.StructOf struct -> new Field(column.name(), FieldType.nullable(ArrowType.Struct.INSTANCE),
                     struct.fields().stream().map(InlinedArrowSchema::field).toList());
-            case DuckLakeType.ListOf list -> new Field(column.name(), FieldType.nullable(ArrowType.List.INSTANCE), List.of(field(list.element())));
+            case DuckLakeType.ListOf list -> new Field(column.name(), FieldType.nullable(ArrowType.List.INSTANCE), List.of(renamed(field(list.element()), "l")));
             case DuckLakeType.MapOf map -> new Field(column.name(), FieldType.nullable(new ArrowType.Map(false)),
                     List.of(new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE),
                             List.of(new Field("key", FieldType.notNullable(arrowType(map.key().type())), childrenOf(map.key())), field(map.value())))));
@@ -49,6 +53,12 @@ public final class InlinedArrowSchema
                             primitive.kind() == PrimitiveKind.INT128 ? ArrowHugeint.Kind.HUGEINT : ArrowHugeint.Kind.UHUGEINT);
             case DuckLakeType.Primitive primitive -> new Field(column.name(), FieldType.nullable(arrowType(primitive)), null);
         };
+    }
+
+    /** DuckDB names a list's element field {@code l}, whatever the column calls it. */
+    private static Field renamed(Field field, String name)
+    {
+        return new Field(name, field.getFieldType(), field.getChildren());
     }
 
     private static List<Field> childrenOf(TableColumn column)
@@ -77,15 +87,14 @@ public final class InlinedArrowSchema
             case FLOAT32 -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
             case FLOAT64 -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
             case DATE -> new ArrowType.Date(DateUnit.DAY);
-            case TIME -> new ArrowType.Time(TimeUnit.MICROSECOND, 64);
+            case TIME, TIMETZ -> new ArrowType.Time(TimeUnit.MICROSECOND, 64);
             case TIME_NS -> new ArrowType.Time(TimeUnit.NANOSECOND, 64);
             case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
             case TIMESTAMP_S -> new ArrowType.Timestamp(TimeUnit.SECOND, null);
             case TIMESTAMP_MS -> new ArrowType.Timestamp(TimeUnit.MILLISECOND, null);
             case TIMESTAMP_NS -> new ArrowType.Timestamp(TimeUnit.NANOSECOND, null);
-            case TIMESTAMPTZ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
+            case TIMESTAMPTZ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, UTC);
             case INTERVAL -> new ArrowType.Interval(IntervalUnit.MONTH_DAY_NANO);
-            case UUID -> new ArrowType.FixedSizeBinary(16);
             case BLOB -> ArrowType.Binary.INSTANCE;
             default -> ArrowType.Utf8.INSTANCE;
         };

@@ -72,6 +72,8 @@ final class TableRows
         stagePartitioning(table);
         stageComment(table);
         stageColumnComments(table);
+        // DuckDB sets a new table's comment with COMMENT ON, an alteration of the table it just created.
+        table.newComment.flatMap(comment -> comment).ifPresent(comment -> changes.add("altered_table", id));
         registerInlinedTable(table);
         stageSortOrder(table);
         tx.insert(Row.of(TableKind.SCHEMA_VERSIONS, snapshotId, schemaVersion, id));
