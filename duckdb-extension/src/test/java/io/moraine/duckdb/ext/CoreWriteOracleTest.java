@@ -138,6 +138,16 @@ class CoreWriteOracleTest
             step("insert under the lowered limit", core -> core.insertRows("s1", "renamed", new Object[] {4L, "a"}, new Object[] {5L, "b"},
                             new Object[] {6L, "c"}, new Object[] {7L, "d"}),
                     "INSERT INTO lake.s1.renamed VALUES (4, 'a'), (5, 'b'), (6, 'c'), (7, 'd')"),
+            step("comment on an existing table", core -> core.tx().setComment("s1", "renamed", "a note"), "COMMENT ON TABLE lake.s1.renamed IS 'a note'"),
+            step("set a default", core -> core.tx().setColumnDefault("s1", "renamed", List.of("note"), "dflt"),
+                    "ALTER TABLE lake.s1.renamed ALTER COLUMN note SET DEFAULT 'dflt'"),
+            step("insert after setting a default", core -> core.insertRows("s1", "renamed", new Object[] {8L, "e"}),
+                    "INSERT INTO lake.s1.renamed VALUES (8, 'e')"),
+            step("add a column", core -> core.tx().addColumn("s1", "renamed", of("extra", "float64")), "ALTER TABLE lake.s1.renamed ADD COLUMN extra DOUBLE"),
+            step("widen a column", core -> core.tx().setColumnType("s1", "renamed", List.of("k"), "int128"),
+                    "ALTER TABLE lake.s1.renamed ALTER COLUMN k TYPE HUGEINT"),
+            step("insert after the alters", core -> core.insertRows("s1", "renamed", new Object[] {new java.math.BigInteger("9"), "f", 9.5}),
+                    "INSERT INTO lake.s1.renamed VALUES (9, 'f', 9.5)"),
             step("create a schema and a table in it and insert, in one transaction", core -> {
                         core.tx().createSchema("s2");
                         core.createTable(NewTable.of("s2", "fresh", List.of(of("id", "int32"), of("label", "varchar"))))
