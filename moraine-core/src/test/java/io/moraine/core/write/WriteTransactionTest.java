@@ -79,6 +79,54 @@ class WriteTransactionTest
     }
 
     @Test
+    void concurrentInsertsIntoOneTableBothLandWithDistinctRowIds()
+    {
+        try (org.apache.arrow.memory.RootAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.VectorSchemaRoot first = rows(allocator, 1, 2, 3);
+                org.apache.arrow.vector.VectorSchemaRoot second = rows(allocator, 4, 5)) {
+            WriteTransaction one = WriteTransaction.begin(catalog).insertInlined("s", "t", first);
+            WriteTransaction two = WriteTransaction.begin(catalog).insertInlined("s", "t", second);
+            long landed = one.commit();
+            assertThat(two.commit()).isEqualTo(landed + 1);
+            try (CatalogSnapshot snapshot = catalog.at(landed + 1)) {
+                Row stats = snapshot.tableStats(snapshot.model().table("s", "t").orElseThrow().id()).orElseThrow();
+                assertThat(stats.getLong("record_count")).isEqualTo(5);
+                assertThat(stats.getLong("next_row_id")).isEqualTo(5);
+                assertThat(snapshot.nextFileId()).isEqualTo(2); // each inlined-only insert takes a file id, as DuckLake's
+            }
+        }
+    }
+
+    @Test
+    void anInsertIntoATableAlteredMeanwhileConflicts()
+    {
+        try (org.apache.arrow.memory.RootAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.VectorSchemaRoot batch = rows(allocator, 1)) {
+            WriteTransaction insert = WriteTransaction.begin(catalog).insertInlined("s", "t", batch);
+            WriteTransaction.begin(catalog).addColumn("s", "t", ColumnDefinition.of("c", "int64")).commit();
+            assertThatThrownBy(insert::commit).isInstanceOf(CommitConflictException.class)
+                    .hasMessageContaining("inlined_insert").hasMessageContaining("altered_table");
+        }
+    }
+
+    private org.apache.arrow.vector.VectorSchemaRoot rows(org.apache.arrow.memory.BufferAllocator allocator, int... values)
+    {
+        try (CatalogSnapshot snapshot = catalog.at(catalog.headSnapshotId().orElseThrow())) {
+            var columns = snapshot.model().columns(snapshot.model().table("s", "t").orElseThrow()).columns();
+            org.apache.arrow.vector.VectorSchemaRoot root = org.apache.arrow.vector.VectorSchemaRoot.create(InlinedArrowSchema.of(columns), allocator);
+            org.apache.arrow.vector.IntVector a = (org.apache.arrow.vector.IntVector) root.getVector("a");
+            a.allocateNew(values.length);
+            root.getVector("b").allocateNew();
+            for (int i = 0; i < values.length; i++) {
+                a.set(i, values[i]);
+                root.getVector("b").setNull(i);
+            }
+            root.setRowCount(values.length);
+            return root;
+        }
+    }
+
+    @Test
     void creatingTheSameTableConcurrentlyConflicts()
     {
         WriteTransaction first = WriteTransaction.begin(catalog).createTable(NewTable.of("s", "x", List.of(ColumnDefinition.of("a", "int32"))));
