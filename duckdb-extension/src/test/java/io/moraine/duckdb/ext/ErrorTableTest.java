@@ -321,8 +321,9 @@ class ErrorTableTest
         StoreUri store = bootstrappedStore("store");
         // Two DuckDB databases, each with a read-write attach, as two processes would have.
         try (Connection first = ExtensionConnections.open(); Connection second = ExtensionConnections.open()) {
-            execute(first, "ATTACH '" + store + "' AS m (TYPE moraine)");
-            execute(second, "ATTACH '" + store + "' AS m (TYPE moraine)");
+            // Writer mode EXCLUSIVE: the first writer stays fenced (with HANDOFF, the default, it would take the writer back).
+            execute(first, "ATTACH '" + store + "' AS m (TYPE moraine, WRITER_MODE 'exclusive')");
+            execute(second, "ATTACH '" + store + "' AS m (TYPE moraine, WRITER_MODE 'exclusive')");
             // The first writer finds out at its next write: in the statement when SlateDB noticed already, else at COMMIT.
             String write = failure(first, "FENCED", "INSERT INTO m.ducklake_tag VALUES (1, 0, NULL, 'k', 'v')");
             assertThat(write).satisfiesAnyOf(message -> assertThat(message).startsWith("IO Error: FENCED: "),
@@ -337,7 +338,7 @@ class ErrorTableTest
             execute(second, "INSERT INTO m.ducklake_tag VALUES (1, 0, NULL, 'k', 'v')");
         }
         // Through DuckLake, which re-raises its metadata commit's failure after its own words (and does not retry it).
-        String lake = "ATTACH 'ducklake:moraine:" + temp.resolve("lake") + "' AS lake (DATA_PATH '" + temp.resolve("lake-data") + "/')";
+        String lake = "ATTACH 'ducklake:moraine:" + temp.resolve("lake") + "' AS lake (DATA_PATH '" + temp.resolve("lake-data") + "/', META_WRITER_MODE 'exclusive')";
         try (Connection first = ExtensionConnections.open(); Connection second = ExtensionConnections.open()) {
             execute(first, "SET threads = 1"); // DuckLake's catalog cache race after writes (RFC 0006)
             execute(first, lake);

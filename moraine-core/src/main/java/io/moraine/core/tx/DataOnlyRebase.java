@@ -36,8 +36,6 @@ final class DataOnlyRebase
             TableKind.DATA_FILE, TableKind.DELETE_FILE, TableKind.FILE_COLUMN_STATS, TableKind.FILE_VARIANT_STATS,
             TableKind.FILE_PARTITION_VALUE, TableKind.FILES_SCHEDULED_FOR_DELETION, TableKind.TABLE_STATS,
             TableKind.TABLE_COLUMN_STATS);
-    private static final Set<String> DELETING_CHANGES = Set.of("deleted_from_table", "merge_adjacent", "rewrite_delete",
-            "inline_flush", "flushed_inlined", "inlined_delete", "compacted_table");
 
     private final KeyValueReader reader;
     private final Row base;
@@ -118,42 +116,24 @@ final class DataOnlyRebase
         };
     }
 
-    /** Why a commit since the read snapshot conflicts with this one (DuckLake's rules for concurrent commits), if one does. */
+    /**
+     * Why a commit since the read snapshot conflicts with this one, by DuckLake's rules ({@link ChangeConflicts}) applied
+     * to the changes each side recorded, if one does.
+     */
     private Optional<String> conflictWithCommitsSince(long baseId, long headId, List<StagedOperation> operations)
     {
-        Set<Long> written = new HashSet<>();
-        Set<Long> deletedFrom = new HashSet<>();
-        for (StagedOperation operation : operations) {
-            Long tableId = tableIdOf(operation);
-            if (tableId == null) {
-                continue;
-            }
-            written.add(tableId);
-            // A first delete from a data file only inserts its delete file; a later one also ends the previous one.
-            boolean insertsDeleteFile = operation instanceof StagedOperation.Insert insert && insert.row().kind() == TableKind.DELETE_FILE;
-            if (insertsDeleteFile || operation instanceof StagedOperation.EndRow || operation instanceof StagedOperation.Delete
-                    || operation instanceof InlineOperation.EndRows || operation instanceof InlineOperation.DeleteFileRows) {
-                deletedFrom.add(tableId);
-            }
-        }
+        List<SnapshotChanges.Change> mine = insertedRows(operations, TableKind.SNAPSHOT_CHANGES).stream()
+                .flatMap(row -> SnapshotChanges.parse(row.getString("changes_made")).stream())
+                .toList();
         for (long snapshotId = baseId + 1; snapshotId <= headId; snapshotId++) {
             Row changes = currentRow(reader, TableKind.SNAPSHOT_CHANGES, snapshotId).orElse(null);
             if (changes == null) {
                 continue;
             }
-            for (SnapshotChanges.Change change : SnapshotChanges.parse(changes.getString("changes_made"))) {
-                if (change.id().isEmpty()) {
-                    continue;
-                }
-                long id = change.id().getAsLong();
-                String since = "snapshot " + snapshotId + " (" + change.type() + ":" + id + ")";
-                boolean tableChanged = change.type().equals("dropped_table") || change.type().equals("altered_table");
-                if (tableChanged && written.contains(id)) {
-                    return Optional.of(since + " dropped or altered table " + id + ", which it writes");
-                }
-                if (DELETING_CHANGES.contains(change.type()) && deletedFrom.contains(id)) {
-                    return Optional.of(since + " deleted rows of table " + id + ", which it deletes from too (concurrent deletes conflict, as in DuckLake)");
-                }
+            List<SnapshotChanges.Change> theirs = SnapshotChanges.parse(changes.getString("changes_made"));
+            Optional<String> conflict = ChangeConflicts.check(mine, snapshotId, theirs, schemaId -> Optional.empty());
+            if (conflict.isPresent()) {
+                return conflict;
             }
         }
         return Optional.empty();
@@ -306,23 +286,6 @@ final class DataOnlyRebase
     private long file(long value)
     {
         return value >= base.getLong("next_file_id") ? value + fileDelta : value;
-    }
-
-    private static Long tableIdOf(StagedOperation operation)
-    {
-        if (operation instanceof InlineOperation inline) {
-            return inline.tableId();
-        }
-        TableKind kind = ((StagedOperation.RowOperation) operation).kind();
-        if (!kind.hasColumn("table_id")) {
-            return null;
-        }
-        return switch ((StagedOperation.RowOperation) operation) {
-            case StagedOperation.Insert insert -> insert.row().getLong("table_id");
-            case StagedOperation.Delete delete -> keyCell(kind, delete.key(), "table_id");
-            case StagedOperation.EndRow end -> keyCell(kind, end.key(), "table_id");
-            case StagedOperation.Update update -> keyCell(kind, update.key(), "table_id");
-        };
     }
 
     private static Long keyCell(TableKind kind, List<Object> key, String column)

@@ -316,7 +316,7 @@ public final class WriteTransaction
             for (long id = base + 1; id <= head; id++) {
                 Optional<Row> changes = headSnapshot.reader() == null ? Optional.empty() : changesRow(headSnapshot, id);
                 List<SnapshotChanges.Change> theirs = SnapshotChanges.parse(changes.map(row -> row.getString("changes_made")).orElse(null));
-                Optional<String> conflict = WriteConflicts.check(mine, id, theirs,
+                Optional<String> conflict = io.moraine.core.tx.ChangeConflicts.check(mine, id, theirs,
                         schemaId -> headSnapshot.model().schema(schemaId).map(schema -> schema.name())
                                 .or(() -> schemaNameAt(base, schemaId)));
                 if (conflict.isPresent()) {

@@ -70,8 +70,8 @@ class RebaseRefusalTest
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"deleted_from_table", "merge_adjacent", "rewrite_delete", "inline_flush", "flushed_inlined", "inlined_delete", "compacted_table"})
-    void aDeleteIsRefusedAfterAConcurrentDeletingChangeToItsTable(String changeType)
+    @ValueSource(strings = {"deleted_from_table", "merge_adjacent", "rewrite_delete", "compacted_table", "inserted_into_table", "inlined_insert"})
+    void aDeleteIsRefusedAfterAConcurrentChangeDuckLakeSaysConflicts(String changeType)
     {
         try (MoraineCatalog catalog = newCatalog(memoryStore("rebase-deletes"))) {
             Row s1 = setUp(catalog);
@@ -82,7 +82,7 @@ class RebaseRefusalTest
             assertThatThrownBy(delete::commit)
                     .isInstanceOf(CommitConflictException.class)
                     .hasMessageContaining("read snapshot 1 but the catalog head is now 2")
-                    .hasMessageContaining("snapshot 2 (" + changeType + ":1) deleted rows of table 1, which it deletes from too");
+                    .hasMessageContaining("deleted_from_table:1 conflicts with " + changeType + ":1 committed in snapshot 2");
             assertThat(catalog.headSnapshotId()).hasValue(2);
             assertThat(scan(catalog, TableKind.DELETE_FILE, RowScope.ALL)).isEqualTo(deleteFilesBefore);
             assertThat(verify(catalog).problems()).isEmpty();
@@ -90,9 +90,9 @@ class RebaseRefusalTest
     }
 
     @Test
-    void aDeleteLandsRebasedAfterADeletionFromAnotherTableOrAnAppendToItsOwn()
+    void aDeleteLandsRebasedAfterChangesDuckLakeLetsItLandOn()
     {
-        for (String changesMade : List.of("deleted_from_table:2", "inserted_into_table:1")) {
+        for (String changesMade : List.of("deleted_from_table:2", "inserted_into_table:2", "inline_flush:1", "flushed_inlined:1", "inlined_delete:1")) {
             try (MoraineCatalog catalog = newCatalog(memoryStore("rebase-deletes-land"))) {
                 Row s1 = setUp(catalog);
                 StagedTransaction delete = deleter(catalog, s1, 1, 0);

@@ -1,4 +1,4 @@
-package io.moraine.core.write;
+package io.moraine.core.tx;
 
 import io.moraine.core.row.SnapshotChanges.Change;
 
@@ -12,20 +12,21 @@ import java.util.function.LongFunction;
  * DuckLake's conflict rules between a transaction and the commits that landed after the snapshot it read
  * ({@code CheckForConflicts}): concurrent appends to one table land, as do an insert and a flush; a delete conflicts
  * with anything else that changed the table's files; structure changes conflict with any change to the same object.
- * Returns why this transaction conflicts, or empty when it can be committed on the newer head.
+ * Returns why this transaction conflicts, or empty when it can be committed on the newer head. Both the write API
+ * ({@code io.moraine.core.write.WriteTransaction}) and the rebase of DuckLake's own commits ({@link DataOnlyRebase}) decide by it.
  */
-final class WriteConflicts
+public final class ChangeConflicts
 {
     private static final Set<String> DATA_INSERTS = Set.of("inserted_into_table", "inlined_insert");
 
-    private WriteConflicts() {}
+    private ChangeConflicts() {}
 
     /**
      * @param mine this transaction's entries
      * @param theirs the entries of one commit that landed since, with its snapshot id
      * @param schemaNameById a schema's name by id (for drops of a schema this transaction creates in)
      */
-    static Optional<String> check(List<Change> mine, long theirSnapshot, List<Change> theirs, LongFunction<Optional<String>> schemaNameById)
+    public static Optional<String> check(List<Change> mine, long theirSnapshot, List<Change> theirs, LongFunction<Optional<String>> schemaNameById)
     {
         for (Change my : mine) {
             for (Change their : theirs) {
@@ -42,7 +43,11 @@ final class WriteConflicts
     private static Optional<String> conflict(Change my, Change their, LongFunction<Optional<String>> schemaNameById)
     {
         String mine = my.type();
-        String theirs = their.type().equals("flushed_inlined") ? "inline_flush" : their.type();
+        String theirs = switch (their.type()) {
+            case "flushed_inlined" -> "inline_flush";
+            case "compacted_table" -> "merge_adjacent";
+            default -> their.type();
+        };
         boolean sameId = my.id().isPresent() && my.id().equals(their.id());
         switch (mine) {
             case "dropped_table", "dropped_view", "dropped_schema" -> {
@@ -74,6 +79,8 @@ final class WriteConflicts
                 }
                 Set<String> conflicting = switch (mine) {
                     case "inserted_into_table", "inlined_insert" -> Set.of("dropped_table", "altered_table", "deleted_from_table", "inlined_delete");
+                    // DuckLake lets two deletes of one table land when they touch different files; moraine refuses the pair at
+                    // the table level until it checks files (the safe side: the loser retries).
                     case "deleted_from_table" -> Set.of("dropped_table", "altered_table", "merge_adjacent", "rewrite_delete", "inserted_into_table",
                             "inlined_insert", "deleted_from_table");
                     case "inlined_delete" -> Set.of("dropped_table", "altered_table", "inlined_delete", "inline_flush", "inserted_into_table",
