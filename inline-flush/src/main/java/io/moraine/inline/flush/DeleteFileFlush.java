@@ -1,5 +1,8 @@
 package io.moraine.inline.flush;
 
+import io.moraine.core.write.ParquetFileWriter;
+import io.moraine.core.write.DeleteRowWriteSupport;
+
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.row.Row;
@@ -55,8 +58,8 @@ final class DeleteFileFlush
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
             String dataFilePath = FlushPaths.canonical(CatalogPaths.filePath(tablePath, dataFile.get()));
             String name = "ducklake-" + InlineFlusher.uuidV7() + "-delete.parquet";
-            FlushFileWriter<DeleteRowWriteSupport.Deletion> writer = FlushFileWriter.create(files, FlushPaths.resolve(tablePath, name),
-                    new DeleteRowWriteSupport(dataFilePath));
+            ParquetFileWriter<DeleteRowWriteSupport.Deletion> writer = ParquetFileWriter.create(files, FlushPaths.resolve(tablePath, name),
+                    new DeleteRowWriteSupport(dataFilePath, true));
             try (writer) {
                 for (Map.Entry<Long, Long> position : positions.entrySet()) {
                     writer.write(new DeleteRowWriteSupport.Deletion(position.getKey(), position.getValue()));

@@ -49,14 +49,6 @@ final class ParquetSchemas
         return new MessageType("duckdb_schema", types);
     }
 
-    /** The positional delete file schema DuckLake writes for flushed, ended rows. */
-    static MessageType deleteFile()
-    {
-        return new MessageType("duckdb_schema",
-                Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(2147483646).named("file_path"),
-                Types.optional(PrimitiveTypeName.INT64).id(2147483645).named("pos"),
-                Types.optional(PrimitiveTypeName.INT64).id(SNAPSHOT_ID_FIELD_ID).named(SNAPSHOT_ID));
-    }
 
     private static Type type(Field field, Optional<ColumnNode> column)
     {
