@@ -43,6 +43,9 @@ final class CommitAttempt
     private final Map<Long, TableDraft> existingTables = new LinkedHashMap<>();
     private final List<TableDraft> createdTables = new ArrayList<>();
     private final Data data;
+    /** The lake's files, for delete files (null when the transaction was begun without them); what this attempt wrote. */
+    io.moraine.core.io.LakeFileSystem files;
+    final List<String> writtenFiles = new ArrayList<>();
 
     /** A schema this commit creates; its id is allocated at {@link #stage}. */
     static final class NewSchema
@@ -261,6 +264,7 @@ final class CommitAttempt
         List<TableDraft> withData = new ArrayList<>(createdTables);
         existingTables.values().stream().filter(table -> !table.dropped).forEach(withData::add);
         long finalSchemaVersion = data.stage(tx, changes, withData, counters, schemaVersion, tableRows);
+        TableDeletes.stage(this, tx, changes, withData, counters);
 
         tx.insert(Row.of(TableKind.SNAPSHOT, snapshotId, Instant.now().truncatedTo(ChronoUnit.MICROS), finalSchemaVersion, counters.nextCatalogId,
                 counters.nextFileId));
@@ -288,10 +292,17 @@ final class CommitAttempt
         return schemaPath + table.path;
     }
 
+    /** The existing tables this attempt deletes rows of. */
+    List<TableDraft> tablesWithDeletes()
+    {
+        return existingTables.values().stream().filter(table -> !table.dropped && table.hasDeletes()).toList();
+    }
+
     boolean isEmpty()
     {
         return createdSchemas.isEmpty() && droppedSchemas.isEmpty() && createdTables.isEmpty()
-                && existingTables.values().stream().noneMatch(table -> table.dropped || table.renamed || table.altered || table.hasData());
+                && existingTables.values().stream().noneMatch(table -> table.dropped || table.renamed || table.altered || table.hasData()
+                        || table.hasDeletes());
     }
 
     /** The id counters of the commit: {@code next_catalog_id} and {@code next_file_id} as ids are taken. */

@@ -45,6 +45,15 @@ final class TableDraft
     final List<WrittenDataFile> dataFiles = new ArrayList<>();
     final List<InlinedBatch> inlined = new ArrayList<>();
 
+    // ---- deletes and updates (TableDeletes stages them)
+    /** Positions to delete by data file id, and committed inlined rows to end by row id. */
+    final java.util.Map<Long, java.util.TreeSet<Long>> deletedPositions = new java.util.TreeMap<>();
+    final java.util.TreeSet<Long> deletedInlinedRowIds = new java.util.TreeSet<>();
+    /** Every row visible at the base is deleted. */
+    boolean truncated;
+    /** Inlined rows an update re-inserts with their original row ids. */
+    final List<InlinedRowsWithIds> inlinedWithRowIds = new ArrayList<>();
+
     TableDraft(boolean created, long tableId, UUID uuid, long schemaId, String schemaName, String name, String path, Row baseRow, List<Row> columns,
             long nextColumnId)
     {
@@ -72,6 +81,11 @@ final class TableDraft
 
     boolean hasData()
     {
-        return !dataFiles.isEmpty() || !inlined.isEmpty();
+        return !dataFiles.isEmpty() || !inlined.isEmpty() || !inlinedWithRowIds.isEmpty();
+    }
+
+    boolean hasDeletes()
+    {
+        return truncated || !deletedPositions.isEmpty() || !deletedInlinedRowIds.isEmpty();
     }
 }

@@ -14,6 +14,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
@@ -38,6 +39,8 @@ public final class WriteTransaction
     private static final long RETRY_WAIT_MILLIS = 20;
 
     private final MoraineCatalog catalog;
+    /** The lake's data and delete files; null when begun without them (then deletes of file rows are refused). */
+    private io.moraine.core.io.LakeFileSystem files;
     private final long readSnapshotId;
     private final List<Consumer<CommitAttempt>> steps = new ArrayList<>();
     /** The transaction's view: its snapshot with its own steps applied, for checking each step as it is made. */
@@ -61,6 +64,18 @@ public final class WriteTransaction
         WriteTransaction transaction = new WriteTransaction(catalog, head);
         transaction.viewSnapshot = catalog.at(head);
         transaction.view = new CommitAttempt(transaction.viewSnapshot);
+        return transaction;
+    }
+
+    /**
+     * Begins a transaction at the catalog's head that can also delete rows of data files: their delete files are read
+     * and written through {@code files}.
+     */
+    public static WriteTransaction begin(MoraineCatalog catalog, io.moraine.core.io.LakeFileSystem files)
+    {
+        WriteTransaction transaction = begin(catalog);
+        transaction.files = requireNonNull(files, "files is null");
+        transaction.view.files = files;
         return transaction;
     }
 
@@ -145,6 +160,57 @@ public final class WriteTransaction
         return step(attempt -> attempt.table(schema, table).dataFiles.addAll(copy));
     }
 
+    // ---- deletes and updates
+
+    /**
+     * Deletes rows of the table, as the engine's scan of this transaction's snapshot found them: rows of data files by
+     * (data file id, position), inlined rows by row id. Rows deleted by several calls are deleted once.
+     */
+    public WriteTransaction deleteRows(String schema, String table, RowDeletes deletes)
+    {
+        requireNonNull(deletes, "deletes is null");
+        Map<Long, java.util.NavigableSet<Long>> positions = Map.copyOf(deletes.filePositions());
+        List<Long> inlinedRowIds = List.copyOf(deletes.inlinedRowIds());
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            positions.forEach((file, filePositions) -> draft.deletedPositions.computeIfAbsent(file, ignored -> new java.util.TreeSet<>()).addAll(filePositions));
+            draft.deletedInlinedRowIds.addAll(inlinedRowIds);
+        });
+    }
+
+    /** Deletes every row of the table visible at the commit's base snapshot, as DuckLake's {@code DELETE FROM t} / TRUNCATE. */
+    public WriteTransaction truncate(String schema, String table)
+    {
+        return step(attempt -> attempt.table(schema, table).truncated = true);
+    }
+
+    /**
+     * The insert half of an update that DuckLake inlines (at most {@link #inliningRowLimit} rows): {@code rows} (in
+     * {@link InlinedArrowSchema}'s types, open until this transaction ends) keep the row ids they had, {@code rowIds[i]}
+     * being row i's, so that the change feed pairs them with their deletes ({@link #deleteRows}) as update pre- and
+     * post-images. The larger update writes its rows to a data file with the extra BIGINT column
+     * {@code _ducklake_internal_row_id} (field id 2147483540) holding the kept ids, added with {@link #appendDataFiles}.
+     */
+    public WriteTransaction insertInlinedKeepingRowIds(String schema, String table, VectorSchemaRoot rows, long[] rowIds)
+    {
+        requireNonNull(rows, "rows is null");
+        long[] ids = rowIds.clone();
+        if (ids.length != rows.getRowCount()) {
+            throw new InvalidArgumentException(rows.getRowCount() + " rows come with " + ids.length + " row ids; give one row id per row");
+        }
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            long limit = attempt.data().inliningLimit(draft);
+            if (rows.getRowCount() > limit) {
+                throw new InvalidArgumentException(rows.getRowCount() + " rows exceed " + draft.qualifiedName() + "'s data_inlining_row_limit of "
+                        + limit + "; write them to a data file with the _ducklake_internal_row_id column and add it with appendDataFiles instead");
+            }
+            if (rows.getRowCount() > 0) {
+                draft.inlinedWithRowIds.add(new InlinedRowsWithIds(rows, ids));
+            }
+        });
+    }
+
     private WriteTransaction step(Consumer<CommitAttempt> step)
     {
         requireOpen();
@@ -168,14 +234,28 @@ public final class WriteTransaction
             long base = readSnapshotId;
             List<SnapshotChanges.Change> mine = null;
             for (int attempt = 1; ; attempt++) {
+                CommitAttempt planned = null;
+                boolean committing = false;
                 try (CatalogSnapshot snapshot = base == readSnapshotId ? null : catalog.at(base)) {
-                    CommitAttempt planned = base == readSnapshotId ? view : replay(snapshot);
+                    planned = base == readSnapshotId ? view : replay(snapshot);
+                    if (planned != view) {
+                        TableDeletes.checkUnchanged(view, planned);
+                    }
                     StagedTransaction staged = catalog.begin(base);
                     ChangesMade changes = planned.stage(staged, info);
                     mine = changes.entries();
+                    committing = true;
                     return staged.commit(CommitPolicy.RETRY);
                 }
-                catch (CommitConflictException e) {
+                catch (RuntimeException e) {
+                    // Delete files embed the attempt's snapshot id: a retry writes its own (pitfall 9), these are orphans. A
+                    // commit that failed otherwise may have landed, so its files stay.
+                    if (e instanceof CommitConflictException || !committing) {
+                        discardWrittenFiles(planned);
+                    }
+                    if (!(e instanceof CommitConflictException)) {
+                        throw e;
+                    }
                     long head = catalog.headSnapshotId().orElseThrow();
                     if (head == base || attempt >= MAX_ATTEMPTS) {
                         throw e;
@@ -199,9 +279,26 @@ public final class WriteTransaction
         viewSnapshot.close();
     }
 
+    private void discardWrittenFiles(CommitAttempt attempt)
+    {
+        if (attempt == null || files == null) {
+            return;
+        }
+        for (String path : attempt.writtenFiles) {
+            try {
+                files.deleteFile(path);
+            }
+            catch (java.io.IOException | RuntimeException ignored) {
+                // an orphan for the clean-up of old files
+            }
+        }
+        attempt.writtenFiles.clear();
+    }
+
     private CommitAttempt replay(CatalogSnapshot base)
     {
         CommitAttempt attempt = new CommitAttempt(base);
+        attempt.files = files;
         steps.forEach(step -> step.accept(attempt));
         return attempt;
     }
