@@ -6,9 +6,11 @@ import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.types.TableColumn;
+import io.moraine.core.write.FileColumnStatistics;
 import io.moraine.core.write.InlinedArrowSchema;
 import io.moraine.core.write.RowDeletes;
 import io.moraine.core.write.WriteTransaction;
+import io.moraine.core.write.WrittenDataFile;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -122,6 +124,8 @@ class CoreDeletesOracleTest
         step("DELETE FROM lake.t WHERE a >= 400 AND a < 420", "a >= 400 AND a < 420"); // the whole file
         step("DELETE FROM lake.t WHERE a >= 200 AND a < 219", "a >= 200 AND a < 219"); // past inlined file deletes
         inlinedUpdate("UPDATE lake.t SET b = 'u' WHERE a IN (10, 11, 1002)", "a IN (10, 11, 1002)");
+        fileUpdate("w", "a >= 310 AND a < 320"); // retires file 3 (its delete file plus these make all its rows)
+        fileUpdate("w2", "a >= 0 AND a < 20"); // rows of file 0 and rows inlined by the update before
 
         both("INSERT INTO lake.t VALUES (2000, 'later'), (2001, 'later')",
                 "DELETE FROM lake.t WHERE a IN (12, 2000)",
@@ -135,17 +139,18 @@ class CoreDeletesOracleTest
         compare();
 
         // every delete path left rows behind for the comparisons to see
+        String head = query(oracle, "SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst();
         for (String covered : List.of("SELECT * FROM lake_meta.ducklake_delete_file WHERE partial_max IS NULL",
                 "SELECT * FROM lake_meta.ducklake_delete_file WHERE partial_max IS NOT NULL",
                 "SELECT * FROM lake_meta.ducklake_files_scheduled_for_deletion",
                 "SELECT * FROM lake_meta.ducklake_data_file WHERE end_snapshot IS NOT NULL",
                 "SELECT * FROM lake_meta.ducklake_inlined_delete_1",
                 "SELECT * FROM lake_meta.ducklake_inlined_data_1_1 WHERE end_snapshot IS NOT NULL",
-                "SELECT * FROM ducklake_table_changes('lake', 'main', 't', 0, 1000) WHERE change_type = 'update_postimage'")) {
+                "SELECT * FROM ducklake_table_changes('lake', 'main', 't', 0, " + head + ") WHERE change_type = 'update_postimage'")) {
             assertThat(query(oracle, covered)).as(covered).isNotEmpty();
         }
         System.out.println("CoreDeletesOracleTest: " + comparisons + " comparisons equal");
-        assertThat(comparisons).as("comparisons made").isGreaterThan(400);
+        assertThat(comparisons).as("comparisons made").isGreaterThan(500);
     }
 
     /** {@code sql} on the DuckDB-file lake; on the moraine lake, the rows matching {@code where} deleted through the core. */
@@ -189,6 +194,40 @@ class CoreDeletesOracleTest
         compare();
     }
 
+    /**
+     * DuckDB's UPDATE of more rows than the inlining limit on the DuckDB-file lake; on the moraine lake, the rows deleted
+     * through the core and written again, with their row ids in {@code _ducklake_internal_row_id}, to a data file DuckDB's
+     * Parquet writer writes as DuckLake does, added with its statistics.
+     */
+    // Rows in DuckDB's scan order (data files, then inlined rows): later deletes address them by position.
+    private void fileUpdate(String value, String where)
+            throws Exception
+    {
+        RowDeletes deletes = deletesOf(where);
+        Path file = data.resolve("main/t/ducklake-" + java.util.UUID.randomUUID() + ".parquet");
+        List<FileColumnStatistics> statistics = new ArrayList<>();
+        long count;
+        try (Connection moraine = moraine()) {
+            execute(moraine, "COPY (SELECT a, '" + value + "' AS b, rowid AS _ducklake_internal_row_id FROM lake.t WHERE " + where + " ORDER BY filename LIKE 'ducklake_inlined_data%', rowid) TO '"
+                    + file + "' (FORMAT parquet, FIELD_IDS {a: 1, b: 2, _ducklake_internal_row_id: 2147483540})");
+            String read = "read_parquet('" + file + "')";
+            count = Long.parseLong(query(moraine, "SELECT count(*) FROM " + read).getFirst().getFirst());
+            for (String column : List.of("a", "b")) {
+                List<String> row = query(moraine, "SELECT count(" + column + "), count(*) - count(" + column + "), min(" + column + ")::VARCHAR, max(" + column
+                        + ")::VARCHAR, (SELECT sum(total_compressed_size) FROM parquet_metadata('" + file + "') WHERE path_in_schema = '" + column + "') FROM "
+                        + read).getFirst();
+                statistics.add(new FileColumnStatistics(column.equals("a") ? 1 : 2, Long.parseLong(row.get(4)), Long.parseLong(row.get(0)),
+                        Long.parseLong(row.get(1)), row.get(2), row.get(3), null, null));
+            }
+        }
+        execute(oracle, "UPDATE lake.t SET b = '" + value + "' WHERE " + where);
+        byte[] bytes = Files.readAllBytes(file);
+        long footer = java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        WrittenDataFile written = new WrittenDataFile(file.toString(), bytes.length, footer, count, statistics, List.of());
+        commit(transaction -> transaction.deleteRows("main", "t", deletes).appendDataFiles("main", "t", List.of(written)));
+        compare();
+    }
+
     private void truncate()
             throws Exception
     {
@@ -214,28 +253,21 @@ class CoreDeletesOracleTest
     }
 
     /**
-     * The rows matching {@code where} in the moraine lake as an engine's scan names them: a row id inside a live data
-     * file's range is that file's position (the files here keep no row-id column), any other is an inlined row.
+     * The rows matching {@code where} in the moraine lake as an engine's scan names them: DuckDB's {@code filename} and
+     * {@code file_row_number}, an inlined row by its row id.
      */
     private RowDeletes deletesOf(String where)
             throws Exception
     {
         RowDeletes deletes = RowDeletes.create();
         try (Connection moraine = moraine()) {
-            List<List<String>> files = query(moraine, "SELECT data_file_id, row_id_start, record_count FROM lake_meta.ducklake_data_file "
-                    + "WHERE end_snapshot IS NULL ORDER BY data_file_id");
-            for (List<String> row : query(moraine, "SELECT rowid FROM lake.t WHERE " + where)) {
-                long rowId = Long.parseLong(row.getFirst());
-                boolean inFile = false;
-                for (List<String> file : files) {
-                    long start = Long.parseLong(file.get(1));
-                    if (rowId >= start && rowId < start + Long.parseLong(file.get(2))) {
-                        deletes.fileRow(Long.parseLong(file.get(0)), rowId - start);
-                        inFile = true;
-                    }
+            for (List<String> row : query(moraine, "SELECT filename, file_row_number FROM lake.t WHERE " + where)) {
+                long position = Long.parseLong(row.get(1));
+                if (row.getFirst().startsWith("ducklake_inlined_data_")) {
+                    deletes.inlinedRow(position);
                 }
-                if (!inFile) {
-                    deletes.inlinedRow(rowId);
+                else {
+                    deletes.fileRow(row.getFirst(), position);
                 }
             }
         }
@@ -259,6 +291,8 @@ class CoreDeletesOracleTest
             same(moraine, "SELECT data_file_id, regexp_replace(path, 'ducklake-[0-9a-f-]+-delete', 'ducklake-UUID-delete'), path_is_relative FROM lake_meta.ducklake_files_scheduled_for_deletion "
                     + "ORDER BY data_file_id");
             same(moraine, "SELECT table_id, record_count, next_row_id FROM lake_meta.ducklake_table_stats ORDER BY table_id");
+            same(moraine, "SELECT data_file_id, table_id, column_id, value_count, null_count, min_value, max_value, contains_nan "
+                    + "FROM lake_meta.ducklake_file_column_stats ORDER BY data_file_id, column_id");
             same(moraine, "SELECT * FROM lake_meta.ducklake_table_column_stats ORDER BY table_id, column_id");
             same(moraine, "SELECT file_id, row_id, begin_snapshot FROM lake_meta.ducklake_inlined_delete_1 ORDER BY ALL");
             same(moraine, "SELECT row_id, begin_snapshot, end_snapshot, a, b FROM lake_meta.ducklake_inlined_data_1_1 ORDER BY ALL");

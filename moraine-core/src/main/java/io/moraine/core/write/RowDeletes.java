@@ -17,6 +17,7 @@ import java.util.TreeSet;
 public final class RowDeletes
 {
     private final Map<Long, NavigableSet<Long>> filePositions = new TreeMap<>();
+    private final Map<String, NavigableSet<Long>> pathPositions = new TreeMap<>();
     private final NavigableSet<Long> inlinedRowIds = new TreeSet<>();
 
     public static RowDeletes create()
@@ -34,6 +35,19 @@ public final class RowDeletes
         return this;
     }
 
+    /**
+     * Deletes the row at {@code position} of the data file at {@code dataFilePath}, the full path a scan reads it from
+     * (DuckDB's {@code filename}); resolved to the file's id at the transaction's snapshot.
+     */
+    public RowDeletes fileRow(String dataFilePath, long position)
+    {
+        if (position < 0) {
+            throw new InvalidArgumentException("position " + position + " in data file " + dataFilePath + " is negative; positions count rows from 0");
+        }
+        pathPositions.computeIfAbsent(dataFilePath, ignored -> new TreeSet<>()).add(position);
+        return this;
+    }
+
     /** Deletes the committed inlined row with row id {@code rowId}. */
     public RowDeletes inlinedRow(long rowId)
     {
@@ -43,12 +57,17 @@ public final class RowDeletes
 
     public boolean isEmpty()
     {
-        return filePositions.isEmpty() && inlinedRowIds.isEmpty();
+        return filePositions.isEmpty() && pathPositions.isEmpty() && inlinedRowIds.isEmpty();
     }
 
     Map<Long, NavigableSet<Long>> filePositions()
     {
         return Collections.unmodifiableMap(filePositions);
+    }
+
+    Map<String, NavigableSet<Long>> pathPositions()
+    {
+        return Collections.unmodifiableMap(pathPositions);
     }
 
     NavigableSet<Long> inlinedRowIds()

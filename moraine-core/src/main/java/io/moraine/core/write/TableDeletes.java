@@ -59,6 +59,29 @@ final class TableDeletes
         }
     }
 
+    /** The ids of the data files at {@code paths}, live at the attempt's base: a path names a file by its full path. */
+    static Map<String, Long> dataFileIds(CommitAttempt attempt, TableDraft table, java.util.Set<String> paths)
+    {
+        if (table.created) {
+            throw new InvalidArgumentException("table " + table.qualifiedName() + " is created in this transaction and has no committed rows to delete");
+        }
+        String tablePath = attempt.tablePath(table);
+        Map<String, Long> byPath = new java.util.HashMap<>();
+        try (var files = attempt.base.dataFiles(table.tableId)) {
+            files.forEachRemaining(row -> byPath.put(canonical(CatalogPaths.filePath(tablePath, row)), row.getLong("data_file_id")));
+        }
+        Map<String, Long> ids = new java.util.HashMap<>();
+        for (String path : paths) {
+            Long id = byPath.get(canonical(path));
+            if (id == null) {
+                throw new NotFoundException("no live data file of table " + table.qualifiedName() + " at snapshot " + attempt.base.id() + " is at " + path
+                        + "; delete only rows a scan of that snapshot returned");
+            }
+            ids.put(path, id);
+        }
+        return ids;
+    }
+
     /** Stages inlined rows with the row ids they keep: one chunk per run of consecutive row ids. */
     static void insertKeepingRowIds(StagedTransaction tx, long tableId, long schemaVersion, long snapshotId, InlinedRowsWithIds kept)
     {

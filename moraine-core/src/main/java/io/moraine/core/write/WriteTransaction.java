@@ -169,7 +169,15 @@ public final class WriteTransaction
     public WriteTransaction deleteRows(String schema, String table, RowDeletes deletes)
     {
         requireNonNull(deletes, "deletes is null");
-        Map<Long, java.util.NavigableSet<Long>> positions = Map.copyOf(deletes.filePositions());
+        Map<Long, java.util.NavigableSet<Long>> positions = new java.util.TreeMap<>(deletes.filePositions());
+        if (!deletes.pathPositions().isEmpty()) {
+            Map<String, Long> ids = TableDeletes.dataFileIds(view, view.table(schema, table), deletes.pathPositions().keySet());
+            deletes.pathPositions().forEach((path, filePositions) -> positions.merge(ids.get(path), filePositions, (a, b) -> {
+                java.util.TreeSet<Long> union = new java.util.TreeSet<>(a);
+                union.addAll(b);
+                return union;
+            }));
+        }
         List<Long> inlinedRowIds = List.copyOf(deletes.inlinedRowIds());
         return step(attempt -> {
             TableDraft draft = attempt.table(schema, table);
