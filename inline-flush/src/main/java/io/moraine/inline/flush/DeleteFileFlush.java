@@ -1,8 +1,5 @@
 package io.moraine.inline.flush;
 
-import io.moraine.core.write.ParquetFileWriter;
-import io.moraine.core.write.DeleteRowWriteSupport;
-
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.row.Row;
@@ -11,6 +8,8 @@ import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.core.scan.DeleteFiles;
 import io.moraine.core.scan.InlinedFileDeletes;
+import io.moraine.core.write.DeleteRowWriteSupport;
+import io.moraine.core.write.ParquetFileWriter;
 
 import java.io.IOException;
 import java.time.Instant;

@@ -1,12 +1,11 @@
 package io.moraine.inline.flush;
 
-import io.moraine.core.write.ParquetFileWriter;
-import io.moraine.core.write.DeleteRowWriteSupport;
-
 import io.moraine.core.row.ColumnNode;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.io.LakeFileSystem;
+import io.moraine.core.write.DeleteRowWriteSupport;
+import io.moraine.core.write.ParquetFileWriter;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 

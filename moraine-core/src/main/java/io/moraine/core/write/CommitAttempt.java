@@ -7,6 +7,7 @@ import io.moraine.core.catalog.LakeTable;
 import io.moraine.core.error.AlreadyExistsException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreFacts;
@@ -44,7 +45,7 @@ final class CommitAttempt
     private final List<TableDraft> createdTables = new ArrayList<>();
     private final Data data;
     /** The lake's files, for delete files (null when the transaction was begun without them); what this attempt wrote. */
-    io.moraine.core.io.LakeFileSystem files;
+    LakeFileSystem files;
     final List<String> writtenFiles = new ArrayList<>();
 
     /** A schema this commit creates; its id is allocated at {@link #stage}. */

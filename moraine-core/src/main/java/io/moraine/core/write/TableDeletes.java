@@ -11,6 +11,7 @@ import io.moraine.core.inline.read.InlineBatch;
 import io.moraine.core.inline.read.InlineReader;
 import io.moraine.core.inline.read.InlineScan;
 import io.moraine.core.inline.read.InlineSelection;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
@@ -26,10 +27,12 @@ import java.io.IOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -60,17 +63,17 @@ final class TableDeletes
     }
 
     /** The ids of the data files at {@code paths}, live at the attempt's base: a path names a file by its full path. */
-    static Map<String, Long> dataFileIds(CommitAttempt attempt, TableDraft table, java.util.Set<String> paths)
+    static Map<String, Long> dataFileIds(CommitAttempt attempt, TableDraft table, Set<String> paths)
     {
         if (table.created) {
             throw new InvalidArgumentException("table " + table.qualifiedName() + " is created in this transaction and has no committed rows to delete");
         }
         String tablePath = attempt.tablePath(table);
-        Map<String, Long> byPath = new java.util.HashMap<>();
+        Map<String, Long> byPath = new HashMap<>();
         try (var files = attempt.base.dataFiles(table.tableId)) {
             files.forEachRemaining(row -> byPath.put(canonical(CatalogPaths.filePath(tablePath, row)), row.getLong("data_file_id")));
         }
-        Map<String, Long> ids = new java.util.HashMap<>();
+        Map<String, Long> ids = new HashMap<>();
         for (String path : paths) {
             Long id = byPath.get(canonical(path));
             if (id == null) {
@@ -306,7 +309,7 @@ final class TableDeletes
             }
         }
 
-        private io.moraine.core.io.LakeFileSystem files()
+        private LakeFileSystem files()
         {
             if (attempt.files == null) {
                 throw new InvalidArgumentException("deleting rows of data files of " + table.qualifiedName() + " reads and writes delete files; "

@@ -4,7 +4,10 @@ import io.moraine.core.row.Row;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -47,8 +50,8 @@ final class TableDraft
 
     // ---- deletes and updates (TableDeletes stages them)
     /** Positions to delete by data file id, and committed inlined rows to end by row id. */
-    final java.util.Map<Long, java.util.TreeSet<Long>> deletedPositions = new java.util.TreeMap<>();
-    final java.util.TreeSet<Long> deletedInlinedRowIds = new java.util.TreeSet<>();
+    final Map<Long, TreeSet<Long>> deletedPositions = new TreeMap<>();
+    final TreeSet<Long> deletedInlinedRowIds = new TreeSet<>();
     /** Every row visible at the base is deleted. */
     boolean truncated;
     /** Inlined rows an update re-inserts with their original row ids. */

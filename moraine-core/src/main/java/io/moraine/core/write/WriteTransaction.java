@@ -5,6 +5,7 @@ import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.SnapshotChanges;
 import io.moraine.core.row.TableKind;
@@ -15,7 +16,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -40,7 +44,7 @@ public final class WriteTransaction
 
     private final MoraineCatalog catalog;
     /** The lake's data and delete files; null when begun without them (then deletes of file rows are refused). */
-    private io.moraine.core.io.LakeFileSystem files;
+    private LakeFileSystem files;
     private final long readSnapshotId;
     private final List<Consumer<CommitAttempt>> steps = new ArrayList<>();
     /** The transaction's view: its snapshot with its own steps applied, for checking each step as it is made. */
@@ -71,7 +75,7 @@ public final class WriteTransaction
      * Begins a transaction at the catalog's head that can also delete rows of data files: their delete files are read
      * and written through {@code files}.
      */
-    public static WriteTransaction begin(MoraineCatalog catalog, io.moraine.core.io.LakeFileSystem files)
+    public static WriteTransaction begin(MoraineCatalog catalog, LakeFileSystem files)
     {
         WriteTransaction transaction = begin(catalog);
         transaction.files = requireNonNull(files, "files is null");
@@ -169,11 +173,11 @@ public final class WriteTransaction
     public WriteTransaction deleteRows(String schema, String table, RowDeletes deletes)
     {
         requireNonNull(deletes, "deletes is null");
-        Map<Long, java.util.NavigableSet<Long>> positions = new java.util.TreeMap<>(deletes.filePositions());
+        Map<Long, NavigableSet<Long>> positions = new TreeMap<>(deletes.filePositions());
         if (!deletes.pathPositions().isEmpty()) {
             Map<String, Long> ids = TableDeletes.dataFileIds(view, view.table(schema, table), deletes.pathPositions().keySet());
             deletes.pathPositions().forEach((path, filePositions) -> positions.merge(ids.get(path), filePositions, (a, b) -> {
-                java.util.TreeSet<Long> union = new java.util.TreeSet<>(a);
+                TreeSet<Long> union = new TreeSet<>(a);
                 union.addAll(b);
                 return union;
             }));
@@ -181,7 +185,7 @@ public final class WriteTransaction
         List<Long> inlinedRowIds = List.copyOf(deletes.inlinedRowIds());
         return step(attempt -> {
             TableDraft draft = attempt.table(schema, table);
-            positions.forEach((file, filePositions) -> draft.deletedPositions.computeIfAbsent(file, ignored -> new java.util.TreeSet<>()).addAll(filePositions));
+            positions.forEach((file, filePositions) -> draft.deletedPositions.computeIfAbsent(file, ignored -> new TreeSet<>()).addAll(filePositions));
             draft.deletedInlinedRowIds.addAll(inlinedRowIds);
         });
     }
