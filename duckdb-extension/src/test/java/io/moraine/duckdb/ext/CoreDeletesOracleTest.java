@@ -137,6 +137,7 @@ class CoreDeletesOracleTest
         both("INSERT INTO lake.t VALUES (3000, 'after')", "DELETE FROM lake.t WHERE a = 3000", "INSERT INTO lake.t SELECT i, 'x' FROM range(20) r(i)",
                 "DELETE FROM lake.t WHERE a < 8");
         compare();
+        truncateBetweenInserts();
 
         // every delete path left rows behind for the comparisons to see
         String head = query(oracle, "SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst();
@@ -234,6 +235,43 @@ class CoreDeletesOracleTest
         execute(oracle, "TRUNCATE lake.t");
         commit(transaction -> transaction.truncate("main", "t"));
         compare();
+    }
+
+    /** One transaction: an insert, TRUNCATE (which takes that insert too), another insert. */
+    private void truncateBetweenInserts()
+            throws Exception
+    {
+        execute(oracle, "BEGIN TRANSACTION");
+        execute(oracle, "INSERT INTO lake.t VALUES (5000, 'gone'), (5001, 'gone')");
+        execute(oracle, "TRUNCATE lake.t");
+        execute(oracle, "INSERT INTO lake.t VALUES (5002, 'kept')");
+        execute(oracle, "COMMIT");
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(store.toString()), OpenMode.READ_WRITE);
+                RootAllocator allocator = new RootAllocator();
+                VectorSchemaRoot gone = rows(catalog, allocator, List.of(5000, 5001), "gone");
+                VectorSchemaRoot kept = rows(catalog, allocator, List.of(5002), "kept")) {
+            WriteTransaction.begin(catalog, LocalFileSystem.INSTANCE)
+                    .insertInlined("main", "t", gone)
+                    .truncate("main", "t")
+                    .insertInlined("main", "t", kept)
+                    .commit();
+        }
+        compare();
+    }
+
+    private static VectorSchemaRoot rows(MoraineCatalog catalog, RootAllocator allocator, List<Integer> values, String text)
+    {
+        VectorSchemaRoot batch = VectorSchemaRoot.create(InlinedArrowSchema.of(columns(catalog)), allocator);
+        IntVector a = (IntVector) batch.getVector("a");
+        VarCharVector b = (VarCharVector) batch.getVector("b");
+        a.allocateNew(values.size());
+        b.allocateNew(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            a.set(i, values.get(i));
+            b.set(i, text.getBytes(StandardCharsets.UTF_8));
+        }
+        batch.setRowCount(values.size());
+        return batch;
     }
 
     private void commit(Consumer<WriteTransaction> changes)

@@ -190,10 +190,22 @@ public final class WriteTransaction
         });
     }
 
-    /** Deletes every row of the table visible at the commit's base snapshot, as DuckLake's {@code DELETE FROM t} / TRUNCATE. */
+    /**
+     * Deletes every row of the table this transaction sees, as DuckLake's {@code DELETE FROM t} / TRUNCATE: the rows
+     * visible at the commit's base snapshot and the rows this transaction added before (their data files are left to
+     * the engine, or to the clean-up of orphaned files). Rows added after it are kept.
+     */
     public WriteTransaction truncate(String schema, String table)
     {
-        return step(attempt -> attempt.table(schema, table).truncated = true);
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            draft.inlined.clear();
+            draft.dataFiles.clear();
+            draft.inlinedWithRowIds.clear();
+            draft.deletedPositions.clear();
+            draft.deletedInlinedRowIds.clear();
+            draft.truncated = !draft.created;
+        });
     }
 
     /**
