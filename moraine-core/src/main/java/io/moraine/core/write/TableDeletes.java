@@ -233,6 +233,12 @@ final class TableDeletes
             Row dataFile = state.dataFile().orElseThrow(() -> new NotFoundException("data file " + dataFileId + " of table " + table.qualifiedName()
                     + " is not live at snapshot " + attempt.base.id() + "; delete only rows a scan of that snapshot returned"));
             long recordCount = dataFile.getLong("record_count");
+            if (table.truncated && state.deleteFile().isEmpty() && state.inlinedDeletes().isEmpty() && recordCount > limit) {
+                // the common truncate: a file without deletes is retired whole, without listing its positions
+                changes.add("deleted_from_table", table.tableId);
+                tx.endRow(TableKind.DATA_FILE, snapshotId, table.tableId, dataFileId);
+                return;
+            }
             String dataFilePath = canonical(CatalogPaths.filePath(tablePath, dataFile));
             TreeMap<Long, Long> existing = new TreeMap<>();
             state.deleteFile().ifPresent(row -> readDeleteFile(row, existing));
