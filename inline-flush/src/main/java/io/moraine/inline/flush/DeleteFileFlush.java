@@ -8,6 +8,8 @@ import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.core.scan.DeleteFiles;
 import io.moraine.core.scan.InlinedFileDeletes;
+import io.moraine.core.write.DeleteRowWriteSupport;
+import io.moraine.core.write.ParquetFileWriter;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -55,8 +57,8 @@ final class DeleteFileFlush
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
             String dataFilePath = FlushPaths.canonical(CatalogPaths.filePath(tablePath, dataFile.get()));
             String name = io.moraine.core.write.DataFileNames.deleteFileName();
-            FlushFileWriter<DeleteRowWriteSupport.Deletion> writer = FlushFileWriter.create(files, FlushPaths.resolve(tablePath, name),
-                    new DeleteRowWriteSupport(dataFilePath));
+            ParquetFileWriter<DeleteRowWriteSupport.Deletion> writer = ParquetFileWriter.create(files, FlushPaths.resolve(tablePath, name),
+                    new DeleteRowWriteSupport(dataFilePath, true));
             try (writer) {
                 for (Map.Entry<Long, Long> position : positions.entrySet()) {
                     writer.write(new DeleteRowWriteSupport.Deletion(position.getKey(), position.getValue()));

@@ -4,6 +4,8 @@ import io.moraine.core.row.ColumnNode;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.io.LakeFileSystem;
+import io.moraine.core.write.DeleteRowWriteSupport;
+import io.moraine.core.write.ParquetFileWriter;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -30,7 +32,7 @@ final class FlushFile
     private final List<ColumnNode> columns;
     private final FlushedColumnStats stats;
     private final List<DeleteRowWriteSupport.Deletion> deletions = new ArrayList<>();
-    private FlushFileWriter<ArrowRowWriteSupport.RowRef> writer;
+    private ParquetFileWriter<ArrowRowWriteSupport.RowRef> writer;
     private long rows;
     private long minSnapshot = Long.MAX_VALUE;
     private long maxSnapshot = Long.MIN_VALUE;
@@ -58,7 +60,7 @@ final class FlushFile
     {
         if (writer == null) {
             List<Field> fields = row.columns().stream().map(FieldVector::getField).toList();
-            writer = FlushFileWriter.create(files, path(), new ArrowRowWriteSupport(ParquetSchemas.dataFile(fields, columns)));
+            writer = ParquetFileWriter.create(files, path(), new ArrowRowWriteSupport(ParquetSchemas.dataFile(fields, columns)));
         }
         writer.write(row.ref());
         stats.add(row.columns(), row.index());
@@ -103,8 +105,8 @@ final class FlushFile
         Optional<Row> deleteRow = Optional.empty();
         if (!deletions.isEmpty()) {
             String deleteName = io.moraine.core.write.DataFileNames.deleteFileName();
-            FlushFileWriter<DeleteRowWriteSupport.Deletion> deleteWriter = FlushFileWriter.create(files, FlushPaths.resolve(tablePath, deleteName),
-                    new DeleteRowWriteSupport(dataFile));
+            ParquetFileWriter<DeleteRowWriteSupport.Deletion> deleteWriter = ParquetFileWriter.create(files, FlushPaths.resolve(tablePath, deleteName),
+                    new DeleteRowWriteSupport(dataFile, true));
             try (deleteWriter) {
                 for (DeleteRowWriteSupport.Deletion deletion : deletions) {
                     deleteWriter.write(deletion);

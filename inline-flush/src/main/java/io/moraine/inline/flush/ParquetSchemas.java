@@ -49,14 +49,6 @@ final class ParquetSchemas
         return new MessageType(DataFileSchema.ROOT_NAME, types);
     }
 
-    /** The positional delete file schema DuckLake writes for flushed, ended rows. */
-    static MessageType deleteFile()
-    {
-        return new MessageType(DataFileSchema.ROOT_NAME,
-                Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).id(2147483646).named("file_path"),
-                Types.optional(PrimitiveTypeName.INT64).id(2147483645).named("pos"),
-                DataFileSchema.snapshotIdColumn());
-    }
 
     private static Type type(Field field, Optional<ColumnNode> column)
     {

@@ -7,6 +7,7 @@ import io.moraine.core.catalog.LakeTable;
 import io.moraine.core.error.AlreadyExistsException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreFacts;
@@ -45,6 +46,9 @@ final class CommitAttempt
     private final List<NewView> createdViews = new ArrayList<>();
     private final List<io.moraine.core.catalog.LakeView> droppedViews = new ArrayList<>();
     private final Data data;
+    /** The lake's files, for delete files (null when the transaction was begun without them); what this attempt wrote. */
+    LakeFileSystem files;
+    final List<String> writtenFiles = new ArrayList<>();
 
     /** A schema this commit creates; its id is allocated at {@link #stage}. */
     static final class NewSchema
@@ -382,6 +386,7 @@ final class CommitAttempt
         List<TableDraft> withData = new ArrayList<>(createdTables);
         existingTables.values().stream().filter(table -> !table.dropped).forEach(withData::add);
         long finalSchemaVersion = data.stage(tx, changes, withData, counters, schemaVersion, tableRows);
+        TableDeletes.stage(this, tx, changes, withData, counters);
 
         tx.insert(Row.of(TableKind.SNAPSHOT, snapshotId, Instant.now().truncatedTo(ChronoUnit.MICROS), finalSchemaVersion, counters.nextCatalogId,
                 counters.nextFileId));
@@ -447,10 +452,17 @@ final class CommitAttempt
         return new LakeTable(table.tableId, table.uuid, schema, table.name, Optional.of(table.path), true);
     }
 
+    /** The existing tables this attempt deletes rows of. */
+    List<TableDraft> tablesWithDeletes()
+    {
+        return existingTables.values().stream().filter(table -> !table.dropped && table.hasDeletes()).toList();
+    }
+
     boolean isEmpty()
     {
         return createdSchemas.isEmpty() && droppedSchemas.isEmpty() && createdTables.isEmpty() && createdViews.isEmpty() && droppedViews.isEmpty()
-                && existingTables.values().stream().noneMatch(table -> table.dropped || table.renamed || table.altered || table.hasData());
+                && existingTables.values().stream().noneMatch(table -> table.dropped || table.renamed || table.altered || table.hasData()
+                        || table.hasDeletes());
     }
 
     /** The id counters of the commit: {@code next_catalog_id} and {@code next_file_id} as ids are taken. */

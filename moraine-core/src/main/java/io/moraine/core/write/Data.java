@@ -82,7 +82,7 @@ final class Data
             if (!table.dataFiles.isEmpty()) {
                 changes.add("inserted_into_table", table.tableId);
             }
-            if (!table.inlined.isEmpty()) {
+            if (!table.inlined.isEmpty() || !table.inlinedWithRowIds.isEmpty()) {
                 if (table.dataFiles.isEmpty()) {
                     counters.nextFileId++;
                 }
@@ -106,6 +106,12 @@ final class Data
                     long rowIdStart = stats.nextRowId;
                     tx.insertInlined(table.tableId, version, attempt.snapshotId, rowIdStart, batch.rows());
                     stats.addInlined(batch.rows().getRowCount(), InlinedStatistics.of(batch.rows(), ColumnTree.of(table.columns)));
+                }
+                for (InlinedRowsWithIds kept : table.inlinedWithRowIds) {
+                    TableDeletes.insertKeepingRowIds(tx, table.tableId, version, attempt.snapshotId, kept);
+                    long nextRowId = stats.nextRowId;
+                    stats.addInlined(kept.rows().getRowCount(), InlinedStatistics.of(kept.rows(), ColumnTree.of(table.columns)));
+                    stats.nextRowId = nextRowId; // kept row ids are not new: only record_count grows
                 }
                 changes.add("inlined_insert", table.tableId);
             }

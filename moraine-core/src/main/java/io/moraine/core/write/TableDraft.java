@@ -4,7 +4,10 @@ import io.moraine.core.row.Row;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -49,6 +52,15 @@ final class TableDraft
     final List<WrittenDataFile> dataFiles = new ArrayList<>();
     final List<InlinedBatch> inlined = new ArrayList<>();
 
+    // ---- deletes and updates (TableDeletes stages them)
+    /** Positions to delete by data file id, and committed inlined rows to end by row id. */
+    final Map<Long, TreeSet<Long>> deletedPositions = new TreeMap<>();
+    final TreeSet<Long> deletedInlinedRowIds = new TreeSet<>();
+    /** Every row visible at the base is deleted. */
+    boolean truncated;
+    /** Inlined rows an update re-inserts with their original row ids. */
+    final List<InlinedRowsWithIds> inlinedWithRowIds = new ArrayList<>();
+
     TableDraft(boolean created, long tableId, UUID uuid, long schemaId, String schemaName, String name, String path, Row baseRow, List<Row> columns,
             long nextColumnId)
     {
@@ -76,6 +88,11 @@ final class TableDraft
 
     boolean hasData()
     {
-        return !dataFiles.isEmpty() || !inlined.isEmpty();
+        return !dataFiles.isEmpty() || !inlined.isEmpty() || !inlinedWithRowIds.isEmpty();
+    }
+
+    boolean hasDeletes()
+    {
+        return truncated || !deletedPositions.isEmpty() || !deletedInlinedRowIds.isEmpty();
     }
 }

@@ -5,6 +5,7 @@ import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.SnapshotChanges;
 import io.moraine.core.row.TableKind;
@@ -14,7 +15,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -38,6 +43,8 @@ public final class WriteTransaction
     private static final long RETRY_WAIT_MILLIS = 20;
 
     private final MoraineCatalog catalog;
+    /** The lake's data and delete files; null when begun without them (then deletes of file rows are refused). */
+    private LakeFileSystem files;
     private final long readSnapshotId;
     private final List<Consumer<CommitAttempt>> steps = new ArrayList<>();
     /** The transaction's view: its snapshot with its own steps applied, for checking each step as it is made. */
@@ -61,6 +68,18 @@ public final class WriteTransaction
         WriteTransaction transaction = new WriteTransaction(catalog, head);
         transaction.viewSnapshot = catalog.at(head);
         transaction.view = new CommitAttempt(transaction.viewSnapshot);
+        return transaction;
+    }
+
+    /**
+     * Begins a transaction at the catalog's head that can also delete rows of data files: their delete files are read
+     * and written through {@code files}.
+     */
+    public static WriteTransaction begin(MoraineCatalog catalog, LakeFileSystem files)
+    {
+        WriteTransaction transaction = begin(catalog);
+        transaction.files = requireNonNull(files, "files is null");
+        transaction.view.files = files;
         return transaction;
     }
 
@@ -243,6 +262,77 @@ public final class WriteTransaction
         return step(attempt -> attempt.table(schema, table).dataFiles.addAll(copy));
     }
 
+    // ---- deletes and updates
+
+    /**
+     * Deletes rows of the table, as the engine's scan of this transaction's snapshot found them: rows of data files by
+     * (data file id, position), inlined rows by row id. Rows deleted by several calls are deleted once.
+     */
+    public WriteTransaction deleteRows(String schema, String table, RowDeletes deletes)
+    {
+        requireNonNull(deletes, "deletes is null");
+        Map<Long, NavigableSet<Long>> positions = new TreeMap<>(deletes.filePositions());
+        if (!deletes.pathPositions().isEmpty()) {
+            Map<String, Long> ids = TableDeletes.dataFileIds(view, view.table(schema, table), deletes.pathPositions().keySet());
+            deletes.pathPositions().forEach((path, filePositions) -> positions.merge(ids.get(path), filePositions, (a, b) -> {
+                TreeSet<Long> union = new TreeSet<>(a);
+                union.addAll(b);
+                return union;
+            }));
+        }
+        List<Long> inlinedRowIds = List.copyOf(deletes.inlinedRowIds());
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            positions.forEach((file, filePositions) -> draft.deletedPositions.computeIfAbsent(file, ignored -> new TreeSet<>()).addAll(filePositions));
+            draft.deletedInlinedRowIds.addAll(inlinedRowIds);
+        });
+    }
+
+    /**
+     * Deletes every row of the table this transaction sees, as DuckLake's {@code DELETE FROM t} / TRUNCATE: the rows
+     * visible at the commit's base snapshot and the rows this transaction added before (their data files are left to
+     * the engine, or to the clean-up of orphaned files). Rows added after it are kept.
+     */
+    public WriteTransaction truncate(String schema, String table)
+    {
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            draft.inlined.clear();
+            draft.dataFiles.clear();
+            draft.inlinedWithRowIds.clear();
+            draft.deletedPositions.clear();
+            draft.deletedInlinedRowIds.clear();
+            draft.truncated = !draft.created;
+        });
+    }
+
+    /**
+     * The insert half of an update that DuckLake inlines (at most {@link #inliningRowLimit} rows): {@code rows} (in
+     * {@link InlinedArrowSchema}'s types, open until this transaction ends) keep the row ids they had, {@code rowIds[i]}
+     * being row i's, so that the change feed pairs them with their deletes ({@link #deleteRows}) as update pre- and
+     * post-images. The larger update writes its rows to a data file with the extra BIGINT column
+     * {@code _ducklake_internal_row_id} (field id 2147483540) holding the kept ids, added with {@link #appendDataFiles}.
+     */
+    public WriteTransaction insertInlinedKeepingRowIds(String schema, String table, VectorSchemaRoot rows, long[] rowIds)
+    {
+        requireNonNull(rows, "rows is null");
+        long[] ids = rowIds.clone();
+        if (ids.length != rows.getRowCount()) {
+            throw new InvalidArgumentException(rows.getRowCount() + " rows come with " + ids.length + " row ids; give one row id per row");
+        }
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            long limit = attempt.data().inliningLimit(draft);
+            if (rows.getRowCount() > limit) {
+                throw new InvalidArgumentException(rows.getRowCount() + " rows exceed " + draft.qualifiedName() + "'s data_inlining_row_limit of "
+                        + limit + "; write them to a data file with the _ducklake_internal_row_id column and add it with appendDataFiles instead");
+            }
+            if (rows.getRowCount() > 0) {
+                draft.inlinedWithRowIds.add(new InlinedRowsWithIds(rows, ids));
+            }
+        });
+    }
+
     private WriteTransaction step(Consumer<CommitAttempt> step)
     {
         requireOpen();
@@ -271,14 +361,28 @@ public final class WriteTransaction
             long base = readSnapshotId;
             List<SnapshotChanges.Change> mine = null;
             for (int attempt = 1; ; attempt++) {
+                CommitAttempt planned = null;
+                boolean committing = false;
                 try (CatalogSnapshot snapshot = base == readSnapshotId ? null : catalog.at(base)) {
-                    CommitAttempt planned = base == readSnapshotId ? view : replay(snapshot);
+                    planned = base == readSnapshotId ? view : replay(snapshot);
+                    if (planned != view) {
+                        TableDeletes.checkUnchanged(view, planned);
+                    }
                     StagedTransaction staged = catalog.begin(base);
                     ChangesMade changes = planned.stage(staged, info);
                     mine = changes.entries();
+                    committing = true;
                     return staged.commit(CommitPolicy.RETRY);
                 }
-                catch (CommitConflictException e) {
+                catch (RuntimeException e) {
+                    // Delete files embed the attempt's snapshot id: a retry writes its own (pitfall 9), these are orphans. A
+                    // commit that failed otherwise may have landed, so its files stay.
+                    if (e instanceof CommitConflictException || !committing) {
+                        discardWrittenFiles(planned);
+                    }
+                    if (!(e instanceof CommitConflictException)) {
+                        throw e;
+                    }
                     long head = catalog.headSnapshotId().orElseThrow();
                     if (head == base || attempt >= MAX_ATTEMPTS) {
                         throw e;
@@ -302,9 +406,26 @@ public final class WriteTransaction
         viewSnapshot.close();
     }
 
+    private void discardWrittenFiles(CommitAttempt attempt)
+    {
+        if (attempt == null || files == null) {
+            return;
+        }
+        for (String path : attempt.writtenFiles) {
+            try {
+                files.deleteFile(path);
+            }
+            catch (java.io.IOException | RuntimeException ignored) {
+                // an orphan for the clean-up of old files
+            }
+        }
+        attempt.writtenFiles.clear();
+    }
+
     private CommitAttempt replay(CatalogSnapshot base)
     {
         CommitAttempt attempt = new CommitAttempt(base);
+        attempt.files = files;
         steps.forEach(step -> step.accept(attempt));
         return attempt;
     }

@@ -1,10 +1,14 @@
-package io.moraine.inline.flush;
+package io.moraine.core.write;
 
 import io.moraine.core.io.LakeFileSystem;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -13,8 +17,11 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 
-/** One Parquet file the flush writes into the lake and, once closed, the sizes the catalog records for it. */
-final class FlushFileWriter<T>
+/**
+ * One Parquet file the core writes into the lake (a flush's data and delete files, a delete's delete file) with
+ * parquet-java and no Hadoop file system, and, once closed, the sizes the catalog records for it.
+ */
+public final class ParquetFileWriter<T>
         implements Closeable
 {
     private final String path;
@@ -22,21 +29,24 @@ final class FlushFileWriter<T>
     private final ParquetWriter<T> writer;
     private boolean closed;
 
-    private FlushFileWriter(String path, MeasuredOutputFile file, ParquetWriter<T> writer)
+    private ParquetFileWriter(String path, MeasuredOutputFile file, ParquetWriter<T> writer)
     {
         this.path = path;
         this.file = file;
         this.writer = writer;
     }
 
-    static <T> FlushFileWriter<T> create(LakeFileSystem files, String path, WriteSupport<T> support)
+    public static <T> ParquetFileWriter<T> create(LakeFileSystem files, String path, WriteSupport<T> support)
             throws IOException
     {
         MeasuredOutputFile file = new MeasuredOutputFile(files.newOutputFile(path));
-        return new FlushFileWriter<>(path, file, ParquetFiles.writer(file, support));
+        return new ParquetFileWriter<>(path, file, new Builder<>(file, support)
+                .withConf(new PlainParquetConfiguration())
+                .withCompressionCodec(CompressionCodecName.SNAPPY)
+                .build());
     }
 
-    void write(T record)
+    public void write(T record)
             throws IOException
     {
         writer.write(record);
@@ -53,17 +63,17 @@ final class FlushFileWriter<T>
         }
     }
 
-    String path()
+    public String path()
     {
         return path;
     }
 
-    long sizeBytes()
+    public long sizeBytes()
     {
         return file.length();
     }
 
-    long footerSize()
+    public long footerSize()
     {
         return file.footerLength();
     }
@@ -72,7 +82,7 @@ final class FlushFileWriter<T>
      * Bytes of each leaf column (a VARIANT counts as one) in the file (its column chunks' compressed sizes over all row groups), by the leaf's
      * field id, which is its DuckLake column id.
      */
-    Map<Long, Long> columnSizes()
+    public Map<Long, Long> columnSizes()
     {
         Map<Long, Long> sizes = new HashMap<>();
         MessageType schema = writer.getFooter().getFileMetaData().getSchema();
@@ -97,5 +107,35 @@ final class FlushFileWriter<T>
             }
         }
         return null;
+    }
+
+    private static final class Builder<T>
+            extends ParquetWriter.Builder<T, Builder<T>>
+    {
+        private final WriteSupport<T> support;
+
+        private Builder(OutputFile file, WriteSupport<T> support)
+        {
+            super(file);
+            this.support = support;
+        }
+
+        @Override
+        protected Builder<T> self()
+        {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<T> getWriteSupport(ParquetConfiguration configuration)
+        {
+            return support;
+        }
+
+        @Override
+        protected WriteSupport<T> getWriteSupport(org.apache.hadoop.conf.Configuration configuration)
+        {
+            return support;
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.moraine.inline.flush;
+package io.moraine.core.write;
 
 import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.OutputFile;
@@ -12,25 +12,25 @@ import java.nio.ByteOrder;
  * An output file that remembers how many bytes were written and the last eight of them, which in a Parquet file are
  * the Thrift footer's length and {@code PAR1}: the catalog's sizes without reading the file back from the store.
  */
-final class MeasuredOutputFile
+public final class MeasuredOutputFile
         implements OutputFile
 {
     private final OutputFile target;
     private final byte[] tail = new byte[8];
     private long written;
 
-    MeasuredOutputFile(OutputFile target)
+    public MeasuredOutputFile(OutputFile target)
     {
         this.target = target;
     }
 
-    long length()
+    public long length()
     {
         return written;
     }
 
     /** The little-endian footer length before the trailing {@code PAR1}. */
-    long footerLength()
+    public long footerLength()
     {
         byte[] last = new byte[8];
         for (int i = 0; i < 8; i++) {
