@@ -118,6 +118,29 @@ class CoreMaintenanceTest
     }
 
     @Test
+    void theLakesDefaultAgesApplyWhenNoCriterionIsGiven()
+            throws Exception
+    {
+        buildLake();
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CALL ducklake_set_option('lake', 'expire_older_than', '0 seconds')");
+            lakes.both("CALL ducklake_set_option('lake', 'delete_older_than', '0 seconds')");
+        }
+        List<ExpiredSnapshot> expired = core(maintenance -> maintenance.expireSnapshots(false));
+        List<List<String>> oracleExpired = onOracle("SELECT snapshot_id FROM ducklake_expire_snapshots('lake') ORDER BY 1");
+        assertThat(expired.stream().map(s -> List.of(String.valueOf(s.snapshotId()))).toList()).isEqualTo(oracleExpired).hasSize(20);
+        int compared = compare(List.of(20L));
+        List<String> removed = core(maintenance -> maintenance.cleanupOldFiles(false));
+        List<List<String>> oracleRemoved = onOracle("SELECT path FROM ducklake_cleanup_old_files('lake') ORDER BY 1");
+        assertThat(normalized(removed, temp.resolve("data"))).isEqualTo(normalized(oracleRemoved.stream().map(List::getFirst).toList(), temp.resolve("oracle-data")))
+                .hasSizeGreaterThanOrEqualTo(3);
+        assertThat(parquetFiles(temp.resolve("data"))).isEqualTo(parquetFiles(temp.resolve("oracle-data"))).isPositive();
+        compared += compare(List.of(20L));
+        System.out.println("CoreMaintenanceTest: lake-default ages, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(2 * (CATALOG.size() + 1 + 1));
+    }
+
+    @Test
     void anUnparseableExpiryOptionIsATypedError()
             throws Exception
     {
