@@ -63,6 +63,10 @@ public final class WriteTransaction
     public static WriteTransaction begin(MoraineCatalog catalog)
     {
         requireNonNull(catalog, "catalog is null");
+        if (catalog.mode() != io.moraine.core.store.OpenMode.READ_WRITE) {
+            throw new InvalidArgumentException("cannot write to catalog " + catalog.uri() + ": it is open " + catalog.mode()
+                    + "; open it with OpenMode.READ_WRITE to write (the store's writer moves to this process when it commits)");
+        }
         long head = catalog.headSnapshotId().orElseThrow(() -> new NotFoundException("catalog " + catalog.uri()
                 + " has no snapshot; create the lake first (bin/moraine create, or ATTACH it through DuckDB)"));
         WriteTransaction transaction = new WriteTransaction(catalog, head);

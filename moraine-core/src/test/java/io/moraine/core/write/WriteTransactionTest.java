@@ -63,6 +63,17 @@ class WriteTransactionTest
     }
 
     @Test
+    void aCatalogOpenForReadingRefusesToBeginAWrite()
+    {
+        io.moraine.core.store.StoreUri uri = StoreUri.parse("memory://write-ro-" + UUID.randomUUID());
+        MoraineCatalog.create(uri, NewCatalog.bootstrapped("/lake/data")).close();
+        try (MoraineCatalog reader = MoraineCatalog.open(uri, io.moraine.core.store.OpenMode.READ_ONLY)) {
+            assertThatThrownBy(() -> WriteTransaction.begin(reader)).isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("open READ_ONLY").hasMessageContaining("READ_WRITE");
+        }
+    }
+
+    @Test
     void concurrentCreationsOfDifferentTablesBothLandWithFreshIds()
     {
         WriteTransaction first = WriteTransaction.begin(catalog).createTable(NewTable.of("s", "x", List.of(ColumnDefinition.of("a", "int32"))));
