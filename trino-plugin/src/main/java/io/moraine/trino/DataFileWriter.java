@@ -60,7 +60,7 @@ final class DataFileWriter
                 .setMaxRowGroupRowCount(Math.toIntExact(Math.min(Integer.MAX_VALUE, settings.rowGroupRows())));
         settings.rowGroupBytes().ifPresent(bytes -> options.setMaxBlockSize(DataSize.ofBytes(bytes)));
         try {
-            this.output = new CountingOutputStream(fileSystem.newOutputFile(Location.of(location)).create());
+            this.output = new CountingOutputStream(fileSystem.newOutputFile(io.moraine.files.LakeLocations.location(location)).create());
             this.writer = new ParquetWriter(output, target.schema(), primitiveTypes(target.schema(), columnTypes), options.build(),
                     settings.compression().getParquetCompressionCodec(), trinoVersion, Optional.empty(), Optional.empty());
         }
@@ -112,7 +112,7 @@ final class DataFileWriter
             // the file goes anyway
         }
         try {
-            fileSystem.deleteFile(Location.of(location));
+            fileSystem.deleteFile(io.moraine.files.LakeLocations.location(location));
         }
         catch (IOException ignored) {
             // an orphan file: not referenced by the catalog

@@ -81,7 +81,7 @@ final class InlinedStatistics
                 visit(map.value(), entries.getChildrenFromFields().get(1), start, end, null, leaves);
             }
             default -> {
-                Leaf leaf = leaves.computeIfAbsent(column.columnId(), id -> new Leaf());
+                Leaf leaf = leaves.computeIfAbsent(column.columnId(), id -> new Leaf(type.is(io.moraine.core.types.PrimitiveKind.FLOAT32)));
                 InlinedArrowValues.Kind kind = InlinedArrowValues.kind(vector, type);
                 for (int row = from; row < to; row++) {
                     if (vector.isNull(row) || (parentNull != null && parentNull[row - from])) {
@@ -128,6 +128,21 @@ final class InlinedStatistics
         Object min;
         Object max;
         boolean unbounded;
+        /** FLOAT values (carried as doubles) print with the float's own digits, as DuckDB prints them. */
+        final boolean float32;
+
+        Leaf(boolean float32)
+        {
+            this.float32 = float32;
+        }
+
+        private String text(Object value)
+        {
+            if (value instanceof Double number) {
+                return float32 ? DuckLakeValues.floatText(number.floatValue()) : DuckLakeValues.doubleText(number);
+            }
+            return DuckLakeValues.text(value);
+        }
 
         void offer(Object value)
         {
@@ -145,8 +160,8 @@ final class InlinedStatistics
         FileColumnStatistics statistics(long columnId)
         {
             boolean bounded = !unbounded && min != null;
-            return new FileColumnStatistics(columnId, null, values, nulls, bounded ? DuckLakeValues.text(min) : null,
-                    bounded ? DuckLakeValues.text(max) : null, null, null);
+            return new FileColumnStatistics(columnId, null, values, nulls, bounded ? text(min) : null,
+                    bounded ? text(max) : null, null, null);
         }
     }
 }
