@@ -443,8 +443,8 @@ public class MoraineMetadata
     {
         SchemaTableName name = lakeTable(tableHandle).name();
         if (!name.getSchemaName().equals(newTableName.getSchemaName())) {
-            throw new TrinoException(NOT_SUPPORTED, "moraine renames a table within its schema only (DuckLake has no move between schemas); rename "
-                    + name + " to " + name.getSchemaName() + "." + newTableName.getTableName());
+            // Trino's own wording (its connector tests match it exactly): DuckLake renames a table within its schema only.
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support renaming tables across schemas");
         }
         writes().commit(transaction -> transaction.renameTable(name.getSchemaName(), name.getTableName(), newTableName.getTableName()));
     }
