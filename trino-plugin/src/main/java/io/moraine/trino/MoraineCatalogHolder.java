@@ -14,8 +14,9 @@ import org.apache.arrow.memory.RootAllocator;
 import java.util.Optional;
 
 /**
- * What the connector holds for its lifetime: the catalog, opened read-only (or pinned to a checkpoint) once, so Trino
- * never fences a writer; the data-path override; and the one Arrow allocator inlined rows are decoded with.
+ * What the connector holds for its lifetime: the catalog, opened read-only (or pinned to a checkpoint) once; the
+ * store's writer, opened on the coordinator at the first write only (in HANDOFF mode, so DuckDB, Spark or another
+ * Trino keep writing the same store); the data-path override; and the one Arrow allocator inlined rows are decoded with.
  */
 public class MoraineCatalogHolder
 {
@@ -23,6 +24,11 @@ public class MoraineCatalogHolder
     private final Optional<String> dataPathOverride;
     private final io.moraine.core.catalog.AllowedLocations allowedLocations;
     private final BufferAllocator allocator = new RootAllocator();
+    private final StoreUri uri;
+    private final StoreOptions options;
+    private final boolean readOnly;
+    private final Optional<String> checkpointId;
+    private volatile MoraineCatalog writer;
 
     @Inject
     public MoraineCatalogHolder(MoraineConfig config, Tracer tracer)
@@ -39,6 +45,10 @@ public class MoraineCatalogHolder
             throw MoraineErrorCode.toTrino(e);
         }
         StoreUri uri = StoreUri.parse(config.getStoreUri());
+        this.uri = uri;
+        this.options = options;
+        this.readOnly = config.isReadOnly();
+        this.checkpointId = config.getCheckpointId();
         try {
             this.catalog = config.getCheckpointId()
                     .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
@@ -50,9 +60,48 @@ public class MoraineCatalogHolder
         }
     }
 
+    /** The catalog reads go through: the writer once this process has written (it sees its own commits at once), else the reader. */
     public MoraineCatalog catalog()
     {
-        return catalog;
+        MoraineCatalog opened = writer;
+        return opened != null ? opened : catalog;
+    }
+
+    /**
+     * The store's writer, opened on first use: refused when the catalog is read-only ({@code moraine.read-only}) or
+     * pinned to a checkpoint, before anything is opened.
+     */
+    public MoraineCatalog writer()
+    {
+        requireWritable();
+        MoraineCatalog opened = writer;
+        if (opened != null) {
+            return opened;
+        }
+        synchronized (this) {
+            if (writer == null) {
+                try {
+                    writer = MoraineCatalog.open(uri, OpenMode.READ_WRITE, options);
+                }
+                catch (MoraineException e) {
+                    throw MoraineErrorCode.toTrino(e);
+                }
+            }
+            return writer;
+        }
+    }
+
+    /** Refuses a write with a clear error when this catalog takes none; opens nothing. */
+    public void requireWritable()
+    {
+        if (readOnly) {
+            throw new io.trino.spi.TrinoException(io.trino.spi.StandardErrorCode.NOT_SUPPORTED, "catalog on store " + uri
+                    + " is read-only (moraine.read-only=true): it takes no writes; write through a catalog without moraine.read-only, or through DuckDB");
+        }
+        if (checkpointId.isPresent()) {
+            throw new io.trino.spi.TrinoException(io.trino.spi.StandardErrorCode.NOT_SUPPORTED, "catalog on store " + uri + " is pinned to checkpoint "
+                    + checkpointId.get() + " (moraine.checkpoint-id): it reads that fixed state and takes no writes; remove moraine.checkpoint-id to write");
+        }
     }
 
     /** {@code moraine.data-path}: where relative data paths resolve instead of the catalog's data_path. */
@@ -77,7 +126,14 @@ public class MoraineCatalogHolder
     public void close()
     {
         try (allocator) {
-            catalog.close();
+            try {
+                if (writer != null) {
+                    writer.close();
+                }
+            }
+            finally {
+                catalog.close();
+            }
         }
     }
 }

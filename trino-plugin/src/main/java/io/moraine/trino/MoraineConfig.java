@@ -259,4 +259,19 @@ public class MoraineConfig
         this.tinyFilesEnabled = tinyFilesEnabled;
         return this;
     }
+
+    private boolean readOnly;
+
+    public boolean isReadOnly()
+    {
+        return readOnly;
+    }
+
+    @Config("moraine.read-only")
+    @ConfigDescription("Refuse every write (DDL, INSERT, CREATE TABLE AS): the connector then never opens the store's writer")
+    public MoraineConfig setReadOnly(boolean readOnly)
+    {
+        this.readOnly = readOnly;
+        return this;
+    }
 }

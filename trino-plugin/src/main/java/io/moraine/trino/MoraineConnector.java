@@ -4,13 +4,17 @@ import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.transaction.IsolationLevel;
 
-/** A read-only Trino connector over a moraine catalog. */
+import java.util.Optional;
+
+/** A Trino connector over a moraine catalog: reads, and (unless moraine.read-only) DDL, INSERT and CREATE TABLE AS through the core's write API. */
 public class MoraineConnector
         implements Connector
 {
@@ -20,11 +24,18 @@ public class MoraineConnector
     private final MorainePageSourceProvider pageSourceProvider;
     private final MoraineTableColumns tableColumns;
     private final LifeCycleManager lifeCycleManager;
+    private final MoraineTypes types;
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final MoraineWritePageSinkProvider pageSinkProvider;
 
     @Inject
     public MoraineConnector(LifeCycleManager lifeCycleManager, MoraineCatalogHolder catalog, MoraineConfig config,
-            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineTableColumns tableColumns)
+            MoraineSplitManager splitManager, MorainePageSourceProvider pageSourceProvider, MoraineTableColumns tableColumns, MoraineTypes types,
+            TrinoFileSystemFactory fileSystemFactory, MoraineWritePageSinkProvider pageSinkProvider)
     {
+        this.types = types;
+        this.fileSystemFactory = fileSystemFactory;
+        this.pageSinkProvider = pageSinkProvider;
         this.lifeCycleManager = lifeCycleManager;
         this.tableColumns = tableColumns;
         this.catalog = catalog;
@@ -42,7 +53,20 @@ public class MoraineConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new MoraineMetadata(catalog.catalog(), tableColumns, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp());
+        return new MoraineMetadata(catalog.catalog(), tableColumns, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp(),
+                Optional.of(new LakeWrites(catalog, types, fileSystemFactory)));
+    }
+
+    @Override
+    public ConnectorPageSinkProvider getPageSinkProvider()
+    {
+        return pageSinkProvider;
+    }
+
+    @Override
+    public java.util.List<io.trino.spi.session.PropertyMetadata<?>> getTableProperties()
+    {
+        return MoraineTableProperties.properties();
     }
 
     /** The change-feed functions {@code system.table_changes}, {@code table_insertions} and {@code table_deletions}. */

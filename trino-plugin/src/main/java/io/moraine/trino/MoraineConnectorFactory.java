@@ -38,6 +38,7 @@ public class MoraineConnectorFactory
                 new FileSystemModule(catalogName, context, false),
                 binder -> {
                     binder.bind(TypeManager.class).toInstance(context.getTypeManager());
+                    binder.bind(io.trino.spi.NodeVersion.class).toInstance(new io.trino.spi.NodeVersion(context.getCurrentNode().getVersion()));
                     binder.bind(OpenTelemetry.class).toInstance(context.getOpenTelemetry());
                     binder.bind(Tracer.class).toInstance(context.getTracer());
                     binder.bind(NodeManager.class).toInstance(context.getNodeManager());

@@ -50,8 +50,17 @@ public class MoraineMetadata
     /** Statistics by handle, for this transaction: Trino asks for the same handle's more than once while planning. */
     private final Map<MoraineTableHandle, io.trino.spi.statistics.TableStatistics> statistics = new java.util.concurrent.ConcurrentHashMap<>();
 
+    private final Optional<LakeWrites> writes;
+
     public MoraineMetadata(MoraineCatalog catalog, MoraineTableColumns tableColumns, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp)
     {
+        this(catalog, tableColumns, defaultSnapshotId, defaultSnapshotTimestamp, Optional.empty());
+    }
+
+    MoraineMetadata(MoraineCatalog catalog, MoraineTableColumns tableColumns, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp,
+            Optional<LakeWrites> writes)
+    {
+        this.writes = writes;
         this.catalog = catalog;
         this.tableColumns = tableColumns;
         this.defaultSnapshotId = defaultSnapshotId;
@@ -364,5 +373,191 @@ public class MoraineMetadata
         catch (MoraineException e) {
             throw MoraineErrorCode.toTrino(e);
         }
+    }
+
+    // ---- Writes: each maps one Trino statement onto the core's WriteTransaction (LakeWrites). ----
+
+    private LakeWrites writes()
+    {
+        return writes.orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "this metadata view takes no writes"));
+    }
+
+    private static MoraineTableHandle lakeTable(ConnectorTableHandle handle)
+    {
+        if (handle instanceof MoraineTableHandle table) {
+            return table;
+        }
+        throw new TrinoException(NOT_SUPPORTED, "only lake tables take writes; metadata tables, raw ducklake_* tables and change feeds are read-only");
+    }
+
+    @Override
+    public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, io.trino.spi.security.TrinoPrincipal owner)
+    {
+        writes().commit(transaction -> transaction.createSchema(schemaName));
+    }
+
+    @Override
+    public void dropSchema(ConnectorSession session, String schemaName, boolean cascade)
+    {
+        if (cascade) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine drops empty schemas only; drop the schema's tables first, then DROP SCHEMA " + schemaName + " RESTRICT");
+        }
+        writes().commit(transaction -> transaction.dropSchema(schemaName));
+    }
+
+    @Override
+    public void createTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, io.trino.spi.connector.SaveMode saveMode)
+    {
+        if (saveMode == io.trino.spi.connector.SaveMode.REPLACE) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine does not support CREATE OR REPLACE TABLE; drop the table, then create it");
+        }
+        SchemaTableName name = tableMetadata.getTable();
+        if (saveMode == io.trino.spi.connector.SaveMode.IGNORE) {
+            try (CatalogSnapshot snapshot = catalog.latest()) {
+                if (snapshot.model().table(name.getSchemaName(), name.getTableName()).isPresent()) {
+                    return;
+                }
+            }
+        }
+        Optional<Integer> limit = MoraineTableProperties.inliningRowLimit(tableMetadata.getProperties());
+        io.moraine.core.write.NewTable table = writes().newTable(tableMetadata);
+        writes().commit(transaction -> transaction.createTable(table));
+        writes().setInliningLimit(name, limit);
+    }
+
+    @Override
+    public Optional<io.trino.spi.type.Type> getSupportedType(ConnectorSession session, Map<String, Object> tableProperties, io.trino.spi.type.Type type)
+    {
+        return writes.flatMap(value -> value.supportedWriteType(type));
+    }
+
+    @Override
+    public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        writes().commit(transaction -> transaction.dropTable(name.getSchemaName(), name.getTableName()));
+    }
+
+    @Override
+    public void renameTable(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        if (!name.getSchemaName().equals(newTableName.getSchemaName())) {
+            // Trino's own wording (its connector tests match it exactly): DuckLake renames a table within its schema only.
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support renaming tables across schemas");
+        }
+        writes().commit(transaction -> transaction.renameTable(name.getSchemaName(), name.getTableName(), newTableName.getTableName()));
+    }
+
+    @Override
+    public void setTableComment(ConnectorSession session, ConnectorTableHandle tableHandle, Optional<String> comment)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        writes().commit(transaction -> transaction.setComment(name.getSchemaName(), name.getTableName(), comment.orElse(null)));
+    }
+
+    @Override
+    public void setColumnComment(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column, Optional<String> comment)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        String columnName = writableColumn(column).name();
+        writes().commit(transaction -> transaction.setColumnComment(name.getSchemaName(), name.getTableName(), List.of(columnName), comment.orElse(null)));
+    }
+
+    @Override
+    public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, io.trino.spi.connector.ColumnPosition position)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        if (!(position instanceof io.trino.spi.connector.ColumnPosition.Last)) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine adds columns at the end only (DuckLake has no column order to insert into); drop FIRST/AFTER");
+        }
+        if (!column.isNullable()) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine adds nullable columns only; drop NOT NULL from column " + column.getName());
+        }
+        io.moraine.core.write.ColumnDefinition definition = writes().columnDefinition(column.getName(), column.getType());
+        writes().commit(transaction -> {
+            transaction.addColumn(name.getSchemaName(), name.getTableName(), definition);
+            column.getComment().ifPresent(comment -> transaction.setColumnComment(name.getSchemaName(), name.getTableName(), List.of(column.getName()), comment));
+        });
+    }
+
+    @Override
+    public void dropColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        String columnName = writableColumn(column).name();
+        writes().commit(transaction -> transaction.dropColumn(name.getSchemaName(), name.getTableName(), List.of(columnName)));
+    }
+
+    @Override
+    public void renameColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle source, String target)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        String columnName = writableColumn(source).name();
+        writes().commit(transaction -> transaction.renameColumn(name.getSchemaName(), name.getTableName(), List.of(columnName), target));
+    }
+
+    @Override
+    public void setColumnType(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column, io.trino.spi.type.Type type)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        String columnName = writableColumn(column).name();
+        io.moraine.core.write.ColumnDefinition definition = writes().columnDefinition(columnName, type);
+        if (!definition.children().isEmpty()) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine changes the type of scalar columns only; " + columnName + " would become " + type);
+        }
+        writes().commit(transaction -> transaction.setColumnType(name.getSchemaName(), name.getTableName(), List.of(columnName), definition.type()));
+    }
+
+    private static MoraineColumnHandle writableColumn(ColumnHandle column)
+    {
+        MoraineColumnHandle handle = (MoraineColumnHandle) column;
+        if (handle.hiddenColumn().isPresent() || handle.isDereference()) {
+            throw new TrinoException(NOT_SUPPORTED, "column " + handle.name() + " is a hidden column or a nested field; moraine changes top-level columns");
+        }
+        return handle;
+    }
+
+    @Override
+    public io.trino.spi.connector.ConnectorOutputTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata,
+            Optional<io.trino.spi.connector.ConnectorTableLayout> layout, io.trino.spi.connector.RetryMode retryMode, boolean replace)
+    {
+        if (replace) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine does not support CREATE OR REPLACE TABLE; drop the table, then create it");
+        }
+        if (retryMode != io.trino.spi.connector.RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine writes do not support fault-tolerant execution (retry-policy); run them with retry-policy NONE");
+        }
+        return writes().beginCreateTable(tableMetadata);
+    }
+
+    @Override
+    public Optional<io.trino.spi.connector.ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, io.trino.spi.connector.ConnectorOutputTableHandle tableHandle,
+            java.util.Collection<io.airlift.slice.Slice> fragments, java.util.Collection<io.trino.spi.statistics.ComputedStatistics> computedStatistics)
+    {
+        MoraineWritableTableHandle handle = (MoraineWritableTableHandle) tableHandle;
+        writes().finish(session, handle, fragments);
+        writes().setInliningLimit(handle.name(), MoraineTableProperties.inliningRowLimit(writes().createdTableProperties()));
+        return Optional.empty();
+    }
+
+    @Override
+    public io.trino.spi.connector.ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns,
+            io.trino.spi.connector.RetryMode retryMode)
+    {
+        MoraineTableHandle table = lakeTable(tableHandle);
+        if (retryMode != io.trino.spi.connector.RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine writes do not support fault-tolerant execution (retry-policy); run them with retry-policy NONE");
+        }
+        return writes().beginInsert(table.name(), columns.stream().map(column -> writableColumn(column).columnId()).toList());
+    }
+
+    @Override
+    public Optional<io.trino.spi.connector.ConnectorOutputMetadata> finishInsert(ConnectorSession session, io.trino.spi.connector.ConnectorInsertTableHandle insertHandle,
+            List<ConnectorTableHandle> sourceTableHandles, java.util.Collection<io.airlift.slice.Slice> fragments,
+            java.util.Collection<io.trino.spi.statistics.ComputedStatistics> computedStatistics)
+    {
+        writes().finish(session, (MoraineWritableTableHandle) insertHandle, fragments);
+        return Optional.empty();
     }
 }

@@ -20,6 +20,7 @@ public class MoraineModule
         binder.bind(MoraineConnector.class).in(Scopes.SINGLETON);
         binder.bind(MoraineSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(MorainePageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(MoraineWritePageSinkProvider.class).in(Scopes.SINGLETON);
         binder.bind(ChangeFeedSplits.class).in(Scopes.SINGLETON);
         binder.bind(RowSummaries.class).in(Scopes.SINGLETON);
     }

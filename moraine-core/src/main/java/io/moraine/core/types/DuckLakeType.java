@@ -119,7 +119,7 @@ public sealed interface DuckLakeType
      * The type named {@code name} for column {@code column}, with its already parsed {@code children} for the nested
      * types. An unknown name is refused, naming the column.
      */
-    static DuckLakeType parse(String column, String name, List<TableColumn> children)
+    public static DuckLakeType parse(String column, String name, List<TableColumn> children)
     {
         String lower = name.strip().toLowerCase(Locale.ROOT);
         switch (lower) {

@@ -101,6 +101,12 @@ public final class DataFileLayout
         return partitionSpec;
     }
 
+    /** Whether partitioned files go under {@code key=value/} directories (engines shipping the layout to workers pass it on). */
+    public boolean hiveDirectories()
+    {
+        return hiveDirectories;
+    }
+
     public DataFileWriterSettings settings()
     {
         return settings;

@@ -91,6 +91,17 @@ public final class ParquetFileStatistics
         column.children().forEach(child -> collectLeaves(child, leaves));
     }
 
+    /**
+     * Whether parquet-java read a NaN count: parquet-java 1.17 (the one Trino 483 brings to its plugins) has no NaN
+     * counts, and its files' floats then follow the rule for writers without one.
+     */
+    private static boolean nanCountSet(Statistics<?> statistics)
+    {
+        return NAN_COUNTS && statistics.isNanCountSet();
+    }
+
+    private static final boolean NAN_COUNTS = java.util.Arrays.stream(Statistics.class.getMethods()).anyMatch(method -> method.getName().equals("isNanCountSet"));
+
     /** The chunks of one leaf column over the file's row groups. */
     private static final class LeafAccumulator
     {
@@ -126,7 +137,7 @@ public final class ParquetFileStatistics
                 nullsKnown = false;
             }
             long nonNull = hasNulls ? chunk.getValueCount() - statistics.getNumNulls() : chunk.getValueCount();
-            if (statistics != null && statistics.isNanCountSet()) {
+            if (statistics != null && nanCountSet(statistics)) {
                 nan |= statistics.getNanCount() > 0;
             }
             else if (nonNull > 0) {
@@ -135,7 +146,7 @@ public final class ParquetFileStatistics
             if (statistics == null || !statistics.hasNonNullValue()) {
                 if (nonNull > 0) {
                     boundsKnown = false;
-                    if (statistics == null || !statistics.isNanCountSet()) {
+                    if (statistics == null || !nanCountSet(statistics)) {
                         // A float chunk with values and no readable bounds: a NaN bound that parquet-java dropped, or no bounds at all.
                         nan = true;
                     }

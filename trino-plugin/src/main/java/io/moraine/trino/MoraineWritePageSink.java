@@ -1,0 +1,152 @@
+package io.moraine.trino;
+
+import io.airlift.slice.Slice;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.types.TableColumn;
+import io.moraine.core.write.DataFileLayout;
+import io.moraine.core.write.DataFileTarget;
+import io.moraine.core.write.InlinedArrowSchema;
+import io.moraine.core.write.WrittenDataFile;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.spi.Page;
+import io.trino.spi.connector.ConnectorPageSink;
+import io.trino.spi.type.Type;
+import org.apache.arrow.memory.BufferAllocator;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static io.trino.spi.type.TypeUtils.readNativeValue;
+
+/**
+ * Writes the rows of one INSERT or CREATE TABLE AS task: while they fit the table's inlining limit they are only kept,
+ * and handed to the coordinator as an inlined fragment at the end; past it they go to Parquet files, one open file
+ * per partition value tuple (a new one past the target file size for an unpartitioned table, as DuckLake does).
+ */
+final class MoraineWritePageSink
+        implements ConnectorPageSink
+{
+    private final MoraineWritableTableHandle table;
+    private final DataFileLayout layout;
+    private final TrinoFileSystem fileSystem;
+    private final BufferAllocator allocator;
+    private final String trinoVersion;
+    /** Page channel of each layout column (pages come in the handle's column order). */
+    private final int[] channels;
+    private final List<Type> types;
+    private final Map<Long, Integer> channelById = new HashMap<>();
+    private final List<Page> buffered = new ArrayList<>();
+    private long bufferedRows;
+    private boolean inlining;
+    private final Map<List<String>, DataFileWriter> writers = new LinkedHashMap<>();
+    private final List<WrittenDataFile> written = new ArrayList<>();
+
+    MoraineWritePageSink(MoraineWritableTableHandle table, TrinoFileSystem fileSystem, BufferAllocator allocator, String trinoVersion)
+    {
+        this.table = table;
+        this.layout = table.layout().toLayout();
+        this.fileSystem = fileSystem;
+        this.allocator = allocator;
+        this.trinoVersion = trinoVersion;
+        List<TableColumn> columns = layout.columns().columns();
+        this.channels = new int[columns.size()];
+        this.types = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            int channel = table.columnIds().indexOf(columns.get(i).columnId());
+            channels[i] = channel;
+            types.add(table.columnTypes().get(channel));
+            channelById.put(columns.get(i).columnId(), i);
+        }
+        this.inlining = table.inliningRowLimit() > 0 && TrinoToArrow.supports(types);
+    }
+
+    @Override
+    public CompletableFuture<?> appendPage(Page page)
+    {
+        Page ordered = page.getColumns(channels);
+        if (inlining) {
+            buffered.add(ordered);
+            bufferedRows += ordered.getPositionCount();
+            if (bufferedRows <= table.inliningRowLimit()) {
+                return NOT_BLOCKED;
+            }
+            inlining = false;
+            buffered.forEach(this::writeToFiles);
+            buffered.clear();
+            return NOT_BLOCKED;
+        }
+        writeToFiles(ordered);
+        return NOT_BLOCKED;
+    }
+
+    private void writeToFiles(Page page)
+    {
+        try {
+            if (layout.partitionSpec().isEmpty()) {
+                DataFileWriter writer = writers.computeIfAbsent(List.of(), this::newWriter);
+                writer.write(page);
+                if (layout.settings().rollOver() && writer.writtenBytes() > layout.settings().targetFileSizeBytes()) {
+                    written.add(writer.close(layout.columns().columns()));
+                    writers.remove(List.of());
+                }
+                return;
+            }
+            Map<List<String>, List<Integer>> positions = new LinkedHashMap<>();
+            for (int position = 0; position < page.getPositionCount(); position++) {
+                int row = position;
+                List<String> values = layout.partitionValues(columnId -> value(page, columnId, row));
+                positions.computeIfAbsent(values, ignored -> new ArrayList<>()).add(position);
+            }
+            positions.forEach((values, rows) -> writers.computeIfAbsent(values, this::newWriter)
+                    .write(page.getPositions(rows.stream().mapToInt(Integer::intValue).toArray(), 0, rows.size())));
+        }
+        catch (MoraineException e) {
+            throw MoraineErrorCode.toTrino(e);
+        }
+    }
+
+    private Object value(Page page, long columnId, int position)
+    {
+        int channel = channelById.get(columnId);
+        Type type = types.get(channel);
+        Object value = readNativeValue(type, page.getBlock(channel), position);
+        return value == null ? null : TrinoValues.toMoraine(type, value).orElseThrow(() -> new io.trino.spi.TrinoException(
+                io.trino.spi.StandardErrorCode.NOT_SUPPORTED, "moraine cannot partition by a column of type " + type));
+    }
+
+    private DataFileWriter newWriter(List<String> partitionValues)
+    {
+        DataFileTarget target = layout.target(partitionValues, false);
+        return new DataFileWriter(fileSystem, target, table.layout().physicalLocation(target.location()), types, trinoVersion);
+    }
+
+    @Override
+    public CompletableFuture<Collection<Slice>> finish()
+    {
+        List<Slice> fragments = new ArrayList<>();
+        if (inlining && bufferedRows > 0) {
+            byte[] ipc = TrinoToArrow.toIpc(InlinedArrowSchema.of(layout.columns().columns()), types, buffered, allocator);
+            fragments.add(WriteFragment.inlined(bufferedRows, ipc).toSlice());
+        }
+        for (DataFileWriter writer : writers.values()) {
+            written.add(writer.close(layout.columns().columns()));
+        }
+        writers.clear();
+        written.forEach(file -> fragments.add(WriteFragment.of(file).toSlice()));
+        allocator.close();
+        return CompletableFuture.completedFuture(fragments);
+    }
+
+    @Override
+    public void abort()
+    {
+        writers.values().forEach(DataFileWriter::abort);
+        writers.clear();
+        allocator.close();
+    }
+}

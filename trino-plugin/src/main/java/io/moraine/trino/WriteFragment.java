@@ -1,0 +1,110 @@
+package io.moraine.trino;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.airlift.json.JsonCodec;
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import io.moraine.core.write.FileColumnStatistics;
+import io.moraine.core.write.WrittenDataFile;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one page sink hands the coordinator (Trino's "fragment", as Iceberg's {@code CommitTaskData}): either a data
+ * file it wrote, as the core's {@link WrittenDataFile}, or, when all its rows fit the table's inlining limit, those rows
+ * as one Arrow IPC stream in {@code InlinedArrowSchema}'s types for the coordinator to inline (or write to a file, when
+ * the statement's rows over every sink exceed the limit).
+ */
+public record WriteFragment(Optional<DataFile> file, Optional<Inlined> inlined)
+{
+    private static final JsonCodec<WriteFragment> CODEC = JsonCodec.jsonCodec(WriteFragment.class);
+
+    @JsonCreator
+    public WriteFragment(@JsonProperty("file") Optional<DataFile> file, @JsonProperty("inlined") Optional<Inlined> inlined)
+    {
+        this.file = file;
+        this.inlined = inlined;
+    }
+
+    @Override
+    @JsonProperty
+    public Optional<DataFile> file()
+    {
+        return file;
+    }
+
+    @Override
+    @JsonProperty
+    public Optional<Inlined> inlined()
+    {
+        return inlined;
+    }
+
+    static WriteFragment of(WrittenDataFile file)
+    {
+        return new WriteFragment(Optional.of(DataFile.of(file)), Optional.empty());
+    }
+
+    static WriteFragment inlined(long rows, byte[] arrowIpc)
+    {
+        return new WriteFragment(Optional.empty(), Optional.of(new Inlined(rows, arrowIpc)));
+    }
+
+    Slice toSlice()
+    {
+        return Slices.wrappedBuffer(CODEC.toJsonBytes(this));
+    }
+
+    static WriteFragment fromSlice(Slice slice)
+    {
+        return CODEC.fromJson(slice.getBytes());
+    }
+
+    public record Inlined(@JsonProperty("rows") long rows, @JsonProperty("arrowIpc") byte[] arrowIpc)
+    {
+        @JsonCreator
+        public Inlined {}
+    }
+
+    public record DataFile(@JsonProperty("path") String path, @JsonProperty("fileSizeBytes") long fileSizeBytes, @JsonProperty("footerSize") long footerSize,
+            @JsonProperty("recordCount") long recordCount, @JsonProperty("columnStatistics") List<ColumnStatistics> columnStatistics,
+            @JsonProperty("partitionValues") List<Optional<String>> partitionValues)
+    {
+        @JsonCreator
+        public DataFile {}
+
+        static DataFile of(WrittenDataFile file)
+        {
+            return new DataFile(file.path(), file.fileSizeBytes(), file.footerSize(), file.recordCount(),
+                    file.columnStatistics().stream().map(ColumnStatistics::of).toList(),
+                    file.partitionValues().stream().map(Optional::ofNullable).toList());
+        }
+
+        WrittenDataFile toWrittenDataFile()
+        {
+            return new WrittenDataFile(path, fileSizeBytes, footerSize, recordCount, columnStatistics.stream().map(ColumnStatistics::toCore).toList(),
+                    partitionValues.stream().map(value -> value.orElse(null)).toList());
+        }
+    }
+
+    public record ColumnStatistics(@JsonProperty("columnId") long columnId, @JsonProperty("columnSizeBytes") Long columnSizeBytes,
+            @JsonProperty("valueCount") Long valueCount, @JsonProperty("nullCount") Long nullCount, @JsonProperty("minValue") String minValue,
+            @JsonProperty("maxValue") String maxValue, @JsonProperty("containsNan") Boolean containsNan, @JsonProperty("extraStats") String extraStats)
+    {
+        @JsonCreator
+        public ColumnStatistics {}
+
+        static ColumnStatistics of(FileColumnStatistics statistics)
+        {
+            return new ColumnStatistics(statistics.columnId(), statistics.columnSizeBytes(), statistics.valueCount(), statistics.nullCount(),
+                    statistics.minValue(), statistics.maxValue(), statistics.containsNan(), statistics.extraStats());
+        }
+
+        FileColumnStatistics toCore()
+        {
+            return new FileColumnStatistics(columnId, columnSizeBytes, valueCount, nullCount, minValue, maxValue, containsNan, extraStats);
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package io.moraine.trino;
+
+import io.moraine.core.store.StoreUri;
+import io.moraine.testing.DuckDbTesting;
+import io.moraine.testing.DuckLakeOracle;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Trino writes a moraine lake through the core's write API (a coordinator and a worker): DDL, INSERT (inlined and to
+ * Parquet files written on the workers), CREATE TABLE AS into a partitioned table; DuckDB+DuckLake reads what Trino
+ * wrote through {@code ducklake:moraine:} and writes on, and Trino reads that; a read-only catalog refuses writes.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public class TestMoraineWrites
+{
+    private Path directory;
+    private DuckLakeOracle oracle;
+    private QueryRunner trino;
+    private StoreUri store;
+
+    @BeforeAll
+    public void setUp()
+            throws Exception
+    {
+        directory = Files.createTempDirectory("moraine-trino-writes");
+        oracle = DuckLakeOracle.create(directory.resolve("lake"), DuckLakeOracle.CatalogDatabase.DUCKDB);
+        store = StoreUri.parse(directory.resolve("store").toString());
+        trino = MoraineQueryRunner.create(oracle, directory, store, Optional.empty(), Map.of(), "main", 1);
+        trino.createCatalog("lake_ro", "moraine", Map.of("moraine.store-uri", store.toString(), "moraine.read-only", "true"));
+    }
+
+    @AfterAll
+    public void tearDown()
+            throws Exception
+    {
+        MoraineQueryRunner.close(trino, oracle);
+        deleteRecursively(directory, ALLOW_INSECURE);
+    }
+
+    @Test
+    public void testSchemaAndTableDdl()
+    {
+        trino.execute("CREATE SCHEMA ddl");
+        trino.execute("CREATE TABLE ddl.t (a integer, b varchar(20)) COMMENT 'first table'");
+        assertThat(columns("ddl.t")).containsExactly("a integer", "b varchar");
+        trino.execute("ALTER TABLE ddl.t ADD COLUMN c double COMMENT 'a double'");
+        trino.execute("ALTER TABLE ddl.t RENAME COLUMN b TO label");
+        trino.execute("ALTER TABLE ddl.t ALTER COLUMN a SET DATA TYPE bigint");
+        trino.execute("COMMENT ON TABLE ddl.t IS 'renamed soon'");
+        trino.execute("COMMENT ON COLUMN ddl.t.label IS 'the label'");
+        assertThat(columns("ddl.t")).containsExactly("a bigint", "label varchar", "c double");
+        trino.execute("INSERT INTO ddl.t VALUES (1, 'x', 1.5)");
+        trino.execute("ALTER TABLE ddl.t DROP COLUMN c");
+        trino.execute("ALTER TABLE ddl.t RENAME TO u");
+        assertThat(rows("SELECT * FROM ddl.u")).containsExactly("1|x");
+        assertThat(rows("SHOW TABLES FROM ddl")).containsExactly("u");
+        assertThatThrownBy(() -> trino.execute("ALTER TABLE ddl.u ALTER COLUMN a SET DATA TYPE integer"))
+                .hasMessageContaining("a");
+        assertThatThrownBy(() -> trino.execute("DROP SCHEMA ddl")).hasMessageContaining("ddl");
+        trino.execute("DROP TABLE ddl.u");
+        trino.execute("DROP SCHEMA ddl");
+        assertThat(rows("SHOW SCHEMAS FROM lake")).doesNotContain("ddl");
+    }
+
+    @Test
+    public void testInsertInlinedAndFiles()
+    {
+        trino.execute("CREATE TABLE main.items (id bigint, name varchar, price decimal(10,2), d date, ts timestamp(6), flag boolean, r real) "
+                + "WITH (data_inlining_row_limit = 10)");
+        long files = dataFiles();
+        trino.execute("INSERT INTO main.items VALUES (1, 'one', 1.25, DATE '2024-01-02', TIMESTAMP '2024-01-02 03:04:05.123456', true, 1.5), "
+                + "(2, NULL, NULL, NULL, NULL, NULL, NULL), (3, 'three', -3.50, DATE '1969-12-31', TIMESTAMP '1969-12-31 23:59:59.999999', false, -2.25)");
+        assertThat(dataFiles()).as("3 rows under a limit of 10 are inlined").isEqualTo(files);
+        trino.execute("INSERT INTO main.items SELECT n, 'n' || CAST(n AS varchar), CAST(n AS decimal(10,2)) / 4, DATE '2020-01-01' + n * INTERVAL '1' DAY, "
+                + "TIMESTAMP '2020-01-01 00:00:00' + n * INTERVAL '1' SECOND, n % 2 = 0, CAST(n AS real) FROM UNNEST(sequence(100, 1099)) t(n)");
+        assertThat(dataFiles()).as("1000 rows go to a data file").isGreaterThan(files);
+        assertThat(rows("SELECT count(*), sum(id), count(name), sum(price), min(d), max(ts), count_if(flag), sum(r) FROM main.items"))
+                .containsExactly("1003|599506|1002|149872.75|1969-12-31|2024-01-02T03:04:05.123456|501|599499.25");
+        assertThat(rows("SELECT * FROM main.items WHERE id <= 3 ORDER BY id")).containsExactly(
+                "1|one|1.25|2024-01-02|2024-01-02T03:04:05.123456|true|1.5",
+                "2|null|null|null|null|null|null",
+                "3|three|-3.50|1969-12-31|1969-12-31T23:59:59.999999|false|-2.25");
+    }
+
+    @Test
+    public void testCreateTableAsPartitioned()
+            throws Exception
+    {
+        trino.execute("CREATE TABLE main.sales WITH (partitioned_by = ARRAY['region', 'year(d)'], sorted_by = ARRAY['id DESC']) AS "
+                + "SELECT n AS id, CASE n % 3 WHEN 0 THEN 'eu' WHEN 1 THEN 'us' ELSE 'apac' END AS region, DATE '2022-12-30' + n * INTERVAL '1' DAY AS d, "
+                + "n * 1.5e0 AS amount FROM UNNEST(sequence(1, 300)) t(n)");
+        assertThat(rows("SELECT count(*), sum(id), sum(amount) FROM main.sales")).containsExactly("300|45150|67725.0");
+        assertThat(rows("SELECT region, year(d), count(*) FROM main.sales GROUP BY 1, 2 ORDER BY 1, 2")).containsExactly(
+                "apac|2023|100", "eu|2023|100", "us|2022|1", "us|2023|99");
+        assertThat(rows("SELECT DISTINCT regexp_extract(\"$path\", 'region=[a-z]+/year=[0-9]+') FROM main.sales ORDER BY 1")).containsExactly(
+                "region=apac/year=2023", "region=eu/year=2023", "region=us/year=2022", "region=us/year=2023");
+
+        trino.execute("CREATE TABLE main.small (id bigint, name varchar, price decimal(10,2), d date, flag boolean) WITH (data_inlining_row_limit = 10)");
+        trino.execute("INSERT INTO main.small VALUES (1, 'one', 1.25, DATE '2024-01-02', true), (2, NULL, NULL, NULL, NULL), "
+                + "(3, 'three', -3.50, DATE '1969-12-31', false)");
+
+        // DuckDB reads what Trino wrote (files and inlined rows), then writes on; Trino reads that.
+        List<String> duckdb = duckDb(
+                "SELECT count(*), sum(id), sum(amount) FROM lake.main.sales",
+                "SELECT region, year(d), count(*) FROM lake.main.sales GROUP BY ALL ORDER BY ALL",
+                "SELECT id, name, price, d, flag FROM lake.main.small ORDER BY id",
+                "INSERT INTO lake.main.sales VALUES (1000, 'eu', DATE '2030-05-05', 7.5)");
+        assertThat(duckdb).contains("ROW 0 300|45150|67725.0", "ROW 1 apac|2023|100", "ROW 1 us|2022|1", "ROW 2 1|one|1.25|2024-01-02|true",
+                "ROW 2 2|null|null|null|null", "ROW 2 3|three|-3.50|1969-12-31|false");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!rows("SELECT count(*) FROM main.sales").equals(List.of("301")) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(rows("SELECT id, region, d, amount FROM main.sales WHERE id = 1000")).containsExactly("1000|eu|2030-05-05|7.5");
+        trino.execute("INSERT INTO main.sales VALUES (1001, 'us', DATE '2031-01-01', 8.5)");
+        assertThat(rows("SELECT count(*), max(id) FROM main.sales")).containsExactly("302|1001");
+    }
+
+    @Test
+    public void testReadOnlyCatalogRefusesWrites()
+            throws Exception
+    {
+        trino.execute("CREATE TABLE main.ro (a bigint)");
+        // The read-only catalog's reader follows the writer's commits within its poll interval.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!rows("SHOW TABLES FROM lake_ro.main").contains("ro") && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        for (String statement : List.of("INSERT INTO lake_ro.main.ro VALUES (1)", "CREATE TABLE lake_ro.main.ro2 (a bigint)",
+                "CREATE TABLE lake_ro.main.ro3 AS SELECT 1 AS a", "CREATE SCHEMA lake_ro.nope", "DROP TABLE lake_ro.main.ro",
+                "ALTER TABLE lake_ro.main.ro ADD COLUMN b varchar")) {
+            assertThatThrownBy(() -> trino.execute(statement)).as(statement).hasMessageContaining("read-only (moraine.read-only=true)");
+        }
+        assertThat(rows("SELECT count(*) FROM main.ro")).containsExactly("0");
+    }
+
+    private long dataFiles()
+    {
+        return (long) trino.execute("SELECT count(*) FROM lake.ducklake.ducklake_data_file").getOnlyValue();
+    }
+
+    private List<String> columns(String table)
+    {
+        return rows("DESCRIBE " + table).stream().map(row -> String.join(" ", Arrays.asList(row.split("\\|")).subList(0, 2))).toList();
+    }
+
+    private List<String> rows(String sql)
+    {
+        List<String> rows = new ArrayList<>();
+        for (MaterializedRow row : trino.execute(sql).getMaterializedRows()) {
+            rows.add(String.join("|", row.getFields().stream().map(String::valueOf).toList()));
+        }
+        return rows;
+    }
+
+    /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
+    private List<String> duckDb(String... statements)
+            throws Exception
+    {
+        List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
+        Path extensionModule = Path.of("../duckdb-extension").toAbsolutePath().normalize();
+        Path extension = extensionModule.resolve("../duckdb-shim/target/extension/moraine.duckdb_extension").normalize();
+        assertThat(extension).as("moraine's DuckDB extension (built by duckdb-shim)").isRegularFile();
+        List<String> classpath = new ArrayList<>();
+        classpath.add(Path.of(DuckDbLakeSql.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        classpath.add(extensionModule.resolve("target/classes").toString());
+        classpath.add(Files.readString(extensionModule.resolve("target/classpath.txt")).trim());
+        ours.stream().filter(entry -> entry.contains("duckdb_jdbc")).forEach(classpath::add);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath),
+                DuckDbLakeSql.class.getName(), store.toString(), extension.toString(), DuckDbTesting.extensionDirectory().toAbsolutePath().toString()));
+        command.addAll(List.of(statements));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            output.lines().filter(line -> line.startsWith("ROW ")).forEach(lines::add);
+        }
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("DuckDB's exit status").isZero();
+        return lines;
+    }
+}
