@@ -10,7 +10,7 @@ import java.util.ServiceLoader;
  */
 public final class HostedCommands
 {
-    public static final String TRIAL_USAGE = "trial crash|faults [--trials N] [--store file|s3] [--committers 1|8] [--seed N] [--fault-rate 0.05] "
+    public static final String TRIAL_USAGE = "trial crash|faults [--trials N] [--store file|s3] [--committers 1|8] [--writers 1|2] [--seed N] [--fault-rate 0.05] "
             + "[--store-timeout 3s] [--work <dir>]";
     public static final String DEMO_USAGE = "demo [--once] [--port 8080] [--dir <directory>]";
     public static final String TRINO_USAGE = "trino --store <store-uri> [--store-timeout 30s] [--port 8080]";

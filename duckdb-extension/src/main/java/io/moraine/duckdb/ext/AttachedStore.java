@@ -75,7 +75,7 @@ final class AttachedStore
         }
         MoraineCatalog catalog;
         try {
-            catalog = MoraineCatalog.open(request.store(), request.mode(), request.options());
+            catalog = MoraineCatalog.open(request.store(), request.mode(), request.options(), CommitHook.fromSystemProperty());
         }
         catch (io.moraine.core.error.StoreNotFoundException e) {
             // Only a missing store: a missing checkpoint of an existing one keeps its own message.

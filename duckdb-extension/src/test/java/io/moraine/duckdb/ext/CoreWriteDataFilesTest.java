@@ -103,12 +103,12 @@ class CoreWriteDataFilesTest
         assertThat(compared).isEqualTo(12);
     }
 
-    private interface RowWriter
+    interface RowWriter
     {
         void write(Group group, int row);
     }
 
-    private static void write(DataFileTarget target, int rows, RowWriter rowWriter)
+    static void write(DataFileTarget target, int rows, RowWriter rowWriter)
             throws Exception
     {
         Files.createDirectories(Path.of(target.location()).getParent());

@@ -28,7 +28,8 @@ import static io.moraine.duckdb.ext.ExtensionConnections.execute;
  * <li>{@code commit-batches <store> <data> <log>}: commits batches into {@code lake.batches} until killed, appending
  * {@code <batch> <snapshot id> <total rows>} to {@code log} (fsync'd) after each acknowledged commit;</li>
  * <li>{@code handoff-inserts <store> <data> <first id> <count>}: attaches with {@code META_WRITER_MODE 'handoff'} and
- * inserts {@code count} ids into {@code lake.items}, one commit each, then prints {@code INSERTED <count>}.</li>
+ * inserts {@code count} ids into {@code lake.items}, one commit each, then prints {@code INSERTED <count>}; the store may
+ * be an {@code s3://} uri (credentials from the build's AWS_* environment).</li>
  * </ul>
  */
 public final class DuckLakeChildProcess
@@ -43,7 +44,19 @@ public final class DuckLakeChildProcess
 
     static String attach(Path store, Path data, String mode)
     {
+        return attach(store.toString(), data, mode);
+    }
+
+    /** The ATTACH of store {@code store} (a path or an {@code s3://} uri; an S3 store needs httpfs loaded and READ_WRITE asked for). */
+    static String attach(String store, Path data, String mode)
+    {
         return "ATTACH 'ducklake:moraine:" + store + "' AS lake (DATA_PATH '" + data + "/'" + mode + ")";
+    }
+
+    /** The attach options of a read-write attach with the writer hand-off: an {@code s3://} store is attached READ_ONLY unless asked. */
+    static String handoffMode(String store)
+    {
+        return ", META_WRITER_MODE 'handoff'" + (store.startsWith("s3://") ? ", READ_WRITE" : "");
     }
 
     /** Starts this class in a new JVM with the test's class path and the properties that find the extensions. */
@@ -100,6 +113,9 @@ public final class DuckLakeChildProcess
         Path store = Path.of(args[1]);
         Path data = Path.of(args[2]);
         try (Connection connection = ExtensionConnections.open()) {
+            if (args[1].startsWith("s3://")) {
+                execute(connection, "LOAD httpfs");
+            }
             switch (args[0]) {
                 case "write" -> {
                     execute(connection, attach(store, data, ""));
@@ -108,7 +124,7 @@ public final class DuckLakeChildProcess
                 }
                 case "follow" -> follow(connection, store, data, Long.parseLong(args[3]));
                 case "commit-batches" -> commitBatches(connection, store, data, Path.of(args[3]));
-                case "handoff-inserts" -> handoffInserts(connection, store, data, Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+                case "handoff-inserts" -> handoffInserts(connection, args[1], data, Integer.parseInt(args[3]), Integer.parseInt(args[4]));
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             }
         }
@@ -130,10 +146,10 @@ public final class DuckLakeChildProcess
     }
 
     /** Attaches read-write with the writer hand-off and inserts ids {@code first}.. one commit each, pausing at random. */
-    private static void handoffInserts(Connection connection, Path store, Path data, int first, int inserts)
+    private static void handoffInserts(Connection connection, String store, Path data, int first, int inserts)
             throws Exception
     {
-        execute(connection, attach(store, data, ", META_WRITER_MODE 'handoff'"));
+        execute(connection, attach(store, data, handoffMode(store)));
         System.out.println("ATTACHED");
         System.out.flush();
         for (int i = 0; i < inserts; i++) {

@@ -42,6 +42,7 @@ final class TrialChecker
     private final StoreOptions options;
     private final Map<Long, CommitContent> intents = new HashMap<>();
     private final Map<Long, Long> batchAt = new HashMap<>();
+    private final Map<Long, Long> snapshotOf = new HashMap<>();
     private final Set<Long> acknowledgedBatches = new HashSet<>();
     private final Set<Long> live = new HashSet<>();
     private long checkedHead = 1;
@@ -145,6 +146,9 @@ final class TrialChecker
             return "rows of batch " + batch + ", which no child logged";
         }
         batchAt.put(snapshot, batch);
+        if (snapshotOf.putIfAbsent(batch, snapshot) != null) {
+            return "batch " + batch + " landed twice: at snapshot " + snapshotOf.get(batch) + " and " + snapshot;
+        }
         if (!intent.inserted().equals(inserted) || !new TreeSet<>(intent.deleted()).equals(deleted)) {
             return "batch " + batch + " (" + intent.kind() + ") should insert " + intent.rows() + " rows and delete " + intent.deleted()
                     + ", but inserts " + inserted.size() + " " + first(inserted) + " and deletes " + deleted;
@@ -159,6 +163,13 @@ final class TrialChecker
 
     private String checkAck(TrialLog.Ack ack)
     {
+        if (ack.snapshot() < 0) {
+            Long at = snapshotOf.get(ack.batch());
+            if (at == null) {
+                return "no snapshot holds its rows (head " + checkedHeadOrUnknown() + ")";
+            }
+            ack = new TrialLog.Ack(ack.batch(), at, ack.digest());
+        }
         Long batch = batchAt.get(ack.snapshot());
         if (batch == null) {
             return "no such snapshot (head " + checkedHeadOrUnknown() + ")";

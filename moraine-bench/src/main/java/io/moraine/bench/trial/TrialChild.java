@@ -346,6 +346,19 @@ public final class TrialChild
             this.aimed = aimed;
         }
 
+        /** Waits for the parent's go (or the end of its input). */
+        void awaitGo()
+        {
+            synchronized (this) {
+                try {
+                    answers.readLine();
+                }
+                catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        }
+
         void announce(String phase)
         {
             if (!phase.equals(aimed)) {

@@ -47,7 +47,7 @@ public final class TrialCommand
     public static Totals run(String[] args, PrintStream out)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("trials", "store", "committers", "seed", "fault-rate", CommandLine.STORE_TIMEOUT, "work", "commits", "poll-interval"));
+        CommandLine line = CommandLine.parse(args, Set.of("trials", "store", "committers", "writers", "seed", "fault-rate", CommandLine.STORE_TIMEOUT, "work", "commits", "poll-interval"));
         if (line.positional().equals(List.of("trino-requests"))) {
             TrinoRequestCount.run(line, out);
             return new Totals(0, 0, 0, 0, 0, 0, 0, 0, Map.of());
@@ -66,13 +66,19 @@ public final class TrialCommand
             case "8" -> List.of(8);
             default -> throw new IllegalArgumentException("--committers takes 1 or 8, not '" + text + "'");
         }).orElse(List.of(1, 8));
+        int writers = line.intOption("writers", 1);
+        if (writers != 1 && writers != 2 || (writers == 2 && faults)) {
+            throw new IllegalArgumentException("--writers takes 1 (one JVM, the trial's own commits) or 2 (a JVM through the core's write API and a "
+                    + "DuckDB process through ducklake:moraine:, with the writer hand-off; crash trials only), not " + writers);
+        }
         long seed = line.option("seed").map(Long::parseLong).orElse(System.nanoTime());
         double faultRate = Double.parseDouble(line.option("fault-rate").orElse("0.05"));
         Duration storeTimeout = line.option(CommandLine.STORE_TIMEOUT).map(text -> line.storeOptions().timeout()).orElse(Duration.ofSeconds(3));
         Path work = line.option("work").map(Path::of).orElse(Files.createTempDirectory("moraine-trial-"));
         Files.createDirectories(work);
         Random random = new Random(seed);
-        out.printf("trial %s: %d trials, store %s, committers %s, seed %d, work %s%n", line.positional().getFirst(), trials, storeKind, committers, seed, work);
+        out.printf("trial %s: %d trials, store %s, %s, seed %d, work %s%n", line.positional().getFirst(), trials, storeKind,
+                writers == 2 ? "2 writers (core write API, DuckDB)" : "committers " + committers, seed, work);
         try (TrialStore store = storeKind.equals("s3") ? TrialStore.s3(work) : TrialStore.local(work);
                 FaultProxy proxy = faults ? new FaultProxy(store.port(), seed, faultRate, Duration.ofMillis(storeTimeout.toMillis() / 4),
                         storeTimeout.plusSeconds(1)) : null) {
@@ -96,14 +102,36 @@ public final class TrialCommand
             long childFailures = 0;
             for (int trial = 1; trial <= trials; trial++) {
                 long trialStarted = System.nanoTime();
-                int trialCommitters = committers.get(trial % committers.size());
-                KillPlan plan = KillPlan.choose(random);
-                Path log = work.resolve("trial-" + trial + ".log");
-                TrialRun.Outcome outcome = TrialRun.run(List.of(store.uri().toString(), dataPath, log.toString(), String.valueOf(trialCommitters),
-                        String.valueOf(trial * 100_000L), String.valueOf(random.nextLong()), plan.phase(), String.valueOf(storeTimeout.toMillis()), childEndpoint),
-                        plan, random, work.resolve("trial-" + trial + ".stderr"));
-                TrialChecker.Result result = checker.check(TrialLog.read(log));
-                TrialLog.Contents contents = TrialLog.read(log);
+                int trialCommitters = writers == 2 ? 2 : committers.get(trial % committers.size());
+                TrialRun.Outcome outcome;
+                TrialLog.Contents contents;
+                if (writers == 2) {
+                    int victim = random.nextInt(2);
+                    KillPlan plan = KillPlan.choose(random, TwoWriterRun.phases(victim));
+                    List<List<String>> childArgs = new java.util.ArrayList<>();
+                    List<Path> logs = new java.util.ArrayList<>();
+                    for (int w = 0; w < 2; w++) {
+                        Path log = work.resolve("trial-" + trial + "-" + TwoWriterRun.WRITERS.get(w) + ".log");
+                        logs.add(log);
+                        childArgs.add(List.of(store.uri().toString(), dataPath, log.toString(), String.valueOf(trial * 100_000L + w * 50_000L),
+                                String.valueOf(random.nextLong()), w == victim ? plan.phase() : "none", String.valueOf(storeTimeout.toMillis()), childEndpoint));
+                    }
+                    outcome = TwoWriterRun.run(childArgs, victim, plan, work, "trial-" + trial);
+                    List<TrialLog.Contents> read = new java.util.ArrayList<>();
+                    for (Path log : logs) {
+                        read.add(TrialLog.read(log));
+                    }
+                    contents = TrialLog.Contents.merge(read);
+                }
+                else {
+                    KillPlan plan = KillPlan.choose(random);
+                    Path log = work.resolve("trial-" + trial + ".log");
+                    outcome = TrialRun.run(List.of(store.uri().toString(), dataPath, log.toString(), String.valueOf(trialCommitters),
+                            String.valueOf(trial * 100_000L), String.valueOf(random.nextLong()), plan.phase(), String.valueOf(storeTimeout.toMillis()), childEndpoint),
+                            plan, random, work.resolve("trial-" + trial + ".stderr"));
+                    contents = TrialLog.read(log);
+                }
+                TrialChecker.Result result = checker.check(contents);
                 if (outcome.killed()) {
                     kills++;
                 }
@@ -115,9 +143,9 @@ public final class TrialCommand
                 lost += result.lost();
                 partial += result.partial();
                 verifyProblems += result.verifyProblems();
-                out.printf(Locale.ROOT, "trial %3d/%d: %d committer%s, kill %-34s %4d acknowledged (+%d landed unacknowledged, %d conflicts, %d failed), "
+                out.printf(Locale.ROOT, "trial %3d/%d: %d %s%s, kill %-34s %4d acknowledged (+%d landed unacknowledged, %d conflicts, %d failed), "
                                 + "lost %d, partial %d, verify problems %d, head %d, %.1f s%n",
-                        trial, trials, trialCommitters, trialCommitters == 1 ? " " : "s", outcome.describe(), result.acknowledged(),
+                        trial, trials, trialCommitters, writers == 2 ? "writer" : "committer", trialCommitters == 1 ? " " : "s", outcome.describe(), result.acknowledged(),
                         result.landedUnacknowledged(), contents.conflicts(), contents.failures().size(), result.lost(), result.partial(),
                         result.verifyProblems(), result.head(), (System.nanoTime() - trialStarted) / 1e9);
                 result.problems().stream().limit(20).forEach(problem -> out.println("    " + problem));

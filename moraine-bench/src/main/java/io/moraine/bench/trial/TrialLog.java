@@ -73,11 +73,28 @@ final class TrialLog
         channel.close();
     }
 
-    /** An acknowledgement read back. */
+    /** An acknowledgement read back; snapshot -1: the writer did not learn its commit's snapshot (DuckDB). */
     record Ack(long batch, long snapshot, String digest) {}
 
     /** What a child's log says, read after the child died. */
-    record Contents(Map<Long, CommitContent> intents, List<Ack> acks, int conflicts, List<String> failures) {}
+    record Contents(Map<Long, CommitContent> intents, List<Ack> acks, int conflicts, List<String> failures)
+    {
+        /** The logs of several children of one trial as one. */
+        static Contents merge(List<Contents> logs)
+        {
+            Map<Long, CommitContent> intents = new LinkedHashMap<>();
+            List<Ack> acks = new ArrayList<>();
+            List<String> failures = new ArrayList<>();
+            int conflicts = 0;
+            for (Contents log : logs) {
+                intents.putAll(log.intents());
+                acks.addAll(log.acks());
+                failures.addAll(log.failures());
+                conflicts += log.conflicts();
+            }
+            return new Contents(intents, acks, conflicts, failures);
+        }
+    }
 
     static Contents read(Path file)
             throws IOException

@@ -26,12 +26,7 @@ final class TrialRun
     static Outcome run(List<String> childArgs, KillPlan plan, Random random, Path stderr)
             throws Exception
     {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx1g", "-Duser.timezone=UTC",
-                "-cp", System.getProperty("java.class.path"), TrialChild.class.getName()));
-        command.addAll(childArgs);
-        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        Process child = new ProcessBuilder(javaCommand(TrialChild.class, childArgs)).redirectError(stderr.toFile()).start();
         try {
             String described = drive(child, plan, random);
             boolean killed = child.isAlive();
@@ -46,6 +41,19 @@ final class TrialRun
         finally {
             child.destroyForcibly();
         }
+    }
+
+    /** The command line of a child JVM running {@code main} with this process's class path and its {@code moraine.*} properties (where DuckDB's extensions are). */
+    static List<String> javaCommand(Class<?> main, List<String> args)
+    {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx1g", "-Duser.timezone=UTC"));
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("moraine.")).sorted()
+                .forEach(name -> command.add("-D" + name + "=" + System.getProperty(name)));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(args);
+        return command;
     }
 
     /** Reads the child's announcements until the plan says kill; returns what the kill was. */

@@ -30,6 +30,8 @@ final class TrialTable
 {
     static final long TABLE_ID = 1;
     static final String QUALIFIED_NAME = "main.t";
+    static final String SCHEMA_NAME = "main";
+    static final String TABLE_NAME = "t";
     static final int MAX_ROWS_PER_BATCH = 100;
     static final Schema SCHEMA = new Schema(List.of(
             new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),

@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code bin/moraine bench writer-handoff}: the writer hand-off (docs/writes.md, "The writer hand-off") between this
+ * {@code bin/moraine bench writes --handoff}: the writer hand-off (docs/writes.md, "The writer hand-off") between this
  * process and a child JVM on one store, on {@code file://} and on S3 (S3Proxy, requests counted by a {@link FaultProxy}
  * injecting nothing): the time of a small inlined commit that must take the writer back, and the object-store requests
  * of both processes meanwhile; the rate of two processes committing alternately; and, for choosing DuckDB's default,
@@ -33,7 +33,7 @@ import java.util.Map;
  */
 public final class WriterHandoffBench
 {
-    public static final String USAGE = "bench writer-handoff [--handoffs N] [--solo-commits N] [--work <dir>]";
+    public static final String OPTIONS = "[--handoffs N] [--solo-commits N] [--work <dir>]";
 
     private WriterHandoffBench() {}
 

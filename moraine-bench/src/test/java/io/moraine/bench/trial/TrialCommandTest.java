@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A short run of {@code bin/moraine trial}: children committing on a local store, on S3 (S3Proxy) and through the
- * fault proxy are killed with SIGKILL, and every trial must lose nothing, show nothing partial, verify clean, have
+ * fault proxy, and two writers (core write API and DuckDB) on one store, are killed with SIGKILL, and every trial must lose nothing, show nothing partial, verify clean, have
  * killed its child and acknowledged commits. The checker itself is shown to catch a lost and a partial commit.
  */
 class TrialCommandTest
@@ -45,6 +45,14 @@ class TrialCommandTest
             throws Exception
     {
         assertPassed(run("crash", "--trials", "3", "--store", "s3"), 3);
+    }
+
+    @Test
+    void twoWriterCrashTrialsLoseNothing()
+            throws Exception
+    {
+        // A JVM through the core's write API and a DuckDB process through ducklake:moraine:, either killed; two trials keep the suite short.
+        assertPassed(run("crash", "--writers", "2", "--trials", "2", "--store", "file", "--seed", "3"), 2);
     }
 
     @Test
