@@ -126,7 +126,7 @@ public final class ParquetFileStatistics
                 nullsKnown = false;
             }
             long nonNull = hasNulls ? chunk.getValueCount() - statistics.getNumNulls() : chunk.getValueCount();
-            if (statistics != null && statistics.isNanCountSet()) {
+            if (statistics != null && nanCountSet(statistics)) {
                 nan |= statistics.getNanCount() > 0;
             }
             else if (nonNull > 0) {
@@ -135,7 +135,7 @@ public final class ParquetFileStatistics
             if (statistics == null || !statistics.hasNonNullValue()) {
                 if (nonNull > 0) {
                     boundsKnown = false;
-                    if (statistics == null || !statistics.isNanCountSet()) {
+                    if (statistics == null || !nanCountSet(statistics)) {
                         // A float chunk with values and no readable bounds: a NaN bound that parquet-java dropped, or no bounds at all.
                         nan = true;
                     }
@@ -171,6 +171,17 @@ public final class ParquetFileStatistics
                 containsNan = nan || (!nanCounted && !fromDuckDb);
             }
             return new FileColumnStatistics(column.columnId(), sizeBytes, valueCount, nullCount, min, max, containsNan, null);
+        }
+    }
+
+    /** Whether the chunk counted NaNs; parquet-java before 1.18 (Spark 4.2's) has no NaN count, so none is known. */
+    private static boolean nanCountSet(Statistics<?> statistics)
+    {
+        try {
+            return statistics.isNanCountSet();
+        }
+        catch (NoSuchMethodError e) {
+            return false;
         }
     }
 }
