@@ -4,7 +4,11 @@ import io.moraine.core.catalog.CatalogModel;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.changes.ChangeFeed;
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.write.NewTable;
+import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.NonEmptyNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.connector.catalog.Changelog;
 import org.apache.spark.sql.connector.catalog.ChangelogContext;
@@ -15,6 +19,7 @@ import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.TableInfo;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -28,7 +33,8 @@ import java.util.function.Function;
  * A moraine lake as a Spark catalog: {@code spark.sql.catalog.lake=io.moraine.spark.MoraineSparkCatalog} with
  * {@code spark.sql.catalog.lake.store=<store>} (and the optional settings of {@link MoraineSettings}). Namespaces are
  * the lake's schemas, tables its tables, as of the newest snapshot (or the default one); {@code VERSION AS OF <snapshot
- * id>} and {@code TIMESTAMP AS OF} read an earlier one. Read-only: every change is refused.
+ * id>} and {@code TIMESTAMP AS OF} read an earlier one. DDL and appends are written through the core's write API, one
+ * commit each, on a store this driver opens read-write (docs/spark.md, "Writes").
  */
 public class MoraineSparkCatalog
         implements TableCatalog, SupportsNamespaces
@@ -331,43 +337,137 @@ public class MoraineSparkCatalog
 
     @Override
     public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+            throws TableAlreadyExistsException, NoSuchNamespaceException
     {
-        throw SparkErrors.readOnly("CREATE TABLE " + ident);
+        TableInfo.Builder info = new TableInfo.Builder().withPartitions(partitions);
+        info.withSchema(schema);
+        info.withProperties(properties);
+        return createTable(ident, info.build());
     }
 
+    /** CREATE TABLE: one commit creating the table, then one per lake option among its properties. */
+    @Override
+    public Table createTable(Identifier ident, TableInfo info)
+            throws TableAlreadyExistsException, NoSuchNamespaceException
+    {
+        String[] names = tableName(ident);
+        String table = name + "." + ident;
+        Map<String, String> options = TableProperties.lakeOptions(info.properties(), table);
+        NewTable newTable = NewTable.of(names[0], names[1], SparkColumnDefinitions.of(info.columns(), table))
+                .partitionedBy(SparkPartitionFields.of(info.partitions(), table));
+        String comment = info.properties().get(TableCatalog.PROP_COMMENT);
+        NewTable created = comment == null ? newTable : newTable.withComment(comment);
+        CatalogWrites.commit(writer(), "CREATE TABLE " + table, transaction -> transaction.createTable(created));
+        options.forEach((key, value) -> CatalogWrites.setTableOption(writer(), names[0], names[1], key, value, table));
+        try {
+            return loadTable(ident);
+        }
+        catch (NoSuchTableException e) {
+            throw new IllegalStateException("table " + table + " was created but cannot be loaded", e);
+        }
+    }
+
+    /** ALTER TABLE: the column and comment changes in one commit, then one per lake option set. */
     @Override
     public Table alterTable(Identifier ident, TableChange... changes)
+            throws NoSuchTableException
     {
-        throw SparkErrors.readOnly("ALTER TABLE " + ident);
+        String[] names = tableName(ident);
+        String table = name + "." + ident;
+        loadTable(ident);
+        TableAlterations alterations = TableAlterations.of(names[0], names[1], table, changes);
+        if (alterations.hasSchemaChanges()) {
+            CatalogWrites.commit(writer(), "ALTER TABLE " + table, alterations::applyTo);
+        }
+        alterations.lakeOptions().forEach((key, value) -> CatalogWrites.setTableOption(writer(), names[0], names[1], key, value, table));
+        return loadTable(ident);
     }
 
     @Override
     public boolean dropTable(Identifier ident)
     {
-        throw SparkErrors.readOnly("DROP TABLE " + ident);
+        if (ident.namespace().length != 1 || !tableExists(ident)) {
+            return false;
+        }
+        CatalogWrites.commit(writer(), "DROP TABLE " + name + "." + ident, transaction -> transaction.dropTable(ident.namespace()[0], ident.name()));
+        return true;
     }
 
     @Override
     public void renameTable(Identifier oldIdent, Identifier newIdent)
+            throws NoSuchTableException, TableAlreadyExistsException
     {
-        throw SparkErrors.readOnly("renaming table " + oldIdent);
+        String[] names = tableName(oldIdent);
+        loadTable(oldIdent);
+        if (newIdent.namespace().length == 1 && !newIdent.namespace()[0].equals(names[0])) {
+            throw SparkErrors.unsupported("renaming " + name + "." + oldIdent + " to " + newIdent + " moves it to another schema, which DuckLake "
+                    + "does not do; rename it within schema " + names[0]);
+        }
+        CatalogWrites.commit(writer(), "ALTER TABLE " + name + "." + oldIdent + " RENAME TO " + newIdent.name(),
+                transaction -> transaction.renameTable(names[0], names[1], newIdent.name()));
     }
 
     @Override
     public void createNamespace(String[] namespace, Map<String, String> metadata)
+            throws NamespaceAlreadyExistsException
     {
-        throw SparkErrors.readOnly("CREATE NAMESPACE " + String.join(".", namespace));
+        if (namespace.length != 1) {
+            throw SparkErrors.unsupported("CREATE NAMESPACE " + String.join(".", namespace) + ": DuckLake schemas are not nested; name one schema");
+        }
+        if (namespaceExists(namespace)) {
+            throw new NamespaceAlreadyExistsException(namespace);
+        }
+        CatalogWrites.commit(writer(), "CREATE NAMESPACE " + namespace[0], transaction -> transaction.createSchema(namespace[0]));
     }
 
     @Override
     public void alterNamespace(String[] namespace, NamespaceChange... changes)
     {
-        throw SparkErrors.readOnly("ALTER NAMESPACE " + String.join(".", namespace));
+        throw SparkErrors.unsupported("ALTER NAMESPACE " + String.join(".", namespace) + ": DuckLake schemas have no properties to change");
     }
 
+    /** DROP NAMESPACE; with CASCADE its tables are dropped in the same commit. */
     @Override
     public boolean dropNamespace(String[] namespace, boolean cascade)
+            throws NoSuchNamespaceException, NonEmptyNamespaceException
     {
-        throw SparkErrors.readOnly("DROP NAMESPACE " + String.join(".", namespace));
+        if (!namespaceExists(namespace)) {
+            return false;
+        }
+        Identifier[] tables = listTables(namespace);
+        if (tables.length > 0 && !cascade) {
+            throw new NonEmptyNamespaceException(namespace);
+        }
+        CatalogWrites.commit(writer(), "DROP NAMESPACE " + namespace[0], transaction -> {
+            for (Identifier table : tables) {
+                transaction.dropTable(namespace[0], table.name());
+            }
+            transaction.dropSchema(namespace[0]);
+        });
+        return true;
+    }
+
+    private String[] tableName(Identifier ident)
+    {
+        if (ident.namespace().length != 1) {
+            throw SparkErrors.unsupported("table " + name + "." + ident + " is not <schema>.<table>; moraine tables live in exactly one schema");
+        }
+        return new String[] {ident.namespace()[0], ident.name()};
+    }
+
+    /** The store opened read-write in this driver, for DDL and commits of writes. */
+    io.moraine.core.catalog.MoraineCatalog writer()
+    {
+        if (settings.checkpointId().isPresent() || settings.defaultSnapshotId().isPresent() || settings.defaultSnapshotTimestamp().isPresent()) {
+            throw SparkErrors.unsupported("catalog " + name + " reads a fixed snapshot (checkpoint-id, default-snapshot-id or default-snapshot-timestamp); "
+                    + "it cannot write. Write through a catalog without those settings");
+        }
+        try {
+            return OpenStores.writer(settings);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.analysis("MORAINE_STORE_UNAVAILABLE", "08001", "catalog " + name + " cannot open the moraine store " + settings.store()
+                    + " for writing: " + e.getMessage() + ". Check spark.sql.catalog." + name + ".store", e);
+        }
     }
 }

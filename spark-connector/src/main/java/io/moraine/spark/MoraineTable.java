@@ -4,6 +4,9 @@ import io.moraine.core.types.TableSchema;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.types.StructType;
@@ -12,13 +15,14 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import java.util.Set;
 
 /**
- * A moraine table at one snapshot: its columns there, and scans of it at that snapshot. Read-only.
+ * A moraine table at one snapshot: its columns there, and scans of it at that snapshot; appends go to the lake's head
+ * ({@link MoraineWriteBuilder}).
  *
  * @param catalogName the Spark catalog it was loaded through
  * @param snapshotId the snapshot every scan of it reads
  */
 record MoraineTable(MoraineSettings settings, String catalogName, String schemaName, String tableName, long tableId, long snapshotId, TableSchema tableSchema)
-        implements SupportsRead, SupportsMetadataColumns
+        implements SupportsRead, SupportsWrite, SupportsMetadataColumns
 {
     @Override
     public String name()
@@ -54,7 +58,7 @@ record MoraineTable(MoraineSettings settings, String catalogName, String schemaN
     @Override
     public Set<TableCapability> capabilities()
     {
-        return Set.of(TableCapability.BATCH_READ);
+        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE);
     }
 
     @Override
@@ -67,6 +71,12 @@ record MoraineTable(MoraineSettings settings, String catalogName, String schemaN
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options)
     {
         return new MoraineScanBuilder(this);
+    }
+
+    @Override
+    public WriteBuilder newWriteBuilder(LogicalWriteInfo info)
+    {
+        return new MoraineWriteBuilder(this, info);
     }
 
     @Override

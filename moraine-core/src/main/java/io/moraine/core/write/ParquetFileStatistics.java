@@ -184,4 +184,15 @@ public final class ParquetFileStatistics
             return new FileColumnStatistics(column.columnId(), sizeBytes, valueCount, nullCount, min, max, containsNan, null);
         }
     }
+
+    /** Whether the chunk counted NaNs; parquet-java before 1.18 (Spark 4.2's) has no NaN count, so none is known. */
+    private static boolean nanCountSet(Statistics<?> statistics)
+    {
+        try {
+            return statistics.isNanCountSet();
+        }
+        catch (NoSuchMethodError e) {
+            return false;
+        }
+    }
 }

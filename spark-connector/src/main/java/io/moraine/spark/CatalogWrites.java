@@ -1,0 +1,58 @@
+package io.moraine.spark;
+
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.write.CommitInfo;
+import io.moraine.core.write.LakeOptions;
+import io.moraine.core.write.WriteTransaction;
+
+import java.util.function.Consumer;
+
+/** The driver's commits: one {@link WriteTransaction} per Spark statement, its errors as Spark analysis errors. */
+final class CatalogWrites
+{
+    static final String AUTHOR = "spark";
+
+    private CatalogWrites() {}
+
+    /** Begins at the head, makes the changes, commits them as one snapshot; nothing is committed when a change fails. */
+    static long commit(MoraineCatalog catalog, String statement, Consumer<WriteTransaction> changes)
+    {
+        WriteTransaction transaction;
+        try {
+            transaction = WriteTransaction.begin(catalog);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.of(e);
+        }
+        return commit(transaction, statement, changes);
+    }
+
+    static long commit(WriteTransaction transaction, String statement, Consumer<WriteTransaction> changes)
+    {
+        boolean committing = false;
+        try {
+            changes.accept(transaction);
+            transaction.commitInfo(new CommitInfo(AUTHOR, statement, null));
+            committing = true;
+            return transaction.commit();
+        }
+        catch (MoraineException e) {
+            if (!committing) {
+                transaction.rollback();
+            }
+            throw SparkErrors.analysis("MORAINE_" + e.code().name(), "42000", statement + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    static void setTableOption(MoraineCatalog catalog, String schema, String table, String key, String value, String qualifiedName)
+    {
+        try {
+            LakeOptions.setForTable(catalog, schema, table, key, value);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.analysis("MORAINE_" + e.code().name(), "42000", "setting " + key + " = '" + value + "' on " + qualifiedName + " failed: "
+                    + e.getMessage(), e);
+        }
+    }
+}

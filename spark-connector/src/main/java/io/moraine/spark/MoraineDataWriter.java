@@ -1,0 +1,144 @@
+package io.moraine.spark;
+
+import io.moraine.core.write.DataFileLayout;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An executor's writer of one task: its rows into data files at the layout's targets, one open file per partition
+ * (DuckLake rolls unpartitioned files over at the target size only). It never opens the store; the driver commits the
+ * files it reports.
+ */
+final class MoraineDataWriter
+        implements DataWriter<InternalRow>
+{
+    private final WriteRecipe recipe;
+    private final DataFileLayout layout;
+    private final Configuration hadoop;
+    private final Map<Long, Integer> ordinals = new HashMap<>();
+    private final Map<List<String>, SparkDataFileWriter> open = new HashMap<>();
+    private final List<WrittenFilesMessage.File> written = new ArrayList<>();
+
+    MoraineDataWriter(WriteRecipe recipe, Configuration hadoop)
+    {
+        this.recipe = recipe;
+        this.layout = recipe.layout();
+        this.hadoop = hadoop;
+        for (int i = 0; i < recipe.columns().columns().size(); i++) {
+            ordinals.put(recipe.columns().columns().get(i).columnId(), i);
+        }
+    }
+
+    @Override
+    public void write(InternalRow row)
+            throws IOException
+    {
+        List<String> partition = layout.partitionValues(columnId -> value(row, ordinals.get(columnId)));
+        SparkDataFileWriter file = open.get(partition);
+        if (file == null) {
+            file = new SparkDataFileWriter(layout.target(partition, false), recipe.fileSchema(), hadoop);
+            open.put(partition, file);
+        }
+        file.write(row);
+        if (recipe.rollOver() && file.dataSize() >= recipe.targetFileSizeBytes()) {
+            written.add(file.close());
+            open.remove(partition);
+        }
+    }
+
+    @Override
+    public WriterCommitMessage commit()
+            throws IOException
+    {
+        for (SparkDataFileWriter file : open.values()) {
+            written.add(file.close());
+        }
+        open.clear();
+        return new WrittenFilesMessage(List.copyOf(written));
+    }
+
+    @Override
+    public void abort()
+    {
+        open.values().forEach(file -> file.discard(hadoop));
+        open.clear();
+        for (WrittenFilesMessage.File file : written) {
+            MoraineBatchWrite.delete(file.location(), hadoop);
+        }
+    }
+
+    @Override
+    public void close() {}
+
+    /** A top-level value as the core's partition transforms take it. */
+    private Object value(InternalRow row, int ordinal)
+    {
+        if (row.isNullAt(ordinal)) {
+            return null;
+        }
+        StructField field = recipe.fileSchema().fields()[ordinal];
+        DataType type = field.dataType();
+        return switch (type) {
+            case BooleanType ignored -> row.getBoolean(ordinal);
+            case ByteType ignored -> (long) row.getByte(ordinal);
+            case ShortType ignored -> (long) row.getShort(ordinal);
+            case IntegerType ignored -> (long) row.getInt(ordinal);
+            case LongType ignored -> row.getLong(ordinal);
+            case FloatType ignored -> (double) row.getFloat(ordinal);
+            case DoubleType ignored -> row.getDouble(ordinal);
+            case DecimalType decimal -> row.getDecimal(ordinal, decimal.precision(), decimal.scale()).toJavaBigDecimal();
+            case DateType ignored -> LocalDate.ofEpochDay(row.getInt(ordinal));
+            case TimestampType ignored -> micros(row.getLong(ordinal));
+            case TimestampNTZType ignored -> LocalDateTime.ofInstant(micros(row.getLong(ordinal)), ZoneOffset.UTC);
+            case StringType ignored -> row.getUTF8String(ordinal).toString();
+            case BinaryType ignored -> row.getBinary(ordinal);
+            default -> throw SparkErrors.unsupported("column " + field.name() + " of type " + type.sql() + " cannot be a partition key of a Spark write");
+        };
+    }
+
+    private static Instant micros(long micros)
+    {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+    }
+
+    /** Ships the recipe and the Hadoop configuration to the executors. */
+    record Factory(WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop)
+            implements DataWriterFactory
+    {
+        @Override
+        public DataWriter<InternalRow> createWriter(int partitionId, long taskId)
+        {
+            return new MoraineDataWriter(recipe, hadoop.value().value());
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.moraine.spark;
+
+import io.moraine.core.error.MoraineException;
+import io.moraine.core.write.WriteTransaction;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * Appends to a moraine table ({@code INSERT INTO}, {@code df.writeTo(t).append()}, the insert of CTAS): the write
+ * transaction begins on the driver when Spark plans the batch, at the lake's head, and fixes the layout the executors
+ * write by. Overwrites are not supported yet.
+ */
+record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
+        implements WriteBuilder
+{
+    @Override
+    public Write build()
+    {
+        return new Write()
+        {
+            @Override
+            public String description()
+            {
+                return "moraine append to " + table.name();
+            }
+
+            @Override
+            public BatchWrite toBatch()
+            {
+                return batch();
+            }
+        };
+    }
+
+    private BatchWrite batch()
+    {
+        WriteTransaction transaction;
+        try {
+            transaction = WriteTransaction.begin(OpenStores.writer(table.settings()));
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.of(e);
+        }
+        try {
+            WriteRecipe recipe = WriteRecipe.of(transaction.dataFileLayout(table.schemaName(), table.tableName()), table.name());
+            checkSchema(recipe.fileSchema());
+            SparkSession session = SparkSession.active();
+            var hadoop = SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
+            return new MoraineBatchWrite(table, transaction, recipe, hadoop);
+        }
+        catch (RuntimeException e) {
+            transaction.rollback();
+            if (e instanceof MoraineException moraine) {
+                throw SparkErrors.of(moraine);
+            }
+            throw e;
+        }
+    }
+
+    /** Spark hands rows in the table's schema as loaded; a table changed since then is refused rather than written wrongly. */
+    private void checkSchema(StructType fileSchema)
+    {
+        StructType expected = SparkTypes.logical(table.tableSchema().columns());
+        // catalogString leaves out nullability and metadata (field ids)
+        if (!fileSchema.catalogString().equals(expected.catalogString()) || !info.schema().catalogString().equals(expected.catalogString())) {
+            throw SparkErrors.analysis("MORAINE_TABLE_CHANGED", "40001", "table " + table.name() + " changed while the write was planned (its columns are now "
+                    + fileSchema.simpleString() + "); run the write again");
+        }
+    }
+}

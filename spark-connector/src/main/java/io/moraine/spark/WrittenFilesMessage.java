@@ -1,0 +1,19 @@
+package io.moraine.spark;
+
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+import java.util.List;
+
+/** What one task wrote: its data files, each with the footer its Parquet writer produced (no second read of the file). */
+record WrittenFilesMessage(List<File> files)
+        implements WriterCommitMessage
+{
+    /**
+     * @param location the file's full path, to delete it when the write is aborted
+     * @param path the path the catalog records, relative to the table's
+     * @param partitionValues the partition key texts, in key order
+     * @param footer the Parquet footer (thrift {@code FileMetaData}) as the writer wrote it
+     */
+    record File(String location, String path, List<String> partitionValues, long sizeBytes, long footerSize, long recordCount, byte[] footer)
+            implements java.io.Serializable {}
+}

@@ -1,0 +1,139 @@
+package io.moraine.spark;
+
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** DDL and appends through the Spark catalog on a new lake, each one commit through the core's write API. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestMoraineSparkWrites
+{
+    private SparkSession spark;
+    private String store;
+    private Path data;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        Path directory = Files.createTempDirectory("moraine-spark-writes");
+        data = directory.resolve("data");
+        Files.createDirectories(data);
+        StoreUri uri = StoreUri.parse(directory.resolve("store").toString());
+        try (MoraineCatalog ignored = MoraineCatalog.openOrCreate(uri, NewCatalog.bootstrapped(data + "/"), StoreOptions.DEFAULTS)) {
+            // created
+        }
+        store = uri.toString();
+        spark = SparkSessions.start(store, Map.of());
+    }
+
+    @AfterAll
+    void tearDown()
+    {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    @Test
+    void namespacesAndTablesAreCreatedAlteredAndDropped()
+    {
+        spark.sql("CREATE NAMESPACE lake.ddl");
+        assertThat(rows("SHOW NAMESPACES IN lake")).contains(List.of("ddl"));
+        spark.sql("CREATE TABLE lake.ddl.t (id INT NOT NULL, name STRING, amount DECIMAL(10,2), s STRUCT<x: INT, y: STRING>, d DATE, ts TIMESTAMP) "
+                + "COMMENT 'the table' TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        spark.sql("ALTER TABLE lake.ddl.t ADD COLUMN extra BIGINT COMMENT 'added'");
+        spark.sql("ALTER TABLE lake.ddl.t ALTER COLUMN id TYPE BIGINT");
+        spark.sql("ALTER TABLE lake.ddl.t RENAME COLUMN name TO label");
+        spark.sql("ALTER TABLE lake.ddl.t DROP COLUMN d");
+        spark.sql("ALTER TABLE lake.ddl.t ADD COLUMN s.z DOUBLE");
+        assertThat(spark.table("lake.ddl.t").schema().simpleString())
+                .isEqualTo("struct<id:bigint,label:string,amount:decimal(10,2),s:struct<x:int,y:string,z:double>,ts:timestamp,extra:bigint>");
+        try (CatalogSnapshot snapshot = catalog().latest()) {
+            var table = snapshot.model().table("ddl", "t").orElseThrow();
+            assertThat(snapshot.option("data_inlining_row_limit", table.schema().id(), table.id())).contains("0");
+        }
+        assertThatThrownBy(() -> spark.sql("ALTER TABLE lake.ddl.t ALTER COLUMN label TYPE INT"))
+                .hasMessageContaining("label");
+        assertThatThrownBy(() -> spark.sql("CREATE TABLE lake.ddl.bad (a INT) TBLPROPERTIES ('foo' = 'bar')"))
+                .hasMessageContaining("table property 'foo'");
+        assertThatThrownBy(() -> spark.sql("CREATE TABLE lake.ddl.bad (a INT, b INT) PARTITIONED BY (truncate(b, 3))"))
+                .hasMessageContaining("has no DuckLake partition transform");
+        spark.sql("DROP TABLE lake.ddl.t");
+        assertThat(rows("SHOW TABLES IN lake.ddl")).isEmpty();
+        spark.sql("DROP NAMESPACE lake.ddl");
+        assertThat(rows("SHOW NAMESPACES IN lake")).doesNotContain(List.of("ddl"));
+    }
+
+    @Test
+    void partitionTransformsMapToDuckLakeCalendarFields()
+    {
+        spark.sql("CREATE TABLE lake.main.parts (id BIGINT, d DATE, ts TIMESTAMP) PARTITIONED BY (months(d), bucket(4, id), hours(ts))");
+        try (CatalogSnapshot snapshot = catalog().latest()) {
+            var table = snapshot.model().table("main", "parts").orElseThrow();
+            var definition = snapshot.model().definition(table);
+            assertThat(definition.partitionSpec().orElseThrow().keys().stream().map(key -> key.transform().text()).toList())
+                    .containsExactly("year", "month", "bucket(4)", "year", "month", "day", "hour");
+        }
+    }
+
+    @Test
+    void appendsLandAsDataFilesAndReadBack()
+            throws Exception
+    {
+        spark.sql("CREATE TABLE lake.main.events (id BIGINT, name STRING, amount DECIMAL(10,2), d DATE, ts TIMESTAMP, s STRUCT<x: INT, y: STRING>) "
+                + "PARTITIONED BY (years(d))");
+        spark.sql("INSERT INTO lake.main.events VALUES (1, 'a', 1.50, DATE'2024-01-02', TIMESTAMP'2024-01-02 03:04:05', named_struct('x', 1, 'y', 'p')), "
+                + "(2, NULL, NULL, DATE'2025-06-07', NULL, NULL), (3, 'c', -2.25, NULL, TIMESTAMP'2023-12-31 23:59:59', named_struct('x', NULL, 'y', 'q'))");
+        spark.range(100, 1100).selectExpr("id", "concat('n', id) AS name", "CAST(id / 10 AS DECIMAL(10,2)) AS amount",
+                "date_add(DATE'2024-01-01', CAST(id AS INT)) AS d", "CAST(NULL AS TIMESTAMP) AS ts", "named_struct('x', CAST(id AS INT), 'y', 'w') AS s")
+                .writeTo("lake.main.events").append();
+        assertThat(spark.sql("SELECT count(*), sum(id), count(name), sum(amount), count(d), count(ts), sum(s.x) FROM lake.main.events").first().toString())
+                .isEqualTo("[1003,599506,1002,59949.25,1002,2,599501]");
+        assertThat(rows("SELECT id, name, amount, d, s.y FROM lake.main.events WHERE id <= 3 ORDER BY id")).containsExactly(
+                List.of("1", "a", "1.50", "2024-01-02", "p"), List.of("2", "null", "null", "2025-06-07", "null"), List.of("3", "c", "-2.25", "null", "q"));
+        try (CatalogSnapshot snapshot = catalog().latest()) {
+            var table = snapshot.model().table("main", "events").orElseThrow();
+            assertThat(table.id()).isPositive();
+        }
+
+        spark.sql("CREATE TABLE lake.main.copy AS SELECT id, name FROM lake.main.events WHERE id < 200");
+        assertThat(spark.sql("SELECT count(*), sum(id) FROM lake.main.copy").first().toString()).isEqualTo("[103,14956]");
+    }
+
+    private MoraineCatalog catalog()
+    {
+        return OpenStores.writer(MoraineSettings.from(new org.apache.spark.sql.util.CaseInsensitiveStringMap(Map.of("store", store)), "test"));
+    }
+
+    private List<List<String>> rows(String sql)
+    {
+        return spark.sql(sql).collectAsList().stream().map(TestMoraineSparkWrites::strings).toList();
+    }
+
+    private static List<String> strings(Row row)
+    {
+        List<String> values = new java.util.ArrayList<>();
+        for (int i = 0; i < row.length(); i++) {
+            values.add(String.valueOf(row.get(i)));
+        }
+        return values;
+    }
+}
