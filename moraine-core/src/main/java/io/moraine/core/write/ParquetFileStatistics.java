@@ -92,7 +92,7 @@ public final class ParquetFileStatistics
     }
 
     /**
-     * Whether parquet-java read a NaN count: parquet-java 1.17 (the one Trino 483 brings to its plugins) has no NaN
+     * Whether parquet-java read a NaN count: parquet-java 1.17 (the one Trino 483 and Spark 4.2 bring) has no NaN
      * counts, and its files' floats then follow the rule for writers without one.
      */
     private static boolean nanCountSet(Statistics<?> statistics)
@@ -182,17 +182,6 @@ public final class ParquetFileStatistics
                 containsNan = nan || (!nanCounted && !fromDuckDb);
             }
             return new FileColumnStatistics(column.columnId(), sizeBytes, valueCount, nullCount, min, max, containsNan, null);
-        }
-    }
-
-    /** Whether the chunk counted NaNs; parquet-java before 1.18 (Spark 4.2's) has no NaN count, so none is known. */
-    private static boolean nanCountSet(Statistics<?> statistics)
-    {
-        try {
-            return statistics.isNanCountSet();
-        }
-        catch (NoSuchMethodError e) {
-            return false;
         }
     }
 }
