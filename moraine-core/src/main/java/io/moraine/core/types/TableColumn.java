@@ -64,4 +64,21 @@ public record TableColumn(long columnId, String name, DuckLakeType type, Optiona
     {
         return initialDefault.map(text -> DuckLakeValues.parseDefault(this, text));
     }
+
+    /** Java serialization (Spark ships columns to executors) goes through the wire format: Optional is not Serializable. */
+    @java.io.Serial
+    private Object writeReplace()
+    {
+        return new SerializedColumn(TableColumnCodec.encode(List.of(this)));
+    }
+
+    private record SerializedColumn(byte[] encoded)
+            implements Serializable
+    {
+        @java.io.Serial
+        private Object readResolve()
+        {
+            return TableColumnCodec.decode(encoded).getFirst();
+        }
+    }
 }
