@@ -39,8 +39,15 @@ import static java.util.Objects.requireNonNull;
 public final class WriteTransaction
 {
     /** DuckLake's retry budget: attempts in all, and the wait between them. */
-    static final int MAX_ATTEMPTS = 10;
-    private static final long RETRY_WAIT_MILLIS = 20;
+    static final int MAX_ATTEMPTS = 100;
+    private static final long RETRY_WAIT_MILLIS = 5;
+    private static final long MAX_RETRY_WAIT_MILLIS = 200;
+    /**
+     * Per catalog, held by a transaction while it retries: a retry plans and commits under it, and first attempts wait
+     * for a retry under way, so that writers of one process cannot starve each other's retries.
+     */
+    private static final java.util.Map<MoraineCatalog, java.util.concurrent.locks.ReentrantLock> RETRY_LOCKS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     private final MoraineCatalog catalog;
     /** The lake's data and delete files; null when begun without them (then deletes of file rows are refused). */
@@ -364,9 +371,18 @@ public final class WriteTransaction
             }
             long base = readSnapshotId;
             List<SnapshotChanges.Change> mine = null;
+            java.util.concurrent.locks.ReentrantLock retryLock = RETRY_LOCKS.computeIfAbsent(catalog, ignored -> new java.util.concurrent.locks.ReentrantLock());
             for (int attempt = 1; ; attempt++) {
                 CommitAttempt planned = null;
                 boolean committing = false;
+                if (attempt == 1) {
+                    // Let a retry under way land first.
+                    retryLock.lock();
+                    retryLock.unlock();
+                }
+                else {
+                    retryLock.lock();
+                }
                 try (CatalogSnapshot snapshot = base == readSnapshotId ? null : catalog.at(base)) {
                     planned = base == readSnapshotId ? view : replay(snapshot);
                     if (planned != view) {
@@ -388,13 +404,22 @@ public final class WriteTransaction
                         throw e;
                     }
                     long head = catalog.headSnapshotId().orElseThrow();
-                    if (head == base || attempt >= MAX_ATTEMPTS) {
+                    if (head == base) {
                         throw e;
                     }
                     checkConflicts(mine, base, head);
+                    if (attempt >= MAX_ATTEMPTS) {
+                        throw new CommitConflictException("commit conflict: gave up after " + attempt + " attempts while other commits kept landing "
+                                + "(the head is now " + head + "); nothing was committed. Retry the transaction, or commit less often from more writers");
+                    }
                     base = head;
-                    pause(attempt);
                 }
+                finally {
+                    if (retryLock.isHeldByCurrentThread()) {
+                        retryLock.unlock();
+                    }
+                }
+                pause(attempt);
             }
         }
         finally {
@@ -468,7 +493,7 @@ public final class WriteTransaction
 
     private static void pause(int attempt)
     {
-        long wait = (long) (RETRY_WAIT_MILLIS * Math.pow(1.5, attempt - 1) * (0.5 + ThreadLocalRandom.current().nextDouble() / 2));
+        long wait = (long) (Math.min(MAX_RETRY_WAIT_MILLIS, RETRY_WAIT_MILLIS * Math.pow(1.5, attempt - 1)) * (0.5 + ThreadLocalRandom.current().nextDouble() / 2));
         try {
             Thread.sleep(wait);
         }

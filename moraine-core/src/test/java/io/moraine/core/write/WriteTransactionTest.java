@@ -109,6 +109,35 @@ class WriteTransactionTest
     }
 
     @Test
+    void eightThreadsInsertingIntoOneTableAllLand()
+            throws Exception
+    {
+        int threads = 8;
+        int commitsPerThread = 15;
+        try (org.apache.arrow.memory.RootAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                var pool = java.util.concurrent.Executors.newFixedThreadPool(threads)) {
+            List<java.util.concurrent.Future<?>> writers = new java.util.ArrayList<>();
+            for (int thread = 0; thread < threads; thread++) {
+                writers.add(pool.submit(() -> {
+                    for (int commit = 0; commit < commitsPerThread; commit++) {
+                        try (org.apache.arrow.vector.VectorSchemaRoot batch = rows(allocator, commit, commit + 1)) {
+                            WriteTransaction.begin(catalog).insertInlined("s", "t", batch).commit();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (var writer : writers) {
+                writer.get();
+            }
+        }
+        try (CatalogSnapshot snapshot = catalog.at(catalog.headSnapshotId().orElseThrow())) {
+            Row stats = snapshot.tableStats(snapshot.model().table("s", "t").orElseThrow().id()).orElseThrow();
+            assertThat(stats.getLong("record_count")).isEqualTo(2L * threads * commitsPerThread);
+        }
+    }
+
+    @Test
     void anInsertIntoATableAlteredMeanwhileConflicts()
     {
         try (org.apache.arrow.memory.RootAllocator allocator = new org.apache.arrow.memory.RootAllocator();
@@ -120,7 +149,7 @@ class WriteTransactionTest
         }
     }
 
-    private org.apache.arrow.vector.VectorSchemaRoot rows(org.apache.arrow.memory.BufferAllocator allocator, int... values)
+    private synchronized org.apache.arrow.vector.VectorSchemaRoot rows(org.apache.arrow.memory.BufferAllocator allocator, int... values)
     {
         try (CatalogSnapshot snapshot = catalog.at(catalog.headSnapshotId().orElseThrow())) {
             var columns = snapshot.model().columns(snapshot.model().table("s", "t").orElseThrow()).columns();
