@@ -403,16 +403,18 @@ public final class WriteTransaction
                     if (!(e instanceof CommitConflictException)) {
                         throw e;
                     }
-                    long head = catalog.headSnapshotId().orElseThrow();
-                    if (head == base) {
-                        throw e;
-                    }
-                    checkConflicts(mine, base, head);
                     if (attempt >= MAX_ATTEMPTS) {
                         throw new CommitConflictException("commit conflict: gave up after " + attempt + " attempts while other commits kept landing "
-                                + "(the head is now " + head + "); nothing was committed. Retry the transaction, or commit less often from more writers");
+                                + "(the head is now " + catalog.headSnapshotId().orElseThrow() + "); nothing was committed. Retry the transaction, "
+                                + "or commit less often from more writers");
                     }
-                    base = head;
+                    // The commit that won may not be durable yet, and reads see only durable commits: then the head has
+                    // not moved for this reader, and the attempt is simply made again after the pause.
+                    long head = catalog.headSnapshotId().orElseThrow();
+                    if (head != base) {
+                        checkConflicts(mine, base, head);
+                        base = head;
+                    }
                 }
                 finally {
                     if (retryLock.isHeldByCurrentThread()) {
