@@ -50,6 +50,8 @@ final class TableDraft
     /** The schema version of an inlined-data table this commit registers for the table; null when it registers none. */
     Long inlinedVersion;
     final List<WrittenDataFile> dataFiles = new ArrayList<>();
+    /** The name mapping of each data file added without field ids (ducklake_add_data_files), by identity. */
+    final Map<WrittenDataFile, List<NameMapEntry>> nameMaps = new java.util.IdentityHashMap<>();
     final List<InlinedBatch> inlined = new ArrayList<>();
 
     // ---- deletes and updates (TableDeletes stages them)

@@ -262,6 +262,23 @@ public final class WriteTransaction
         return step(attempt -> attempt.table(schema, table).dataFiles.addAll(copy));
     }
 
+    /**
+     * Adds existing Parquet files that carry no field ids, each read through its name mapping (file column name →
+     * column id), as {@code ducklake_add_data_files} adds them: the files stay where they are and are not DuckLake's
+     * to delete. {@link io.moraine.core.write.maintenance.LakeMaintenance#addDataFiles} checks and measures them.
+     */
+    public WriteTransaction addMappedDataFiles(String schema, String table, List<MappedDataFile> files)
+    {
+        List<MappedDataFile> copy = List.copyOf(files);
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            for (MappedDataFile mapped : copy) {
+                draft.dataFiles.add(mapped.file());
+                draft.nameMaps.put(mapped.file(), mapped.nameMap());
+            }
+        });
+    }
+
     // ---- deletes and updates
 
     /**
@@ -299,6 +316,7 @@ public final class WriteTransaction
             TableDraft draft = attempt.table(schema, table);
             draft.inlined.clear();
             draft.dataFiles.clear();
+            draft.nameMaps.clear();
             draft.inlinedWithRowIds.clear();
             draft.deletedPositions.clear();
             draft.deletedInlinedRowIds.clear();
