@@ -54,6 +54,9 @@ final class TableDraft
     final Map<WrittenDataFile, List<NameMapEntry>> nameMaps = new java.util.IdentityHashMap<>();
     final List<InlinedBatch> inlined = new ArrayList<>();
 
+    /** Compactions of the table's data files (Compactions stages them). */
+    final List<CompactedFiles> compactions = new ArrayList<>();
+
     // ---- deletes and updates (TableDeletes stages them)
     /** Positions to delete by data file id, and committed inlined rows to end by row id. */
     final Map<Long, TreeSet<Long>> deletedPositions = new TreeMap<>();

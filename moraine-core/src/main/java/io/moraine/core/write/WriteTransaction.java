@@ -279,6 +279,17 @@ public final class WriteTransaction
         });
     }
 
+    /**
+     * Replaces data files of the table with one the engine wrote from their rows (or with none), as DuckLake's merge of
+     * adjacent files or rewrite of files with deletes commits it; see {@link CompactedFiles}. The sources must still be
+     * current files of the table when the commit lands, else the commit fails with a conflict.
+     */
+    public WriteTransaction compact(String schema, String table, CompactedFiles compaction)
+    {
+        requireNonNull(compaction, "compaction is null");
+        return step(attempt -> attempt.table(schema, table).compactions.add(compaction));
+    }
+
     // ---- deletes and updates
 
     /**

@@ -31,7 +31,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * DuckLake's maintenance calls as engine-free core operations any engine's procedure calls, each committing exactly
  * what DuckDB+DuckLake 1.5.5's own call commits: {@code ducklake_expire_snapshots},
- * {@code ducklake_cleanup_old_files} and {@code ducklake_add_data_files}. A dry run reports what the call would do and changes nothing.
+ * {@code ducklake_cleanup_old_files}, {@code ducklake_add_data_files} and {@code ducklake_merge_adjacent_files}. A dry run reports what the call would do and changes nothing.
  */
 public final class LakeMaintenance
 {
@@ -139,6 +139,24 @@ public final class LakeMaintenance
         catch (RuntimeException e) {
             rollbackQuietly(transaction);
             throw e;
+        }
+    }
+
+    /**
+     * {@code ducklake_merge_adjacent_files(table, min_file_size, max_file_size, max_compacted_files)}: merges runs of
+     * small files of the table into one file each ({@link AdjacentFileMerge}), committed as one snapshot
+     * ({@code merge_adjacent:<table>}); the sources leave the catalog and are scheduled for deletion. Returns one entry
+     * per merge; none when nothing qualifies or the table's {@code auto_compact} option is false.
+     */
+    public List<CompactionResult> mergeAdjacentFiles(String schema, String table, MergeAdjacentOptions options)
+    {
+        requireNonNull(options, "options is null");
+        try (TableCompaction compaction = new TableCompaction(catalog, files, head(), schema, table)) {
+            if (!compaction.autoCompact()) {
+                return List.of();
+            }
+            AdjacentFileMerge.plan(compaction, options);
+            return compaction.commit();
         }
     }
 

@@ -1,0 +1,170 @@
+package io.moraine.duckdb.ext;
+
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.io.LocalFileSystem;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+import io.moraine.core.verify.StoreVerifier;
+import io.moraine.core.verify.VerifyReport;
+import io.moraine.core.write.maintenance.CompactionResult;
+import io.moraine.core.write.maintenance.LakeMaintenance;
+import io.moraine.core.write.maintenance.MergeAdjacentOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static io.moraine.duckdb.ext.ExtensionConnections.execute;
+import static io.moraine.duckdb.ext.ExtensionConnections.query;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The core's compactions ({@link LakeMaintenance#mergeAdjacentFiles}, {@link LakeMaintenance#rewriteDataFiles}) commit
+ * what DuckDB+DuckLake's {@code ducklake_merge_adjacent_files} / {@code ducklake_rewrite_data_files} commit: one lake
+ * is built through DuckDB on a DuckDB-file catalog and on a moraine store, DuckDB compacts the first and the core the
+ * second; every ducklake_* row, the table at every snapshot with row ids, and the change feed must read equal, and
+ * DuckDB must keep writing both alike.
+ */
+class CoreCompactionTest
+{
+    private static final int INLINE_LIMIT = 5;
+    private static final List<String> CATALOG = Stream.concat(CoreAddDataFilesTest.CATALOG.stream(), Stream.of(
+            "SELECT data_file_id, regexp_replace(path, 'ducklake-.*', ''), path_is_relative FROM lake_meta.ducklake_files_scheduled_for_deletion ORDER BY ALL",
+            "SELECT * FROM lake_meta.ducklake_file_partition_value ORDER BY ALL")).toList();
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void mergedFilesThroughTheCoreMatchDuckLakesOwnMerge()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            for (String statement : List.of(
+                    "CREATE TABLE lake.main.t (id INTEGER, v VARCHAR, s STRUCT(a INTEGER, b VARCHAR), d DOUBLE)",             // 1
+                    "INSERT INTO lake.main.t SELECT i, 'a' || i, {'a': i, 'b': NULL}, i / 3 FROM range(0, 20) r(i)",          // 2: A
+                    "INSERT INTO lake.main.t SELECT i, NULL, {'a': NULL, 'b': 'b' || i}, i FROM range(20, 40) r(i)",         // 3: B, adjacent
+                    "INSERT INTO lake.main.t VALUES (1000, 'inl', NULL, 1), (1001, 'inl', {'a': 1, 'b': 'x'}, 2)",           // 4: inlined
+                    "INSERT INTO lake.main.t SELECT i, 'c' || i, NULL, -i FROM range(40, 60) r(i)",                          // 5: C
+                    "INSERT INTO lake.main.t SELECT i, 'd' || i, {'a': i, 'b': 'd'}, i FROM range(60, 80) r(i)",              // 6: D
+                    "DELETE FROM lake.main.t WHERE id = 65",                                                                 // 7: D has deletes
+                    "INSERT INTO lake.main.t SELECT i, 'e' || i, {'a': i, 'b': 'e'}, i FROM range(80, 100) r(i)")) {         // 8: E
+                lakes.both(statement);
+            }
+        }
+        // 9: A, B, C and E merge (D has a delete file); their row ids are not contiguous, so they go into the file.
+        int compared = merge(MergeAdjacentOptions.DEFAULTS, List.of(new CompactionResult("main", "t", 4, 1)));
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("ALTER TABLE lake.main.t ADD COLUMN w BIGINT");                                                     // 10
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'f' || i, NULL, i, i * 2 FROM range(100, 130) r(i)");           // 11: F
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'g' || i, {'a': 7, 'b': 'g'}, i, NULL FROM range(130, 150) r(i)"); // 12: G
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'h' || i, NULL, i, 1 FROM range(150, 160) r(i)");               // 13: H
+        }
+        // 14: F, G and H merge, adjacent (row_id_start kept; max_compacted_files counts merges); the merged file of
+        // snapshot 9 is alone in its schema version.
+        compared += merge(new MergeAdjacentOptions(null, null, 1L), List.of(new CompactionResult("main", "t", 3, 1)));
+        // Nothing is left to merge: no snapshot.
+        compared += merge(MergeAdjacentOptions.DEFAULTS, List.of());
+        compared += compare(LongStream.rangeClosed(1, 14).boxed().toList());
+
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE id % 4 = 0");
+            lakes.both("UPDATE lake.main.t SET v = 'u' WHERE id BETWEEN 10 AND 30 OR id BETWEEN 125 AND 135");
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'late', NULL, i, i FROM range(200, 230) r(i)");
+        }
+        compared += compare(LongStream.rangeClosed(1, 17).boxed().toList());
+        System.out.println("CoreCompactionTest: merge, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(3 * (CATALOG.size() + 1) + (CATALOG.size() + 14 + 1) + (CATALOG.size() + 17 + 1));
+    }
+
+    private int merge(MergeAdjacentOptions options, List<CompactionResult> expected)
+            throws Exception
+    {
+        List<List<String>> oracle = onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_merge_adjacent_files('lake', 't'"
+                + (options.maxCompactedFiles() == null ? "" : ", max_compacted_files => " + options.maxCompactedFiles()) + ")");
+        List<CompactionResult> results = core(m -> m.mergeAdjacentFiles("main", "t", options));
+        assertThat(results).isEqualTo(expected);
+        assertThat(oracle).isEqualTo(results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()),
+                String.valueOf(r.filesCreated()))).toList());
+        return sameNow();
+    }
+
+    private int sameNow()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            long head = Long.parseLong(lakes.same("SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst());
+            for (String sql : CATALOG) {
+                lakes.same(sql);
+            }
+            lakes.same("SELECT *, rowid FROM lake.main.t AT (VERSION => " + head + ") ORDER BY ALL");
+        }
+        return CATALOG.size() + 1;
+    }
+
+    private int compare(List<Long> snapshots)
+            throws Exception
+    {
+        int compared = 0;
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            for (String sql : CATALOG) {
+                lakes.same(sql);
+                compared++;
+            }
+            for (long snapshot : snapshots) {
+                lakes.same("SELECT *, rowid FROM lake.main.t AT (VERSION => " + snapshot + ") ORDER BY ALL");
+                compared++;
+            }
+            lakes.same("SELECT * FROM ducklake_table_changes('lake', 'main', 't', " + snapshots.getFirst() + ", " + snapshots.getLast() + ") ORDER BY ALL");
+            compared++;
+        }
+        return compared;
+    }
+
+    private <T> T core(Function<LakeMaintenance, T> operation)
+    {
+        List<String> before = problems();
+        T result;
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_WRITE)) {
+            result = operation.apply(new LakeMaintenance(catalog, LocalFileSystem.INSTANCE));
+        }
+        assertThat(before).containsAll(problems());
+        return result;
+    }
+
+    private List<String> problems()
+    {
+        VerifyReport report = StoreVerifier.verify(StoreUri.parse(temp.resolve("store").toString()), StoreOptions.DEFAULTS,
+                StoreVerifier.Options.STORE_ONLY.withFiles(LocalFileSystem.INSTANCE));
+        assertThat(report.checked("catalog rows")).as(report.summary()).isPositive();
+        return report.problems().stream().map(String::valueOf).collect(Collectors.toCollection(ArrayList::new));
+    }
+
+    private List<List<String>> onOracle(String sql)
+            throws Exception
+    {
+        try (Connection connection = ExtensionConnections.open()) {
+            execute(connection, "SET threads = 1");
+            execute(connection, "LOAD ducklake");
+            execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS lake (DATA_PATH '" + temp.resolve("oracle-data") + "/')");
+            return query(connection, sql);
+        }
+    }
+
+    static long parquetFiles(Path directory)
+            throws Exception
+    {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.filter(file -> file.toString().endsWith(".parquet")).count();
+        }
+    }
+}
