@@ -86,6 +86,63 @@ class CoreCompactionTest
         assertThat(compared).isEqualTo(3 * (CATALOG.size() + 1) + (CATALOG.size() + 14 + 1) + (CATALOG.size() + 17 + 1));
     }
 
+    @Test
+    void rewrittenFilesThroughTheCoreMatchDuckLakesOwnRewrite()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            for (String statement : List.of(
+                    "CREATE TABLE lake.main.t (id INTEGER, v VARCHAR, s STRUCT(a INTEGER, b VARCHAR))",                  // 1
+                    "INSERT INTO lake.main.t SELECT i, 'a' || i, {'a': i, 'b': NULL} FROM range(0, 20) r(i)",           // 2: A
+                    "INSERT INTO lake.main.t SELECT i, 'b' || i, NULL FROM range(20, 40) r(i)",                         // 3: B
+                    "INSERT INTO lake.main.t SELECT i, NULL, {'a': NULL, 'b': 'c'} FROM range(40, 60) r(i)",             // 4: C
+                    "INSERT INTO lake.main.t SELECT i, 'd' || i, NULL FROM range(60, 80) r(i)",                         // 5: D
+                    "DELETE FROM lake.main.t WHERE id < 18",                                                            // 6: 90% of A
+                    "DELETE FROM lake.main.t WHERE id BETWEEN 20 AND 39",                                               // 7: all of B
+                    "DELETE FROM lake.main.t WHERE id BETWEEN 40 AND 49",                                               // 8: half of C
+                    "DELETE FROM lake.main.t WHERE id IN (61, 63)",                                                     // 9: 10% of D
+                    "INSERT INTO lake.main.t VALUES (1000, 'inl', NULL)")) {                                            // 10
+                lakes.both(statement);
+            }
+        }
+        // The lake's default threshold (0.95) finds no file; 0.5 rewrites A and C into one file, keeping their row ids.
+        int compared = rewrite(null, List.of());
+        compared += rewrite(0.5, List.of(new CompactionResult("main", "t", 2, 1)));                                     
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE id BETWEEN 50 AND 57");                                           
+            lakes.both("CALL ducklake_set_option('lake', 'rewrite_delete_threshold', 0.2)");                            
+        }
+        // The rewritten file (row ids inside) loses 8 of 12 rows; D (10%) stays: the lake's option applies.
+        compared += rewrite(null, List.of(new CompactionResult("main", "t", 1, 1)));                                    
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE id < 60");                                                        
+        }
+        // Every row of the file is deleted: the file and its delete file end, no file is written.
+        compared += rewrite(0.9, List.of(new CompactionResult("main", "t", 1, 0)));                                     
+        long head = head();
+        compared += compare(LongStream.rangeClosed(1, head).boxed().toList());
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("UPDATE lake.main.t SET v = 'u' WHERE id > 60");
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'late', NULL FROM range(200, 230) r(i)");
+        }
+        assertThat(head()).isEqualTo(head + 2);
+        compared += compare(LongStream.rangeClosed(1, head + 2).boxed().toList());
+        System.out.println("CoreCompactionTest: rewrite, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(4 * (CATALOG.size() + 1) + (CATALOG.size() + head + 1) + (CATALOG.size() + head + 2 + 1));
+    }
+
+    private int rewrite(Double threshold, List<CompactionResult> expected)
+            throws Exception
+    {
+        List<List<String>> oracle = onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_rewrite_data_files('lake', 't'"
+                + (threshold == null ? "" : ", delete_threshold => " + threshold) + ")");
+        List<CompactionResult> results = core(m -> m.rewriteDataFiles("main", "t", threshold));
+        assertThat(results).isEqualTo(expected);
+        assertThat(oracle).isEqualTo(results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()),
+                String.valueOf(r.filesCreated()))).toList());
+        return sameNow();
+    }
+
     private int merge(MergeAdjacentOptions options, List<CompactionResult> expected)
             throws Exception
     {
@@ -96,6 +153,14 @@ class CoreCompactionTest
         assertThat(oracle).isEqualTo(results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()),
                 String.valueOf(r.filesCreated()))).toList());
         return sameNow();
+    }
+
+    private long head()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            return Long.parseLong(lakes.same("SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst());
+        }
     }
 
     private int sameNow()

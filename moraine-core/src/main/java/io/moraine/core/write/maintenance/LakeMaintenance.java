@@ -31,7 +31,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * DuckLake's maintenance calls as engine-free core operations any engine's procedure calls, each committing exactly
  * what DuckDB+DuckLake 1.5.5's own call commits: {@code ducklake_expire_snapshots},
- * {@code ducklake_cleanup_old_files}, {@code ducklake_add_data_files} and {@code ducklake_merge_adjacent_files}. A dry run reports what the call would do and changes nothing.
+ * {@code ducklake_cleanup_old_files}, {@code ducklake_add_data_files}, {@code ducklake_merge_adjacent_files} and
+ * {@code ducklake_rewrite_data_files}. A dry run reports what the call would do and changes nothing.
  */
 public final class LakeMaintenance
 {
@@ -156,6 +157,24 @@ public final class LakeMaintenance
                 return List.of();
             }
             AdjacentFileMerge.plan(compaction, options);
+            return compaction.commit();
+        }
+    }
+
+    /**
+     * {@code ducklake_rewrite_data_files(table, delete_threshold)}: rewrites the table's files whose deleted share
+     * reaches {@code deleteThreshold} (null: the table's {@code rewrite_delete_threshold} option, else 0.95) without
+     * their deleted rows ({@link DeleteRewrite}), committed as one snapshot ({@code rewrite_delete:<table>}). Returns
+     * one entry per rewritten group; none when nothing qualifies or the table's {@code auto_compact} option is false.
+     */
+    public List<CompactionResult> rewriteDataFiles(String schema, String table, Double deleteThreshold)
+    {
+        try (TableCompaction compaction = new TableCompaction(catalog, files, head(), schema, table)) {
+            if (!compaction.autoCompact()) {
+                return List.of();
+            }
+            double threshold = DeleteRewrite.threshold(compaction, deleteThreshold);
+            DeleteRewrite.plan(compaction, threshold);
             return compaction.commit();
         }
     }
