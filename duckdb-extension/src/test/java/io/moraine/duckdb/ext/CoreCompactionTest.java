@@ -1,6 +1,7 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
@@ -26,6 +27,7 @@ import java.util.stream.Stream;
 import static io.moraine.duckdb.ext.ExtensionConnections.execute;
 import static io.moraine.duckdb.ext.ExtensionConnections.query;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The core's compactions ({@link LakeMaintenance#mergeAdjacentFiles}, {@link LakeMaintenance#rewriteDataFiles}) commit
@@ -82,8 +84,15 @@ class CoreCompactionTest
             lakes.both("INSERT INTO lake.main.t SELECT i, 'late', NULL, i, i FROM range(200, 230) r(i)");
         }
         compared += compare(LongStream.rangeClosed(1, 17).boxed().toList());
+
+        // The merged sources were scheduled where DuckLake schedules them: cleaning up leaves the same files on disk.
+        List<String> removed = core(m -> m.cleanupAllOldFiles(false));
+        List<List<String>> oracleRemoved = onOracle("SELECT path FROM ducklake_cleanup_old_files('lake', cleanup_all => true)");
+        assertThat(removed).hasSameSizeAs(oracleRemoved).hasSizeGreaterThanOrEqualTo(7);
+        assertThat(parquetFiles(temp.resolve("data"))).isEqualTo(parquetFiles(temp.resolve("oracle-data"))).isPositive();
+        compared += sameNow();
         System.out.println("CoreCompactionTest: merge, " + compared + " oracle comparisons equal");
-        assertThat(compared).isEqualTo(3 * (CATALOG.size() + 1) + (CATALOG.size() + 14 + 1) + (CATALOG.size() + 17 + 1));
+        assertThat(compared).isEqualTo(3 * (CATALOG.size() + 1) + (CATALOG.size() + 14 + 1) + (CATALOG.size() + 17 + 1) + (CATALOG.size() + 1));
     }
 
     @Test
@@ -117,6 +126,10 @@ class CoreCompactionTest
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             lakes.both("DELETE FROM lake.main.t WHERE id < 60");                                                        
         }
+        // A bad threshold is refused as DuckLake refuses it.
+        assertThatThrownBy(() -> core(m -> m.rewriteDataFiles("main", "t", 1.5))).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("between 0 and 1");
+        assertThatThrownBy(() -> onOracle("CALL ducklake_rewrite_data_files('lake', 't', delete_threshold => 1.5)")).hasMessageContaining("between 0 and 1");
         // Every row of the file is deleted: the file and its delete file end, no file is written.
         compared += rewrite(0.9, List.of(new CompactionResult("main", "t", 1, 0)));                                     
         long head = head();

@@ -152,7 +152,7 @@ public final class LakeMaintenance
     public List<CompactionResult> mergeAdjacentFiles(String schema, String table, MergeAdjacentOptions options)
     {
         requireNonNull(options, "options is null");
-        try (TableCompaction compaction = new TableCompaction(catalog, files, head(), schema, table)) {
+        try (TableCompaction compaction = new TableCompaction(catalog, files, schema, table)) {
             if (!compaction.autoCompact()) {
                 return List.of();
             }
@@ -169,7 +169,7 @@ public final class LakeMaintenance
      */
     public List<CompactionResult> rewriteDataFiles(String schema, String table, Double deleteThreshold)
     {
-        try (TableCompaction compaction = new TableCompaction(catalog, files, head(), schema, table)) {
+        try (TableCompaction compaction = new TableCompaction(catalog, files, schema, table)) {
             if (!compaction.autoCompact()) {
                 return List.of();
             }

@@ -31,16 +31,28 @@ final class TableCompaction
     final LakeTable table;
     final String tablePath;
     final ScheduledPaths scheduledPaths;
+    private final WriteTransaction transaction;
     private final List<CompactedFiles> compactions = new ArrayList<>();
     private final List<String> written = new ArrayList<>();
+    private boolean finished;
 
-    TableCompaction(MoraineCatalog catalog, LakeFileSystem files, CatalogSnapshot head, String schema, String tableName)
+    /**
+     * Plans at the snapshot the commit's transaction reads, so that any commit landing before this one is checked
+     * against it by DuckLake's conflict rules (a delete from a source file, say, refuses the compaction).
+     */
+    TableCompaction(MoraineCatalog catalog, LakeFileSystem files, String schema, String tableName)
     {
         this.catalog = catalog;
         this.files = files;
-        this.head = head;
-        this.table = head.model().table(schema, tableName).orElseThrow(() -> new NotFoundException("table " + schema + "." + tableName
-                + " does not exist at snapshot " + head.id() + "; check the name"));
+        this.transaction = WriteTransaction.begin(catalog, files);
+        this.head = catalog.at(transaction.readSnapshotId());
+        Optional<LakeTable> found = head.model().table(schema, tableName);
+        if (found.isEmpty()) {
+            transaction.rollback();
+            head.close();
+            throw new NotFoundException("table " + schema + "." + tableName + " does not exist at snapshot " + head.id() + "; check the name");
+        }
+        this.table = found.get();
         String dataPath = head.facts().get(StoreFacts.DATA_PATH);
         this.tablePath = table.resolvedPath(dataPath);
         this.scheduledPaths = new ScheduledPaths(dataPath, new CatalogRows(catalog, head.reader()));
@@ -99,8 +111,8 @@ final class TableCompaction
             return List.of();
         }
         boolean landed = false;
+        finished = true;
         try {
-            WriteTransaction transaction = WriteTransaction.begin(catalog, files);
             for (CompactedFiles compaction : compactions) {
                 transaction.compact(table.schema().name(), table.name(), compaction);
             }
@@ -125,6 +137,16 @@ final class TableCompaction
     @Override
     public void close()
     {
-        head.close();
+        try {
+            if (!finished) {
+                finished = true;
+                transaction.rollback();
+                CompactionOutput cleanup = new CompactionOutput(files, tablePath, List.of());
+                written.forEach(cleanup::deleteQuietly);
+            }
+        }
+        finally {
+            head.close();
+        }
     }
 }
