@@ -14,7 +14,8 @@ import java.util.List;
  * {@code WriteDeleteRewrites} writes them: the output takes a file id from {@code next_file_id}, with its statistics
  * and the first source's partition values. A merge deletes every row of each source (data file, statistics, delete
  * files, partition values) and schedules the source for deletion; a rewrite ends each source and its current delete
- * file at the commit's snapshot, where the output begins. Table statistics are not touched. A source that is no longer
+ * file at the commit's snapshot, where the output begins, and the table's statistics are recomputed when it is left
+ * without deletes ({@link RewriteStats}); a merge leaves them as they were. A source that is no longer
  * a current file of the table at the attempt's base is a conflict.
  */
 final class Compactions
@@ -28,6 +29,10 @@ final class Compactions
             for (CompactedFiles compaction : table.compactions) {
                 stage(attempt, tx, table, compaction, counters, now);
                 changes.add(compaction.kind().change, table.tableId);
+            }
+            List<CompactedFiles> rewrites = table.compactions.stream().filter(compaction -> compaction.kind() == CompactedFiles.Kind.REWRITE_DELETES).toList();
+            if (!rewrites.isEmpty()) {
+                RewriteStats.recompute(attempt, tx, table, rewrites);
             }
         }
     }
