@@ -1,6 +1,7 @@
 package io.moraine.duckdb.ext;
 
 import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.store.OpenMode;
@@ -8,6 +9,9 @@ import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.verify.StoreVerifier;
 import io.moraine.core.verify.VerifyReport;
+import io.moraine.core.write.CompactedFiles;
+import io.moraine.core.write.RowDeletes;
+import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.maintenance.CompactionResult;
 import io.moraine.core.write.maintenance.LakeMaintenance;
 import io.moraine.core.write.maintenance.MergeAdjacentOptions;
@@ -115,6 +119,32 @@ class CoreCompactionTest
         compared += compare(LongStream.rangeClosed(2, head).boxed().toList());
         System.out.println("CoreCompactionTest: partitioned, " + compared + " oracle comparisons equal");
         assertThat(compared).isEqualTo(2 * (CATALOG.size() + 1) + CATALOG.size() + (head - 1) + 1);
+    }
+
+    @Test
+    void aCompactionOfFilesDeletedFromSinceItBeganIsAConflict()
+            throws Exception
+    {
+        List<Long> fileIds;
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.t (id INTEGER)");
+            lakes.both("INSERT INTO lake.main.t SELECT i FROM range(0, 20) r(i)");
+            lakes.both("INSERT INTO lake.main.t SELECT i FROM range(20, 40) r(i)");
+            fileIds = query(lakes.moraine(), "SELECT data_file_id FROM lake_meta.ducklake_data_file ORDER BY 1").stream()
+                    .map(row -> Long.parseLong(row.getFirst())).toList();
+        }
+        assertThat(fileIds).hasSize(2);
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_WRITE)) {
+            WriteTransaction compaction = WriteTransaction.begin(catalog, LocalFileSystem.INSTANCE);
+            WriteTransaction.begin(catalog, LocalFileSystem.INSTANCE).deleteRows("main", "t", RowDeletes.create().fileRow(fileIds.getFirst(), 3)).commit();
+            List<CompactedFiles.Source> sources = fileIds.stream().map(id -> new CompactedFiles.Source(id, null, 0, "x", true)).toList();
+            compaction.compact("main", "t", new CompactedFiles(CompactedFiles.Kind.MERGE_ADJACENT, sources, null, null, 1L, 3L));
+            assertThatThrownBy(compaction::commit).isInstanceOf(CommitConflictException.class).hasMessageContaining("conflict");
+        }
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            assertThat(query(lakes.moraine(), "SELECT count(*) FROM lake.main.t")).isEqualTo(List.of(List.of("39")));
+            assertThat(query(lakes.moraine(), "SELECT count(*) FROM lake_meta.ducklake_files_scheduled_for_deletion")).isEqualTo(List.of(List.of("0")));
+        }
     }
 
     @Test

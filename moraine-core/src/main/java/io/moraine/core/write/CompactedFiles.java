@@ -42,8 +42,9 @@ public record CompactedFiles(Kind kind, List<Source> sources, WrittenDataFile ou
     }
 
     /**
-     * One replaced data file: its id, the id of its current delete file (null when none), and the path and
-     * path_is_relative a {@code ducklake_files_scheduled_for_deletion} row holds for it.
+     * One replaced data file: its id, the id of its current delete file (null when none) and the number of its
+     * inlined file deletions when the compaction read it (the commit refuses a source deleted from since), and the
+     * path and path_is_relative a {@code ducklake_files_scheduled_for_deletion} row holds for it.
      */
-    public record Source(long dataFileId, Long deleteFileId, String scheduledPath, boolean scheduledRelative) {}
+    public record Source(long dataFileId, Long deleteFileId, long inlinedDeletions, String scheduledPath, boolean scheduledRelative) {}
 }

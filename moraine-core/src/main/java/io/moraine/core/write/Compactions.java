@@ -3,11 +3,15 @@ package io.moraine.core.write;
 import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
+import io.moraine.core.scan.InlinedFileDeletes;
 import io.moraine.core.tx.StagedTransaction;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * Stages a commit's compactions as DuckLake's {@code GetCompactionChanges} with {@code WriteMergeAdjacent} /
@@ -62,8 +66,22 @@ final class Compactions
                 }
             }
         }
+        Map<Long, Long> currentDeleteFiles = new HashMap<>();
+        try (var rows = attempt.base.deleteFiles(tableId)) {
+            while (rows.hasNext()) {
+                Row delete = rows.next();
+                currentDeleteFiles.put(delete.getLong("data_file_id"), delete.getLong("delete_file_id"));
+            }
+        }
+        Map<Long, long[]> inlinedDeletes = InlinedFileDeletes.positionsAt(attempt.base.reader(), tableId, attempt.base.id());
         for (CompactedFiles.Source source : compaction.sources()) {
             Row row = current(attempt, table, source.dataFileId());
+            // Stricter than DuckLake 1.5.5, which lets a compaction land over an inlined file delete (losing it).
+            if (!Objects.equals(currentDeleteFiles.get(source.dataFileId()), source.deleteFileId())
+                    || inlinedDeletes.getOrDefault(source.dataFileId(), new long[0]).length != source.inlinedDeletions()) {
+                throw new CommitConflictException("Transaction conflict: rows of data file " + source.dataFileId() + " of " + table.qualifiedName()
+                        + " were deleted by another commit since this compaction read it; nothing was committed. Run the compaction again");
+            }
             if (compaction.kind() == CompactedFiles.Kind.MERGE_ADJACENT) {
                 tx.delete(TableKind.DATA_FILE, row.keyCells().toArray());
                 for (TableKind kind : List.of(TableKind.FILE_COLUMN_STATS, TableKind.FILE_VARIANT_STATS, TableKind.FILE_PARTITION_VALUE)) {

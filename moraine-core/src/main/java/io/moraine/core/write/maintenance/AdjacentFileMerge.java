@@ -34,7 +34,7 @@ final class AdjacentFileMerge
         Map<List<Object>, List<CompactionSource>> groups = new LinkedHashMap<>();
         for (CompactionSource source : CompactionSources.of(compaction.head, compaction.table.id())) {
             boolean sized = source.sizeBytes() < maxSize && (options.minFileSize() == null || source.sizeBytes() >= options.minFileSize());
-            if (!sized || source.sizeBytes() >= target || !source.deleteFiles().isEmpty() || source.inlinedDeletions()) {
+            if (!sized || source.sizeBytes() >= target || !source.deleteFiles().isEmpty() || source.inlinedDeletions() > 0) {
                 continue;
             }
             groups.computeIfAbsent(source.group(), ignored -> new ArrayList<>()).add(source);

@@ -6,10 +6,10 @@ import java.util.List;
 
 /**
  * A data file a compaction may read, with what DuckLake's {@code GetFilesForCompaction} gathers for it: its catalog
- * row, the table's schema version when it was written, its partition values, and its delete files (history included,
- * oldest first).
+ * row, the table's schema version when it was written, its partition values, its delete files (history included,
+ * oldest first) and the number of its inlined file deletions.
  */
-record CompactionSource(Row file, long schemaVersion, List<String> partitionValues, List<Row> deleteFiles, boolean inlinedDeletions)
+record CompactionSource(Row file, long schemaVersion, List<String> partitionValues, List<Row> deleteFiles, long inlinedDeletions)
 {
     long id()
     {

@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -48,7 +47,7 @@ final class CompactionSources
                         .put(row.getLong("partition_key_index"), row.getString("partition_value"));
             }
         }
-        Set<Long> inlinedDeletions = InlinedFileDeletes.positionsAt(head.reader(), tableId, head.id()).keySet();
+        Map<Long, long[]> inlinedDeletions = InlinedFileDeletes.positionsAt(head.reader(), tableId, head.id());
         List<CompactionSource> sources = new ArrayList<>();
         try (var rows = head.dataFiles(tableId)) {
             while (rows.hasNext()) {
@@ -57,7 +56,7 @@ final class CompactionSources
                 var version = schemaVersions.floorEntry(file.getLong("begin_snapshot"));
                 sources.add(new CompactionSource(file, version == null ? -1 : version.getValue(),
                         new ArrayList<>(partitionValues.getOrDefault(id, new TreeMap<>()).values()), deleteFiles.getOrDefault(id, List.of()),
-                        inlinedDeletions.contains(id)));
+                        inlinedDeletions.getOrDefault(id, new long[0]).length));
             }
         }
         sources.sort(Comparator.comparingLong(CompactionSource::beginSnapshot)

@@ -96,7 +96,7 @@ final class TableCompaction
     CompactedFiles.Source source(CompactionSource source, Long deleteFileId)
     {
         ScheduledPaths.Stored stored = scheduledPaths.stored(source.file());
-        return new CompactedFiles.Source(source.id(), deleteFileId, stored.path(), stored.relative());
+        return new CompactedFiles.Source(source.id(), deleteFileId, source.inlinedDeletions(), stored.path(), stored.relative());
     }
 
     void add(CompactedFiles compaction)
