@@ -387,6 +387,7 @@ final class CommitAttempt
         existingTables.values().stream().filter(table -> !table.dropped).forEach(withData::add);
         long finalSchemaVersion = data.stage(tx, changes, withData, counters, schemaVersion, tableRows);
         TableDeletes.stage(this, tx, changes, withData, counters);
+        Compactions.stage(this, tx, changes, withData, counters);
 
         tx.insert(Row.of(TableKind.SNAPSHOT, snapshotId, Instant.now().truncatedTo(ChronoUnit.MICROS), finalSchemaVersion, counters.nextCatalogId,
                 counters.nextFileId));
@@ -462,7 +463,7 @@ final class CommitAttempt
     {
         return createdSchemas.isEmpty() && droppedSchemas.isEmpty() && createdTables.isEmpty() && createdViews.isEmpty() && droppedViews.isEmpty()
                 && existingTables.values().stream().noneMatch(table -> table.dropped || table.renamed || table.altered || table.hasData()
-                        || table.hasDeletes());
+                        || table.hasDeletes() || !table.compactions.isEmpty());
     }
 
     /** The id counters of the commit: {@code next_catalog_id} and {@code next_file_id} as ids are taken. */

@@ -54,6 +54,17 @@ final class Data
         long finalSchemaVersion = schemaVersion;
         Map<Long, TableDraft> byId = new TreeMap<>();
         tables.stream().filter(TableDraft::hasData).forEach(table -> byId.put(table.tableId, table));
+        // DuckLake allocates the commit's new name mappings before any data file.
+        NameMappings mappings = new NameMappings(attempt);
+        Map<WrittenDataFile, Long> mappingIds = new java.util.IdentityHashMap<>();
+        for (TableDraft table : byId.values()) {
+            for (WrittenDataFile file : table.dataFiles) {
+                List<NameMapEntry> entries = table.nameMaps.get(file);
+                if (entries != null) {
+                    mappingIds.put(file, mappings.mappingId(tx, table.tableId, entries, counters));
+                }
+            }
+        }
         for (TableDraft table : byId.values()) {
             TableStatsUpdate stats = TableStatsUpdate.read(attempt, table);
             String tablePath = attempt.tablePath(table);
@@ -69,7 +80,7 @@ final class Data
                 boolean relative = file.path().startsWith(tablePath);
                 String path = relative ? file.path().substring(tablePath.length()) : file.path();
                 tx.insert(Row.of(TableKind.DATA_FILE, fileId, table.tableId, attempt.snapshotId, null, null, path, relative, "parquet",
-                        file.recordCount(), file.fileSizeBytes(), file.footerSize(), rowIdStart, partitionId, null, null, null));
+                        file.recordCount(), file.fileSizeBytes(), file.footerSize(), rowIdStart, partitionId, null, mappingIds.get(file), null));
                 for (FileColumnStatistics column : file.columnStatistics()) {
                     tx.insert(Row.of(TableKind.FILE_COLUMN_STATS, fileId, table.tableId, column.columnId(), column.columnSizeBytes(), column.valueCount(),
                             column.nullCount(), column.minValue(), column.maxValue(), column.containsNan(), column.extraStats()));

@@ -61,15 +61,23 @@ public final class ParquetFileStatistics
     {
         Map<Long, TableColumn> leaves = new LinkedHashMap<>();
         tableColumns.forEach(column -> collectLeaves(column, leaves));
+        return fromFooter(footer, chunk -> {
+            var id = chunk.getPrimitiveType().getId();
+            return id == null ? null : leaves.get((long) id.intValue());
+        });
+    }
+
+    /**
+     * The column statistics of the file with footer {@code footer} whose leaf chunks {@code leafOf} matches to the
+     * table's leaf columns (null: not a column of the table), for a file read by name rather than by field id.
+     */
+    public static List<FileColumnStatistics> fromFooter(ParquetMetadata footer, java.util.function.Function<ColumnChunkMetaData, TableColumn> leafOf)
+    {
         String createdBy = footer.getFileMetaData().getCreatedBy();
         Map<Long, LeafAccumulator> accumulators = new LinkedHashMap<>();
         for (BlockMetaData block : footer.getBlocks()) {
             for (ColumnChunkMetaData chunk : block.getColumns()) {
-                var id = chunk.getPrimitiveType().getId();
-                if (id == null) {
-                    continue;
-                }
-                TableColumn column = leaves.get((long) id.intValue());
+                TableColumn column = leafOf.apply(chunk);
                 if (column == null) {
                     continue;
                 }

@@ -50,7 +50,12 @@ final class TableDraft
     /** The schema version of an inlined-data table this commit registers for the table; null when it registers none. */
     Long inlinedVersion;
     final List<WrittenDataFile> dataFiles = new ArrayList<>();
+    /** The name mapping of each data file added without field ids (ducklake_add_data_files), by identity. */
+    final Map<WrittenDataFile, List<NameMapEntry>> nameMaps = new java.util.IdentityHashMap<>();
     final List<InlinedBatch> inlined = new ArrayList<>();
+
+    /** Compactions of the table's data files (Compactions stages them). */
+    final List<CompactedFiles> compactions = new ArrayList<>();
 
     // ---- deletes and updates (TableDeletes stages them)
     /** Positions to delete by data file id, and committed inlined rows to end by row id. */

@@ -273,6 +273,34 @@ public final class WriteTransaction
         return step(attempt -> attempt.table(schema, table).dataFiles.addAll(copy));
     }
 
+    /**
+     * Adds existing Parquet files that carry no field ids, each read through its name mapping (file column name →
+     * column id), as {@code ducklake_add_data_files} adds them: the files stay where they are and are not DuckLake's
+     * to delete. {@link io.moraine.core.write.maintenance.LakeMaintenance#addDataFiles} checks and measures them.
+     */
+    public WriteTransaction addMappedDataFiles(String schema, String table, List<MappedDataFile> files)
+    {
+        List<MappedDataFile> copy = List.copyOf(files);
+        return step(attempt -> {
+            TableDraft draft = attempt.table(schema, table);
+            for (MappedDataFile mapped : copy) {
+                draft.dataFiles.add(mapped.file());
+                draft.nameMaps.put(mapped.file(), mapped.nameMap());
+            }
+        });
+    }
+
+    /**
+     * Replaces data files of the table with one the engine wrote from their rows (or with none), as DuckLake's merge of
+     * adjacent files or rewrite of files with deletes commits it; see {@link CompactedFiles}. The sources must still be
+     * current files of the table when the commit lands, else the commit fails with a conflict.
+     */
+    public WriteTransaction compact(String schema, String table, CompactedFiles compaction)
+    {
+        requireNonNull(compaction, "compaction is null");
+        return step(attempt -> attempt.table(schema, table).compactions.add(compaction));
+    }
+
     // ---- deletes and updates
 
     /**
@@ -310,6 +338,7 @@ public final class WriteTransaction
             TableDraft draft = attempt.table(schema, table);
             draft.inlined.clear();
             draft.dataFiles.clear();
+            draft.nameMaps.clear();
             draft.inlinedWithRowIds.clear();
             draft.deletedPositions.clear();
             draft.deletedInlinedRowIds.clear();

@@ -10,11 +10,17 @@ import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreFacts;
 import io.moraine.core.tx.StagedTransaction;
+import io.moraine.core.error.UnsupportedFeatureException;
+import io.moraine.core.write.DataFileLayout;
+import io.moraine.core.write.MappedDataFile;
+import io.moraine.core.write.WriteTransaction;
 
 import java.io.IOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -24,8 +30,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * DuckLake's maintenance calls as engine-free core operations any engine's procedure calls, each committing exactly
- * what DuckDB+DuckLake 1.5.5's own call commits: {@code ducklake_expire_snapshots} and
- * {@code ducklake_cleanup_old_files}. A dry run reports what the call would do and changes nothing.
+ * what DuckDB+DuckLake 1.5.5's own call commits: {@code ducklake_expire_snapshots},
+ * {@code ducklake_cleanup_old_files}, {@code ducklake_add_data_files}, {@code ducklake_merge_adjacent_files} and
+ * {@code ducklake_rewrite_data_files}. A dry run reports what the call would do and changes nothing.
  */
 public final class LakeMaintenance
 {
@@ -100,6 +107,86 @@ public final class LakeMaintenance
                     + "(cleanupOldFiles(Instant, dryRun)) or clean up everything (cleanupAllOldFiles), or set the option, e.g. to '1 week'");
         }
         return cleanupOldFiles(DuckDbInterval.parse("delete_older_than", olderThan).before(Instant.now()), dryRun);
+    }
+
+    /**
+     * {@code ducklake_add_data_files(table, paths, allow_missing, ignore_extra_columns)}: adds existing Parquet files
+     * (without field ids) to the table where they lie, each read through a name mapping, in one commit; returns the
+     * files added (a file without rows is skipped, as DuckLake skips it; a path given twice is added once). Paths are exact file paths,
+     * not globs; hive-partitioned paths and partitioned tables are refused (not supported by the core yet).
+     */
+    public List<String> addDataFiles(String schema, String table, List<String> paths, AddFilesOptions options)
+    {
+        requireNonNull(paths, "paths is null");
+        requireNonNull(options, "options is null");
+        WriteTransaction transaction = WriteTransaction.begin(catalog, files);
+        try {
+            DataFileLayout layout = transaction.dataFileLayout(schema, table);
+            if (layout.partitionSpec().isPresent()) {
+                throw new UnsupportedFeatureException("table " + schema + "." + table + " is partitioned; the core adds files to unpartitioned tables "
+                        + "only so far — add them through DuckDB's ducklake_add_data_files, which maps hive partition directories");
+            }
+            List<MappedDataFile> mapped = new ArrayList<>();
+            for (String path : new LinkedHashSet<>(paths)) {
+                ExistingFileMapping.map(files, path, table, layout.columns().columns(), options).ifPresent(mapped::add);
+            }
+            if (mapped.isEmpty()) {
+                transaction.rollback();
+                return List.of();
+            }
+            transaction.addMappedDataFiles(schema, table, mapped).commit();
+            return mapped.stream().map(file -> file.file().path()).toList();
+        }
+        catch (RuntimeException e) {
+            rollbackQuietly(transaction);
+            throw e;
+        }
+    }
+
+    /**
+     * {@code ducklake_merge_adjacent_files(table, min_file_size, max_file_size, max_compacted_files)}: merges runs of
+     * small files of the table into one file each ({@link AdjacentFileMerge}), committed as one snapshot
+     * ({@code merge_adjacent:<table>}); the sources leave the catalog and are scheduled for deletion. Returns one entry
+     * per merge; none when nothing qualifies or the table's {@code auto_compact} option is false.
+     */
+    public List<CompactionResult> mergeAdjacentFiles(String schema, String table, MergeAdjacentOptions options)
+    {
+        requireNonNull(options, "options is null");
+        try (TableCompaction compaction = new TableCompaction(catalog, files, schema, table)) {
+            if (!compaction.autoCompact()) {
+                return List.of();
+            }
+            AdjacentFileMerge.plan(compaction, options);
+            return compaction.commit();
+        }
+    }
+
+    /**
+     * {@code ducklake_rewrite_data_files(table, delete_threshold)}: rewrites the table's files whose deleted share
+     * reaches {@code deleteThreshold} (null: the table's {@code rewrite_delete_threshold} option, else 0.95) without
+     * their deleted rows ({@link DeleteRewrite}), committed as one snapshot ({@code rewrite_delete:<table>}). Returns
+     * one entry per rewritten group; none when nothing qualifies or the table's {@code auto_compact} option is false.
+     */
+    public List<CompactionResult> rewriteDataFiles(String schema, String table, Double deleteThreshold)
+    {
+        try (TableCompaction compaction = new TableCompaction(catalog, files, schema, table)) {
+            if (!compaction.autoCompact()) {
+                return List.of();
+            }
+            double threshold = DeleteRewrite.threshold(compaction, deleteThreshold);
+            DeleteRewrite.plan(compaction, threshold);
+            return compaction.commit();
+        }
+    }
+
+    private static void rollbackQuietly(WriteTransaction transaction)
+    {
+        try {
+            transaction.rollback();
+        }
+        catch (RuntimeException ignored) {
+            // already committed or rolled back
+        }
     }
 
     private List<ExpiredSnapshot> expire(Predicate<Row> selected, boolean dryRun)

@@ -1,0 +1,300 @@
+package io.moraine.duckdb.ext;
+
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.error.CommitConflictException;
+import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.io.LocalFileSystem;
+import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+import io.moraine.core.verify.StoreVerifier;
+import io.moraine.core.verify.VerifyReport;
+import io.moraine.core.write.CompactedFiles;
+import io.moraine.core.write.RowDeletes;
+import io.moraine.core.write.WriteTransaction;
+import io.moraine.core.write.maintenance.CompactionResult;
+import io.moraine.core.write.maintenance.LakeMaintenance;
+import io.moraine.core.write.maintenance.MergeAdjacentOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+
+import static io.moraine.duckdb.ext.ExtensionConnections.execute;
+import static io.moraine.duckdb.ext.ExtensionConnections.query;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The core's compactions ({@link LakeMaintenance#mergeAdjacentFiles}, {@link LakeMaintenance#rewriteDataFiles}) commit
+ * what DuckDB+DuckLake's {@code ducklake_merge_adjacent_files} / {@code ducklake_rewrite_data_files} commit: one lake
+ * is built through DuckDB on a DuckDB-file catalog and on a moraine store, DuckDB compacts the first and the core the
+ * second; every ducklake_* row, the table at every snapshot with row ids, and the change feed must read equal, and
+ * DuckDB must keep writing both alike.
+ */
+class CoreCompactionTest
+{
+    private static final int INLINE_LIMIT = 5;
+    private static final List<String> CATALOG = Stream.concat(CoreAddDataFilesTest.CATALOG.stream(), Stream.of(
+            "SELECT data_file_id, regexp_replace(path, 'ducklake-.*', ''), path_is_relative FROM lake_meta.ducklake_files_scheduled_for_deletion ORDER BY ALL",
+            "SELECT * FROM lake_meta.ducklake_file_partition_value ORDER BY ALL")).toList();
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void mergedFilesThroughTheCoreMatchDuckLakesOwnMerge()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            for (String statement : List.of(
+                    "CREATE TABLE lake.main.t (id INTEGER, v VARCHAR, s STRUCT(a INTEGER, b VARCHAR), d DOUBLE)",             // 1
+                    "INSERT INTO lake.main.t SELECT i, 'a' || i, {'a': i, 'b': NULL}, i / 3 FROM range(0, 20) r(i)",          // 2: A
+                    "INSERT INTO lake.main.t SELECT i, NULL, {'a': NULL, 'b': 'b' || i}, i FROM range(20, 40) r(i)",         // 3: B, adjacent
+                    "INSERT INTO lake.main.t VALUES (1000, 'inl', NULL, 1), (1001, 'inl', {'a': 1, 'b': 'x'}, 2)",           // 4: inlined
+                    "INSERT INTO lake.main.t SELECT i, 'c' || i, NULL, -i FROM range(40, 60) r(i)",                          // 5: C
+                    "INSERT INTO lake.main.t SELECT i, 'd' || i, {'a': i, 'b': 'd'}, i FROM range(60, 80) r(i)",              // 6: D
+                    "DELETE FROM lake.main.t WHERE id = 65",                                                                 // 7: D has deletes
+                    "INSERT INTO lake.main.t SELECT i, 'e' || i, {'a': i, 'b': 'e'}, i FROM range(80, 100) r(i)")) {         // 8: E
+                lakes.both(statement);
+            }
+        }
+        // 9: A, B, C and E merge (D has a delete file); their row ids are not contiguous, so they go into the file.
+        int compared = merge(MergeAdjacentOptions.DEFAULTS, List.of(new CompactionResult("main", "t", 4, 1)));
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("ALTER TABLE lake.main.t ADD COLUMN w BIGINT");                                                     // 10
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'f' || i, NULL, i, i * 2 FROM range(100, 130) r(i)");           // 11: F
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'g' || i, {'a': 7, 'b': 'g'}, i, NULL FROM range(130, 150) r(i)"); // 12: G
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'h' || i, NULL, i, 1 FROM range(150, 160) r(i)");               // 13: H
+        }
+        // 14: F, G and H merge, adjacent (row_id_start kept; max_compacted_files counts merges); the merged file of
+        // snapshot 9 is alone in its schema version.
+        compared += merge(new MergeAdjacentOptions(null, null, 1L), List.of(new CompactionResult("main", "t", 3, 1)));
+        // Nothing is left to merge: no snapshot.
+        compared += merge(MergeAdjacentOptions.DEFAULTS, List.of());
+        compared += compare(LongStream.rangeClosed(1, 14).boxed().toList());
+
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE id % 4 = 0");
+            lakes.both("UPDATE lake.main.t SET v = 'u' WHERE id BETWEEN 10 AND 30 OR id BETWEEN 125 AND 135");
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'late', NULL, i, i FROM range(200, 230) r(i)");
+        }
+        compared += compare(LongStream.rangeClosed(1, 17).boxed().toList());
+
+        // The merged sources were scheduled where DuckLake schedules them: cleaning up leaves the same files on disk.
+        List<String> removed = core(m -> m.cleanupAllOldFiles(false));
+        List<List<String>> oracleRemoved = onOracle("SELECT path FROM ducklake_cleanup_old_files('lake', cleanup_all => true)");
+        assertThat(removed).hasSameSizeAs(oracleRemoved).hasSizeGreaterThanOrEqualTo(7);
+        assertThat(parquetFiles(temp.resolve("data"))).isEqualTo(parquetFiles(temp.resolve("oracle-data"))).isPositive();
+        compared += sameNow();
+        System.out.println("CoreCompactionTest: merge, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(3 * (CATALOG.size() + 1) + (CATALOG.size() + 14 + 1) + (CATALOG.size() + 17 + 1) + (CATALOG.size() + 1));
+    }
+
+    @Test
+    void mergesAndRewritesOfAPartitionedTableMatchDuckLakes()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.t (id INTEGER, part VARCHAR, v VARCHAR)");
+            lakes.both("ALTER TABLE lake.main.t SET PARTITIONED BY (part)");
+            for (int round = 0; round < 3; round++) {
+                lakes.both("INSERT INTO lake.main.t SELECT i, 'p' || (i % 2), 'r" + round + "' FROM range(" + (round * 20) + ", " + (round * 20 + 20) + ") r(i)");
+            }
+            lakes.both("DELETE FROM lake.main.t WHERE id < 40 AND part = 'p0' AND id > 4");
+        }
+        // The p1 files merge into p1's directory; p0's have deletes (the second one's every row: it was retired).
+        int compared = merge(MergeAdjacentOptions.DEFAULTS, List.of(new CompactionResult("main", "t", 3, 1)));
+        // p0's first file lost 7 of 10 rows.
+        compared += rewrite(0.5, List.of(new CompactionResult("main", "t", 1, 1)));
+        long head = head();
+        compared += compare(LongStream.rangeClosed(2, head).boxed().toList());
+        System.out.println("CoreCompactionTest: partitioned, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(2 * (CATALOG.size() + 1) + CATALOG.size() + (head - 1) + 1);
+    }
+
+    @Test
+    void aCompactionOfFilesDeletedFromSinceItBeganIsAConflict()
+            throws Exception
+    {
+        List<Long> fileIds;
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.t (id INTEGER)");
+            lakes.both("INSERT INTO lake.main.t SELECT i FROM range(0, 20) r(i)");
+            lakes.both("INSERT INTO lake.main.t SELECT i FROM range(20, 40) r(i)");
+            fileIds = query(lakes.moraine(), "SELECT data_file_id FROM lake_meta.ducklake_data_file ORDER BY 1").stream()
+                    .map(row -> Long.parseLong(row.getFirst())).toList();
+        }
+        assertThat(fileIds).hasSize(2);
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_WRITE)) {
+            WriteTransaction compaction = WriteTransaction.begin(catalog, LocalFileSystem.INSTANCE);
+            WriteTransaction.begin(catalog, LocalFileSystem.INSTANCE).deleteRows("main", "t", RowDeletes.create().fileRow(fileIds.getFirst(), 3)).commit();
+            List<CompactedFiles.Source> sources = fileIds.stream().map(id -> new CompactedFiles.Source(id, null, 0, "x", true)).toList();
+            compaction.compact("main", "t", new CompactedFiles(CompactedFiles.Kind.MERGE_ADJACENT, sources, null, null, 1L, 3L));
+            assertThatThrownBy(compaction::commit).isInstanceOf(CommitConflictException.class).hasMessageContaining("conflict");
+        }
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            assertThat(query(lakes.moraine(), "SELECT count(*) FROM lake.main.t")).isEqualTo(List.of(List.of("39")));
+            assertThat(query(lakes.moraine(), "SELECT count(*) FROM lake_meta.ducklake_files_scheduled_for_deletion")).isEqualTo(List.of(List.of("0")));
+        }
+    }
+
+    @Test
+    void rewrittenFilesThroughTheCoreMatchDuckLakesOwnRewrite()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            for (String statement : List.of(
+                    "CREATE TABLE lake.main.t (id INTEGER, v VARCHAR, s STRUCT(a INTEGER, b VARCHAR))",                  // 1
+                    "INSERT INTO lake.main.t SELECT i, 'a' || i, {'a': i, 'b': NULL} FROM range(0, 20) r(i)",           // 2: A
+                    "INSERT INTO lake.main.t SELECT i, 'b' || i, NULL FROM range(20, 40) r(i)",                         // 3: B
+                    "INSERT INTO lake.main.t SELECT i, NULL, {'a': NULL, 'b': 'c'} FROM range(40, 60) r(i)",             // 4: C
+                    "INSERT INTO lake.main.t SELECT i, 'd' || i, NULL FROM range(60, 80) r(i)",                         // 5: D
+                    "DELETE FROM lake.main.t WHERE id < 18",                                                            // 6: 90% of A
+                    "DELETE FROM lake.main.t WHERE id BETWEEN 20 AND 39",                                               // 7: all of B
+                    "DELETE FROM lake.main.t WHERE id BETWEEN 40 AND 49",                                               // 8: half of C
+                    "DELETE FROM lake.main.t WHERE id IN (61, 63)",                                                     // 9: 10% of D
+                    "INSERT INTO lake.main.t VALUES (1000, 'inl', NULL)")) {                                            // 10
+                lakes.both(statement);
+            }
+        }
+        // The lake's default threshold (0.95) finds no file; 0.5 rewrites A and C into one file, keeping their row ids.
+        int compared = rewrite(null, List.of());
+        compared += rewrite(0.5, List.of(new CompactionResult("main", "t", 2, 1)));                                     
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE id BETWEEN 50 AND 57");                                           
+            lakes.both("CALL ducklake_set_option('lake', 'rewrite_delete_threshold', 0.2)");                            
+        }
+        // The rewritten file (row ids inside) loses 8 of 12 rows; D (10%) stays: the lake's option applies.
+        compared += rewrite(null, List.of(new CompactionResult("main", "t", 1, 1)));                                    
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE id < 60");                                                        
+        }
+        // A bad threshold is refused as DuckLake refuses it.
+        assertThatThrownBy(() -> core(m -> m.rewriteDataFiles("main", "t", 1.5))).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("between 0 and 1");
+        assertThatThrownBy(() -> onOracle("CALL ducklake_rewrite_data_files('lake', 't', delete_threshold => 1.5)")).hasMessageContaining("between 0 and 1");
+        // Every row of the file is deleted: the file and its delete file end, no file is written.
+        compared += rewrite(0.9, List.of(new CompactionResult("main", "t", 1, 0)));                                     
+        long head = head();
+        compared += compare(LongStream.rangeClosed(1, head).boxed().toList());
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("UPDATE lake.main.t SET v = 'u' WHERE id > 60");
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'late', NULL FROM range(200, 230) r(i)");
+        }
+        assertThat(head()).isEqualTo(head + 2);
+        compared += compare(LongStream.rangeClosed(1, head + 2).boxed().toList());
+        System.out.println("CoreCompactionTest: rewrite, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(4 * (CATALOG.size() + 1) + (CATALOG.size() + head + 1) + (CATALOG.size() + head + 2 + 1));
+    }
+
+    private int rewrite(Double threshold, List<CompactionResult> expected)
+            throws Exception
+    {
+        List<List<String>> oracle = onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_rewrite_data_files('lake', 't'"
+                + (threshold == null ? "" : ", delete_threshold => " + threshold) + ")");
+        List<CompactionResult> results = core(m -> m.rewriteDataFiles("main", "t", threshold));
+        assertThat(results).isEqualTo(expected);
+        assertThat(oracle).isEqualTo(results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()),
+                String.valueOf(r.filesCreated()))).toList());
+        return sameNow();
+    }
+
+    private int merge(MergeAdjacentOptions options, List<CompactionResult> expected)
+            throws Exception
+    {
+        List<List<String>> oracle = onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_merge_adjacent_files('lake', 't'"
+                + (options.maxCompactedFiles() == null ? "" : ", max_compacted_files => " + options.maxCompactedFiles()) + ")");
+        List<CompactionResult> results = core(m -> m.mergeAdjacentFiles("main", "t", options));
+        assertThat(results).isEqualTo(expected);
+        assertThat(oracle).isEqualTo(results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()),
+                String.valueOf(r.filesCreated()))).toList());
+        return sameNow();
+    }
+
+    private long head()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            return Long.parseLong(lakes.same("SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst());
+        }
+    }
+
+    private int sameNow()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            long head = Long.parseLong(lakes.same("SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst());
+            for (String sql : CATALOG) {
+                lakes.same(sql);
+            }
+            lakes.same("SELECT *, rowid FROM lake.main.t AT (VERSION => " + head + ") ORDER BY ALL");
+        }
+        return CATALOG.size() + 1;
+    }
+
+    private int compare(List<Long> snapshots)
+            throws Exception
+    {
+        int compared = 0;
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            for (String sql : CATALOG) {
+                lakes.same(sql);
+                compared++;
+            }
+            for (long snapshot : snapshots) {
+                lakes.same("SELECT *, rowid FROM lake.main.t AT (VERSION => " + snapshot + ") ORDER BY ALL");
+                compared++;
+            }
+            lakes.same("SELECT * FROM ducklake_table_changes('lake', 'main', 't', " + snapshots.getFirst() + ", " + snapshots.getLast() + ") ORDER BY ALL");
+            compared++;
+        }
+        return compared;
+    }
+
+    private <T> T core(Function<LakeMaintenance, T> operation)
+    {
+        List<String> before = problems();
+        T result;
+        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_WRITE)) {
+            result = operation.apply(new LakeMaintenance(catalog, LocalFileSystem.INSTANCE));
+        }
+        assertThat(before).containsAll(problems());
+        return result;
+    }
+
+    private List<String> problems()
+    {
+        VerifyReport report = StoreVerifier.verify(StoreUri.parse(temp.resolve("store").toString()), StoreOptions.DEFAULTS,
+                StoreVerifier.Options.STORE_ONLY.withFiles(LocalFileSystem.INSTANCE));
+        assertThat(report.checked("catalog rows")).as(report.summary()).isPositive();
+        return report.problems().stream().map(String::valueOf).collect(Collectors.toCollection(ArrayList::new));
+    }
+
+    private List<List<String>> onOracle(String sql)
+            throws Exception
+    {
+        try (Connection connection = ExtensionConnections.open()) {
+            execute(connection, "SET threads = 1");
+            execute(connection, "LOAD ducklake");
+            execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS lake (DATA_PATH '" + temp.resolve("oracle-data") + "/')");
+            return query(connection, sql);
+        }
+    }
+
+    static long parquetFiles(Path directory)
+            throws Exception
+    {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.filter(file -> file.toString().endsWith(".parquet")).count();
+        }
+    }
+}
