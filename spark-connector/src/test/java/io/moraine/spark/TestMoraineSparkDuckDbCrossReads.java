@@ -5,6 +5,11 @@ import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.testing.DuckDbTesting;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -119,6 +124,64 @@ class TestMoraineSparkDuckDbCrossReads
                 Thread.sleep(200);
             }
             assertThat(sparkRows(table)).as("Spark reads " + table + " after DuckDB's inserts").containsExactlyElementsOf(duckDbRows);
+        }
+    }
+
+    @Test
+    void listAndMapColumnsCrossRead()
+            throws Exception
+    {
+        String columns = "id BIGINT, tags ARRAY<STRING>, scores MAP<STRING, INT>, pts ARRAY<STRUCT<x: INT, y: DOUBLE>>, m2 MAP<INT, ARRAY<BIGINT>>";
+        String values = "(1, array('a', 'b'), map('a', 1, 'b', 2), array(named_struct('x', 1, 'y', 1.5), named_struct('x', 2, 'y', -0.5)), "
+                + "map(1, array(10L, 11L), 2, array(20L))), (2, NULL, NULL, NULL, NULL), (3, array(), map(), array(), map(3, array()))";
+        String sparkText = "id, CAST(tags AS STRING), CAST(map_keys(scores) AS STRING), CAST(map_values(scores) AS STRING), "
+                + "CAST(transform(pts, p -> p.x) AS STRING), CAST(transform(pts, p -> p.y) AS STRING), CAST(map_keys(m2) AS STRING), "
+                + "CAST(map_values(m2) AS STRING), _row_id";
+        String duckDbText = "id, tags::VARCHAR, map_keys(scores)::VARCHAR, map_values(scores)::VARCHAR, list_transform(pts, lambda p: p.x)::VARCHAR, "
+                + "list_transform(pts, lambda p: p.y)::VARCHAR, map_keys(m2)::VARCHAR, map_values(m2)::VARCHAR, rowid";
+        List<String> tables = List.of("nested_files", "nested_inlined");
+        spark.sql("CREATE TABLE lake.main.nested_files (" + columns + ") TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        spark.sql("CREATE TABLE lake.main.nested_inlined (" + columns + ") TBLPROPERTIES ('data_inlining_row_limit' = '10')");
+        for (String table : tables) {
+            spark.sql("INSERT INTO lake.main." + table + " VALUES " + values);
+        }
+        assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main.nested_files WHERE _file IS NULL")).containsExactly("0");
+        assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main.nested_inlined WHERE _file IS NULL")).containsExactly("3");
+        String file = rowsOf(spark, "SELECT DISTINCT _file FROM lake.main.nested_files").getFirst();
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), new Configuration()))) {
+            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+            GroupType scores = schema.getType("scores").asGroupType().getType("key_value").asGroupType();
+            assertThat(Arrays.asList(schema.getType("tags").asGroupType().getType("list").asGroupType().getType("element").getId(),
+                    scores.getType("key").getId(), scores.getType("value").getId()))
+                    .as("list elements and map keys and values carry their column ids (" + schema + ")").doesNotContainNull();
+        }
+
+        List<List<String>> sparkWrote = tables.stream().map(table -> rowsOf(spark, "SELECT " + sparkText + " FROM lake.main." + table + " ORDER BY id")).toList();
+        List<String> statements = new ArrayList<>();
+        for (String table : tables) {
+            statements.add("SELECT " + duckDbText + " FROM lake.main." + table + " ORDER BY id");
+        }
+        for (String table : tables) {
+            statements.add("INSERT INTO lake.main." + table + " VALUES (9, ['z'], MAP {'q': 5}, [{'x': 9, 'y': 0.25}], MAP {9: [90, 91]})");
+        }
+        for (String table : tables) {
+            statements.add("SELECT " + duckDbText + " FROM lake.main." + table + " ORDER BY id");
+        }
+        List<String> duckdb = duckDb(statements);
+        for (int i = 0; i < tables.size(); i++) {
+            assertThat(sparkWrote.get(i)).as("Spark's rows of " + tables.get(i)).hasSize(3);
+            assertThat(rowsOf(duckdb, i)).as("DuckDB reads " + tables.get(i) + " as Spark wrote it").containsExactlyElementsOf(sparkWrote.get(i));
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            String table = tables.get(i);
+            List<String> duckDbRows = rowsOf(duckdb, 2 * tables.size() + i);
+            assertThat(duckDbRows).hasSize(4);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            String query = "SELECT " + sparkText + " FROM lake.main." + table + " ORDER BY id";
+            while (rowsOf(spark, query).size() != duckDbRows.size() && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(rowsOf(spark, query)).as("Spark reads " + table + " after DuckDB's insert").containsExactlyElementsOf(duckDbRows);
         }
     }
 
