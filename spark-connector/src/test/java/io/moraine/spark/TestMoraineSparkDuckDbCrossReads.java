@@ -43,7 +43,7 @@ class TestMoraineSparkDuckDbCrossReads
     /** Each column as text, the same in both engines: timestamps as epoch micros, binaries as hex, struct fields apart. */
     private static final String SPARK_TEXT = "id, region, CAST(amount AS STRING), CAST(d AS STRING), unix_micros(ts), flag, r, s.x, s.y, hex(b), _row_id";
     private static final String DUCKDB_TEXT = "id, region, amount, d, epoch_us(ts), flag, r, s.x, s.y, hex(b), rowid";
-    private static final List<String> TABLES = List.of("plain", "parted", "copied", "small");
+    private static final List<String> TABLES = List.of("plain", "parted", "copied", "small", "small_parted");
 
     private SparkSession spark;
     private Path store;
@@ -91,12 +91,14 @@ class TestMoraineSparkDuckDbCrossReads
         spark.sql("CREATE TABLE lake.main.copied TBLPROPERTIES ('data_inlining_row_limit' = '0') AS SELECT * FROM lake.main.parted WHERE id < 200");
         // Appends of at most 10 rows in all are inlined; 16 rows held by 4 tasks of 4 go to a file the driver writes.
         spark.sql("CREATE TABLE lake.main.small (" + COLUMNS + ") TBLPROPERTIES ('data_inlining_row_limit' = '10')");
-        spark.sql("INSERT INTO lake.main.small SELECT * FROM lake.main.plain WHERE id <= 3");
-        assertThat(spark.sql("SELECT count(*) FROM lake.main.small WHERE _file IS NULL").first().getLong(0)).as("3 rows inlined, no data file").isEqualTo(3);
-        spark.sql("SELECT * FROM lake.main.plain WHERE id >= 100 AND id < 116").repartition(4).writeTo("lake.main.small").append();
-        spark.sql("INSERT INTO lake.main.small SELECT * FROM lake.main.plain WHERE id >= 200 AND id < 203");
-        assertThat(rowsOf(spark, "SELECT _file IS NULL, count(*) FROM lake.main.small GROUP BY 1 ORDER BY 1")).containsExactly("false|16", "true|6");
-
+        spark.sql("CREATE TABLE lake.main.small_parted (" + COLUMNS + ") PARTITIONED BY (region) TBLPROPERTIES ('data_inlining_row_limit' = '10')");
+        for (String table : List.of("small", "small_parted")) {
+            spark.sql("INSERT INTO lake.main." + table + " SELECT * FROM lake.main.plain WHERE id <= 3");
+            assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main." + table + " WHERE _file IS NULL")).as("3 rows inlined, no data file").containsExactly("3");
+            spark.sql("SELECT * FROM lake.main.plain WHERE id >= 100 AND id < 116").repartition(4).writeTo("lake.main." + table).append();
+            spark.sql("INSERT INTO lake.main." + table + " SELECT * FROM lake.main.plain WHERE id >= 200 AND id < 203");
+            assertThat(rowsOf(spark, "SELECT _file IS NULL, count(*) FROM lake.main." + table + " GROUP BY 1 ORDER BY 1")).containsExactly("false|16", "true|6");
+        }
         List<String> statements = new ArrayList<>();
         for (String table : TABLES) {
             statements.add("SELECT " + DUCKDB_TEXT + " FROM lake.main." + table + " ORDER BY id");
