@@ -67,6 +67,7 @@ final class MoraineBatchWrite
         long heldRows = written.stream().mapToLong(WrittenFilesMessage::inlinedRowCount).sum();
         long fileRows = written.stream().mapToLong(WrittenFilesMessage::fileRowCount).sum();
         List<WrittenFilesMessage.File> driverFiles = new ArrayList<>();
+        boolean committed = false;
         try (BufferAllocator allocator = new RootAllocator()) {
             if (heldRows > 0 && heldRows + fileRows <= inliningRowLimit) {
                 try (VectorSchemaRoot inlined = VectorSchemaRoot.create(InlinedArrowSchema.of(recipe.columns().columns()), allocator)) {
@@ -74,20 +75,27 @@ final class MoraineBatchWrite
                     written.stream().filter(message -> message.inlinedRows() != null)
                             .forEach(message -> SparkInlinedRows.forEachRow(message.inlinedRows(), allocator, writer::write));
                     writer.finish();
-                    commit(messages, written, List.of(), writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
+                    append(written, List.of(), writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
+                    committed = true;
                 }
-                return;
             }
-            if (heldRows > 0) {
-                driverFiles.addAll(writeHeldRows(written, allocator));
+            else {
+                if (heldRows > 0) {
+                    driverFiles.addAll(writeHeldRows(written, allocator));
+                }
+                append(written, driverFiles, writes -> {});
+                committed = true;
             }
         }
         catch (RuntimeException e) {
+            if (committed) {
+                // the files are the lake's now (freeing Arrow memory failed)
+                throw e;
+            }
             deleteAll(driverFiles);
             abort(messages);
             throw e;
         }
-        commit(messages, written, driverFiles, writes -> {});
     }
 
     /** The rows tasks held back, in data files the driver writes (the append is over the inlining limit). */
@@ -115,8 +123,8 @@ final class MoraineBatchWrite
         }
     }
 
-    private void commit(WriterCommitMessage[] messages, List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles,
-            Consumer<WriteTransaction> inlining)
+    /** Commits the tasks' files, the driver's and the {@code inlining} step in the one transaction. */
+    private void append(List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles, Consumer<WriteTransaction> inlining)
     {
         List<WrittenDataFile> files = new ArrayList<>();
         List<WrittenFilesMessage.File> all = new ArrayList<>(driverFiles);
@@ -125,19 +133,12 @@ final class MoraineBatchWrite
             files.add(new WrittenDataFile(file.location(), file.sizeBytes(), file.footerSize(), file.recordCount(),
                     ParquetFileStatistics.fromFooter(footer(file), recipe.columns().columns()), file.partitionValues()));
         }
-        try {
-            CatalogWrites.commit(transaction, statement, writes -> {
-                inlining.accept(writes);
-                if (!files.isEmpty()) {
-                    writes.appendDataFiles(table.schemaName(), table.tableName(), files);
-                }
-            });
-        }
-        catch (RuntimeException e) {
-            deleteAll(driverFiles);
-            abort(messages);
-            throw e;
-        }
+        CatalogWrites.commit(transaction, statement, writes -> {
+            inlining.accept(writes);
+            if (!files.isEmpty()) {
+                writes.appendDataFiles(table.schemaName(), table.tableName(), files);
+            }
+        });
     }
 
     private void deleteAll(List<WrittenFilesMessage.File> files)
