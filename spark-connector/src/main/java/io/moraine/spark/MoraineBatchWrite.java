@@ -1,15 +1,20 @@
 package io.moraine.spark;
 
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.write.InlinedArrowSchema;
 import io.moraine.core.write.ParquetFileStatistics;
 import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.WrittenDataFile;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.execution.arrow.ArrowWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
@@ -17,13 +22,17 @@ import org.apache.spark.util.SerializableConfiguration;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.function.Consumer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * An append on the driver: the {@link WriteTransaction} begun when Spark planned the write (its layout told the
  * executors where to write), and, at {@link #commit}, every task's files appended in that one transaction, their
- * statistics taken from the footers the executors' writers produced. An abort deletes the files.
+ * statistics taken from the footers the executors' writers produced. Rows tasks held back are inlined when the whole
+ * append has no more rows than the table's inlining limit (as DuckDB's small inserts are), else the driver writes them
+ * to a data file. An abort deletes the files.
  */
 final class MoraineBatchWrite
         implements BatchWrite
@@ -33,10 +42,12 @@ final class MoraineBatchWrite
     private final WriteRecipe recipe;
     private final Broadcast<SerializableConfiguration> hadoop;
     private final String statement;
+    private final long inliningRowLimit;
 
-    MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop)
+    MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, long inliningRowLimit)
     {
         this.table = table;
+        this.inliningRowLimit = inliningRowLimit;
         this.transaction = transaction;
         this.recipe = recipe;
         this.hadoop = hadoop;
@@ -46,24 +57,94 @@ final class MoraineBatchWrite
     @Override
     public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info)
     {
-        return new MoraineDataWriter.Factory(recipe, hadoop);
+        return new MoraineDataWriter.Factory(recipe, hadoop, inliningRowLimit);
     }
 
     @Override
     public void commit(WriterCommitMessage[] messages)
     {
-        List<WrittenDataFile> files = new ArrayList<>();
-        for (WrittenFilesMessage.File file : files(messages)) {
-            files.add(new WrittenDataFile(file.location(), file.sizeBytes(), file.footerSize(), file.recordCount(),
-                    ParquetFileStatistics.fromFooter(footer(file), recipe.columns().columns()), file.partitionValues()));
-        }
-        try {
-            CatalogWrites.commit(transaction, statement, writes -> writes.appendDataFiles(table.schemaName(), table.tableName(), files));
+        List<WrittenFilesMessage> written = written(messages);
+        long heldRows = written.stream().mapToLong(WrittenFilesMessage::inlinedRowCount).sum();
+        long fileRows = written.stream().mapToLong(WrittenFilesMessage::fileRowCount).sum();
+        List<WrittenFilesMessage.File> driverFiles = new ArrayList<>();
+        boolean committed = false;
+        try (BufferAllocator allocator = new RootAllocator()) {
+            if (heldRows > 0 && heldRows + fileRows <= inliningRowLimit) {
+                try (VectorSchemaRoot inlined = VectorSchemaRoot.create(InlinedArrowSchema.of(recipe.columns().columns()), allocator)) {
+                    ArrowWriter writer = ArrowWriter.create(inlined);
+                    written.stream().filter(message -> message.inlinedRows() != null)
+                            .forEach(message -> SparkInlinedRows.forEachRow(message.inlinedRows(), allocator, writer::write));
+                    writer.finish();
+                    append(written, List.of(), writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
+                    committed = true;
+                }
+            }
+            else {
+                if (heldRows > 0) {
+                    driverFiles.addAll(writeHeldRows(written, allocator));
+                }
+                append(written, driverFiles, writes -> {});
+                committed = true;
+            }
         }
         catch (RuntimeException e) {
+            if (committed) {
+                // the files are the lake's now (freeing Arrow memory failed)
+                throw e;
+            }
+            deleteAll(driverFiles);
             abort(messages);
             throw e;
         }
+    }
+
+    /** The rows tasks held back, in data files the driver writes (the append is over the inlining limit). */
+    private List<WrittenFilesMessage.File> writeHeldRows(List<WrittenFilesMessage> written, BufferAllocator allocator)
+    {
+        MoraineDataWriter writer = new MoraineDataWriter(recipe, hadoop.value().value(), 0);
+        try {
+            for (WrittenFilesMessage message : written) {
+                if (message.inlinedRows() != null) {
+                    SparkInlinedRows.forEachRow(message.inlinedRows(), allocator, row -> {
+                        try {
+                            writer.write(row);
+                        }
+                        catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    });
+                }
+            }
+            return ((WrittenFilesMessage) writer.commit()).files();
+        }
+        catch (IOException | RuntimeException e) {
+            writer.abort();
+            throw e instanceof RuntimeException runtime ? runtime : new UncheckedIOException((IOException) e);
+        }
+    }
+
+    /** Commits the tasks' files, the driver's and the {@code inlining} step in the one transaction. */
+    private void append(List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles, Consumer<WriteTransaction> inlining)
+    {
+        List<WrittenDataFile> files = new ArrayList<>();
+        List<WrittenFilesMessage.File> all = new ArrayList<>(driverFiles);
+        written.forEach(message -> all.addAll(message.files()));
+        for (WrittenFilesMessage.File file : all) {
+            files.add(new WrittenDataFile(file.location(), file.sizeBytes(), file.footerSize(), file.recordCount(),
+                    ParquetFileStatistics.fromFooter(footer(file), recipe.columns().columns()), file.partitionValues()));
+        }
+        CatalogWrites.commit(transaction, statement, writes -> {
+            inlining.accept(writes);
+            if (!files.isEmpty()) {
+                writes.appendDataFiles(table.schemaName(), table.tableName(), files);
+            }
+        });
+    }
+
+    private void deleteAll(List<WrittenFilesMessage.File> files)
+    {
+        Configuration configuration = hadoop.value().value();
+        files.forEach(file -> delete(file.location(), configuration));
     }
 
     @Override
@@ -84,12 +165,19 @@ final class MoraineBatchWrite
     private static List<WrittenFilesMessage.File> files(WriterCommitMessage[] messages)
     {
         List<WrittenFilesMessage.File> files = new ArrayList<>();
+        written(messages).forEach(message -> files.addAll(message.files()));
+        return files;
+    }
+
+    private static List<WrittenFilesMessage> written(WriterCommitMessage[] messages)
+    {
+        List<WrittenFilesMessage> written = new ArrayList<>();
         for (WriterCommitMessage message : messages) {
-            if (message instanceof WrittenFilesMessage written) {
-                files.addAll(written.files());
+            if (message instanceof WrittenFilesMessage files) {
+                written.add(files);
             }
         }
-        return files;
+        return written;
     }
 
     private static ParquetMetadata footer(WrittenFilesMessage.File file)

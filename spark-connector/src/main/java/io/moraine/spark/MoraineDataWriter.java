@@ -36,8 +36,9 @@ import java.util.Map;
 
 /**
  * An executor's writer of one task: its rows into data files at the layout's targets, one open file per partition
- * (DuckLake rolls unpartitioned files over at the target size only). It never opens the store; the driver commits the
- * files it reports.
+ * (DuckLake rolls unpartitioned files over at the target size only). While the task has no more rows than the table's
+ * inlining limit it holds them instead, for the driver to inline when the whole append fits the limit; its first row
+ * past the limit sends the held rows to files too. It never opens the store; the driver commits what it reports.
  */
 final class MoraineDataWriter
         implements DataWriter<InternalRow>
@@ -48,10 +49,15 @@ final class MoraineDataWriter
     private final Map<Long, Integer> ordinals = new HashMap<>();
     private final Map<List<String>, SparkDataFileWriter> open = new HashMap<>();
     private final List<WrittenFilesMessage.File> written = new ArrayList<>();
+    private final long inliningRowLimit;
+    private final List<InternalRow> held = new ArrayList<>();
+    private boolean pastInliningLimit;
 
-    MoraineDataWriter(WriteRecipe recipe, Configuration hadoop)
+    /** {@code inliningRowLimit}: how many rows the task may hold for inlining (0: every row goes to a file). */
+    MoraineDataWriter(WriteRecipe recipe, Configuration hadoop, long inliningRowLimit)
     {
         this.recipe = recipe;
+        this.inliningRowLimit = inliningRowLimit;
         this.layout = recipe.layout();
         this.hadoop = hadoop;
         for (int i = 0; i < recipe.columns().columns().size(); i++) {
@@ -61,6 +67,23 @@ final class MoraineDataWriter
 
     @Override
     public void write(InternalRow row)
+            throws IOException
+    {
+        if (!pastInliningLimit) {
+            if (held.size() < inliningRowLimit) {
+                held.add(row.copy());
+                return;
+            }
+            pastInliningLimit = true;
+            for (InternalRow heldRow : held) {
+                writeToFile(heldRow);
+            }
+            held.clear();
+        }
+        writeToFile(row);
+    }
+
+    private void writeToFile(InternalRow row)
             throws IOException
     {
         List<String> partition = layout.partitionValues(columnId -> value(row, ordinals.get(columnId)));
@@ -84,7 +107,8 @@ final class MoraineDataWriter
             written.add(file.close());
         }
         open.clear();
-        return new WrittenFilesMessage(List.copyOf(written));
+        byte[] inlined = held.isEmpty() ? null : SparkInlinedRows.encode(held, recipe.columns().columns());
+        return new WrittenFilesMessage(List.copyOf(written), inlined, held.size());
     }
 
     @Override
@@ -92,6 +116,7 @@ final class MoraineDataWriter
     {
         open.values().forEach(file -> file.discard(hadoop));
         open.clear();
+        held.clear();
         for (WrittenFilesMessage.File file : written) {
             MoraineBatchWrite.delete(file.location(), hadoop);
         }
@@ -131,14 +156,14 @@ final class MoraineDataWriter
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }
 
-    /** Ships the recipe and the Hadoop configuration to the executors. */
-    record Factory(WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop)
+    /** Ships the recipe, the inlining limit and the Hadoop configuration to the executors. */
+    record Factory(WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, long inliningRowLimit)
             implements DataWriterFactory
     {
         @Override
         public DataWriter<InternalRow> createWriter(int partitionId, long taskId)
         {
-            return new MoraineDataWriter(recipe, hadoop.value().value());
+            return new MoraineDataWriter(recipe, hadoop.value().value(), inliningRowLimit);
         }
     }
 }

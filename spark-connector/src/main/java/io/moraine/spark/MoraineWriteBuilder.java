@@ -51,7 +51,7 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
             checkSchema(recipe.fileSchema());
             SparkSession session = SparkSession.active();
             var hadoop = SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
-            return new MoraineBatchWrite(table, transaction, recipe, hadoop);
+            return new MoraineBatchWrite(table, transaction, recipe, hadoop, transaction.inliningRowLimit(table.schemaName(), table.tableName()));
         }
         catch (RuntimeException e) {
             transaction.rollback();

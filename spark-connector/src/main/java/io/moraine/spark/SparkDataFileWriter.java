@@ -11,6 +11,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
 import org.apache.spark.sql.internal.SQLConf;
@@ -22,7 +23,8 @@ import java.io.UncheckedIOException;
 
 /**
  * One data file written by Spark's own Parquet writer ({@link ParquetWriteSupport} in parquet-java) at a
- * {@link DataFileTarget}: the table's columns with their ids as field ids, DuckLake's writer settings (codec, row
+ * {@link DataFileTarget}: the table's columns with their ids as field ids (list elements and map keys and values too,
+ * through {@link FieldIdWriteSupport}), DuckLake's writer settings (codec, row
  * group rows), timestamps as INT64 microseconds. Closing it keeps the footer the writer produced, for the driver's
  * statistics.
  */
@@ -48,7 +50,7 @@ final class SparkDataFileWriter
         DataFileWriterSettings settings = target.settings();
         try {
             this.file = new MeasuredOutputFile(HadoopOutputFile.fromPath(HadoopLakeFileSystem.hadoopPath(target.location()), configuration));
-            this.writer = new Builder(file)
+            this.writer = new Builder(file, target.schema())
                     .withConf(configuration)
                     .withCompressionCodec(settings.compression())
                     .withRowGroupRowCountLimit(Math.toIntExact(Math.min(Integer.MAX_VALUE, settings.rowGroupRows())))
@@ -106,9 +108,12 @@ final class SparkDataFileWriter
     private static final class Builder
             extends ParquetWriter.Builder<InternalRow, Builder>
     {
-        Builder(OutputFile file)
+        private final MessageType target;
+
+        Builder(OutputFile file, MessageType target)
         {
             super(file);
+            this.target = target;
         }
 
         @Override
@@ -120,7 +125,7 @@ final class SparkDataFileWriter
         @Override
         protected WriteSupport<InternalRow> getWriteSupport(Configuration configuration)
         {
-            return new ParquetWriteSupport();
+            return new FieldIdWriteSupport(target);
         }
     }
 }

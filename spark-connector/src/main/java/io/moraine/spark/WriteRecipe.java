@@ -9,6 +9,7 @@ import io.moraine.core.write.DataFileLayout;
 import io.moraine.core.write.DataFileWriterSettings;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -28,21 +29,19 @@ record WriteRecipe(String tablePath, List<ColumnRecipe> columnRecipes, boolean h
         long rowGroupRows, long rowGroupBytes, int parquetVersion, long targetFileSizeBytes, boolean rollOver, StructType fileSchema)
         implements Serializable
 {
-    /** A scalar or struct column, shipped without its {@code Optional} default (not serializable): writes do not use it. */
+    /** A column and its nested children, shipped without its {@code Optional} default (not serializable): writes do not use it. */
     record ColumnRecipe(long columnId, String name, String type, boolean nullable, List<ColumnRecipe> fields)
             implements Serializable
     {
         static ColumnRecipe of(TableColumn column)
         {
             return new ColumnRecipe(column.columnId(), column.name(), column.type().duckLakeName(), column.nullable(),
-                    column.type() instanceof DuckLakeType.StructOf ? column.children().stream().map(ColumnRecipe::of).toList() : List.of());
+                    column.children().stream().map(ColumnRecipe::of).toList());
         }
 
         TableColumn column()
         {
-            DuckLakeType type = fields.isEmpty()
-                    ? DuckLakeType.parseScalar(name, this.type)
-                    : new DuckLakeType.StructOf(fields.stream().map(ColumnRecipe::column).toList());
+            DuckLakeType type = DuckLakeType.parse(name, this.type, fields.stream().map(ColumnRecipe::column).toList());
             return new TableColumn(columnId, name, type, Optional.empty(), nullable);
         }
     }
@@ -95,8 +94,8 @@ record WriteRecipe(String tablePath, List<ColumnRecipe> columnRecipes, boolean h
     {
         DataType type = switch (column.type()) {
             case DuckLakeType.StructOf struct -> new StructType(column.children().stream().map(child -> field(child, table)).toArray(StructField[]::new));
-            case DuckLakeType.ListOf list -> throw unwritable(column, table, "a list (Spark's Parquet writer gives list elements no field id)");
-            case DuckLakeType.MapOf map -> throw unwritable(column, table, "a map (Spark's Parquet writer gives map keys and values no field id)");
+            case DuckLakeType.ListOf list -> DataTypes.createArrayType(field(list.element(), table).dataType(), true);
+            case DuckLakeType.MapOf map -> DataTypes.createMapType(field(map.key(), table).dataType(), field(map.value(), table).dataType(), true);
             case DuckLakeType.Decimal decimal -> SparkTypes.logical(column);
             case DuckLakeType.Primitive primitive -> switch (primitive.kind()) {
                 case BOOLEAN, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64, DATE, TIMESTAMP, TIMESTAMPTZ, VARCHAR, BLOB -> SparkTypes.logical(column);
@@ -109,6 +108,7 @@ record WriteRecipe(String tablePath, List<ColumnRecipe> columnRecipes, boolean h
     private static RuntimeException unwritable(TableColumn column, String table, String what)
     {
         return SparkErrors.unsupported("column " + column.name() + " of " + table + " is " + what + ", which moraine's Spark connector does not write yet; "
-                + "write this table through DuckDB, or write a table of BOOLEAN, integer, floating, DECIMAL, DATE, TIMESTAMP, STRING, BINARY and STRUCT columns");
+                + "write this table through DuckDB, or write a table of BOOLEAN, integer, floating, DECIMAL, DATE, TIMESTAMP, STRING, BINARY, STRUCT, "
+                + "ARRAY and MAP columns");
     }
 }

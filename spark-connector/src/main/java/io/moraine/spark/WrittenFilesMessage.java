@@ -4,10 +4,21 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 import java.util.List;
 
-/** What one task wrote: its data files, each with the footer its Parquet writer produced (no second read of the file). */
-record WrittenFilesMessage(List<File> files)
+/**
+ * What one task wrote: its data files, each with the footer its Parquet writer produced (no second read of the file),
+ * and the rows it held back for inlining while it stayed within the table's inlining limit.
+ *
+ * @param inlinedRows the held rows as an Arrow IPC stream ({@link SparkInlinedRows}); null when none
+ * @param inlinedRowCount how many rows {@code inlinedRows} holds
+ */
+record WrittenFilesMessage(List<File> files, byte[] inlinedRows, long inlinedRowCount)
         implements WriterCommitMessage
 {
+    long fileRowCount()
+    {
+        return files.stream().mapToLong(File::recordCount).sum();
+    }
+
     /**
      * @param location the file's full path, to delete it when the write is aborted
      * @param path the path the catalog records, relative to the table's

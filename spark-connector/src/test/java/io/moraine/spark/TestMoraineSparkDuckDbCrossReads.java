@@ -1,0 +1,241 @@
+package io.moraine.spark;
+
+import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.store.StoreOptions;
+import io.moraine.core.store.StoreUri;
+import io.moraine.testing.DuckDbTesting;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Spark's writes read by DuckDB through {@code ducklake:moraine:} (every column and the rowid, as Spark reads them),
+ * and DuckDB's writes to the same tables read by Spark. DuckDB runs in a JVM of its own ({@link DuckDbLakeSql}).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestMoraineSparkDuckDbCrossReads
+{
+    private static final String COLUMNS = "id BIGINT, region STRING, amount DECIMAL(10,2), d DATE, ts TIMESTAMP, flag BOOLEAN, r DOUBLE, "
+            + "s STRUCT<x: INT, y: STRING>, b BINARY";
+    /** Each column as text, the same in both engines: timestamps as epoch micros, binaries as hex, struct fields apart. */
+    private static final String SPARK_TEXT = "id, region, CAST(amount AS STRING), CAST(d AS STRING), unix_micros(ts), flag, r, s.x, s.y, hex(b), _row_id";
+    private static final String DUCKDB_TEXT = "id, region, amount, d, epoch_us(ts), flag, r, s.x, s.y, hex(b), rowid";
+    private static final List<String> TABLES = List.of("plain", "parted", "copied", "small", "small_parted");
+
+    private SparkSession spark;
+    private Path store;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        Path directory = Files.createTempDirectory("moraine-spark-duckdb");
+        Path data = directory.resolve("data");
+        Files.createDirectories(data);
+        store = directory.resolve("store");
+        StoreUri uri = StoreUri.parse(store.toString());
+        try (MoraineCatalog ignored = MoraineCatalog.openOrCreate(uri, NewCatalog.bootstrapped(data + "/"), StoreOptions.DEFAULTS)) {
+            // created
+        }
+        spark = SparkSessions.start(uri.toString(), Map.of());
+    }
+
+    @AfterAll
+    void tearDown()
+    {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    @Test
+    void duckDbReadsSparksWritesAndSparkReadsDuckDbs()
+            throws Exception
+    {
+        spark.sql("CREATE TABLE lake.main.plain (" + COLUMNS + ") TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        spark.sql("CREATE TABLE lake.main.parted (" + COLUMNS + ") PARTITIONED BY (region, years(d)) TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        for (String table : List.of("plain", "parted")) {
+            spark.sql("INSERT INTO lake.main." + table + " VALUES "
+                    + "(1, 'eu', 1.50, DATE'2024-01-02', TIMESTAMP'2024-01-02 03:04:05.123456', true, 1.5, named_struct('x', 1, 'y', 'p'), X'CAFE'), "
+                    + "(2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), "
+                    + "(3, 'us', -2.25, DATE'1969-12-31', TIMESTAMP'1969-12-31 23:59:59.999999', false, -0.25, named_struct('x', NULL, 'y', 'q'), X'')");
+            spark.range(100, 400).selectExpr("id", "CASE id % 3 WHEN 0 THEN 'eu' WHEN 1 THEN 'us' ELSE 'apac' END AS region",
+                            "CAST(id / 4 AS DECIMAL(10,2)) AS amount", "date_add(DATE'2023-12-01', CAST(id AS INT)) AS d",
+                            "timestamp_micros(id * 1000003) AS ts", "id % 2 = 0 AS flag", "id * 0.5 AS r",
+                            "named_struct('x', CAST(id AS INT), 'y', concat('y', id)) AS s", "unhex(hex(id)) AS b")
+                    .writeTo("lake.main." + table).append();
+        }
+        spark.sql("CREATE TABLE lake.main.copied TBLPROPERTIES ('data_inlining_row_limit' = '0') AS SELECT * FROM lake.main.parted WHERE id < 200");
+        // Appends of at most 10 rows in all are inlined; 16 rows held by 4 tasks of 4 go to a file the driver writes.
+        spark.sql("CREATE TABLE lake.main.small (" + COLUMNS + ") TBLPROPERTIES ('data_inlining_row_limit' = '10')");
+        spark.sql("CREATE TABLE lake.main.small_parted (" + COLUMNS + ") PARTITIONED BY (region) TBLPROPERTIES ('data_inlining_row_limit' = '10')");
+        for (String table : List.of("small", "small_parted")) {
+            spark.sql("INSERT INTO lake.main." + table + " SELECT * FROM lake.main.plain WHERE id <= 3");
+            assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main." + table + " WHERE _file IS NULL")).as("3 rows inlined, no data file").containsExactly("3");
+            spark.sql("SELECT * FROM lake.main.plain WHERE id >= 100 AND id < 116").repartition(4).writeTo("lake.main." + table).append();
+            spark.sql("INSERT INTO lake.main." + table + " SELECT * FROM lake.main.plain WHERE id >= 200 AND id < 203");
+            assertThat(rowsOf(spark, "SELECT _file IS NULL, count(*) FROM lake.main." + table + " GROUP BY 1 ORDER BY 1")).containsExactly("false|16", "true|6");
+        }
+        List<String> statements = new ArrayList<>();
+        for (String table : TABLES) {
+            statements.add("SELECT " + DUCKDB_TEXT + " FROM lake.main." + table + " ORDER BY id");
+        }
+        for (String table : TABLES) {
+            statements.add("INSERT INTO lake.main." + table + " VALUES (5000, 'eu', 9.99, DATE '2030-01-01', TIMESTAMPTZ '2030-01-01 00:00:00+00', false, 0.125, "
+                    + "{'x': 7, 'y': 'z'}, '\\xAB'::BLOB)");
+            statements.add("INSERT INTO lake.main." + table + " SELECT 6000 + i, 'apac', i / 8, DATE '2031-01-01' + i::INTEGER, NULL, true, i, NULL, NULL FROM range(500) t(i)");
+        }
+        for (String table : TABLES) {
+            statements.add("SELECT " + DUCKDB_TEXT + " FROM lake.main." + table + " ORDER BY id");
+        }
+        List<List<String>> sparkWrote = TABLES.stream().map(this::sparkRows).toList();
+        List<String> duckdb = duckDb(statements);
+
+        for (int i = 0; i < TABLES.size(); i++) {
+            assertThat(sparkWrote.get(i)).as("Spark's rows of " + TABLES.get(i)).hasSizeGreaterThan(20);
+            assertThat(rowsOf(duckdb, i)).as("DuckDB reads " + TABLES.get(i) + " as Spark wrote it").containsExactlyElementsOf(sparkWrote.get(i));
+        }
+        for (int i = 0; i < TABLES.size(); i++) {
+            String table = TABLES.get(i);
+            List<String> duckDbRows = rowsOf(duckdb, TABLES.size() + 2 * TABLES.size() + i);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (sparkRows(table).size() != duckDbRows.size() && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(sparkRows(table)).as("Spark reads " + table + " after DuckDB's inserts").containsExactlyElementsOf(duckDbRows);
+        }
+    }
+
+    @Test
+    void listAndMapColumnsCrossRead()
+            throws Exception
+    {
+        String columns = "id BIGINT, tags ARRAY<STRING>, scores MAP<STRING, INT>, pts ARRAY<STRUCT<x: INT, y: DOUBLE>>, m2 MAP<INT, ARRAY<BIGINT>>";
+        String values = "(1, array('a', 'b'), map('a', 1, 'b', 2), array(named_struct('x', 1, 'y', 1.5), named_struct('x', 2, 'y', -0.5)), "
+                + "map(1, array(10L, 11L), 2, array(20L))), (2, NULL, NULL, NULL, NULL), (3, array(), map(), array(), map(3, array()))";
+        String sparkText = "id, CAST(tags AS STRING), CAST(map_keys(scores) AS STRING), CAST(map_values(scores) AS STRING), "
+                + "CAST(transform(pts, p -> p.x) AS STRING), CAST(transform(pts, p -> p.y) AS STRING), CAST(map_keys(m2) AS STRING), "
+                + "CAST(map_values(m2) AS STRING), _row_id";
+        String duckDbText = "id, tags::VARCHAR, map_keys(scores)::VARCHAR, map_values(scores)::VARCHAR, list_transform(pts, lambda p: p.x)::VARCHAR, "
+                + "list_transform(pts, lambda p: p.y)::VARCHAR, map_keys(m2)::VARCHAR, map_values(m2)::VARCHAR, rowid";
+        List<String> tables = List.of("nested_files", "nested_inlined");
+        spark.sql("CREATE TABLE lake.main.nested_files (" + columns + ") TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        spark.sql("CREATE TABLE lake.main.nested_inlined (" + columns + ") TBLPROPERTIES ('data_inlining_row_limit' = '10')");
+        for (String table : tables) {
+            spark.sql("INSERT INTO lake.main." + table + " VALUES " + values);
+        }
+        assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main.nested_files WHERE _file IS NULL")).containsExactly("0");
+        assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main.nested_inlined WHERE _file IS NULL")).containsExactly("3");
+        String file = rowsOf(spark, "SELECT DISTINCT _file FROM lake.main.nested_files").getFirst();
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), new Configuration()))) {
+            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+            GroupType scores = schema.getType("scores").asGroupType().getType("key_value").asGroupType();
+            assertThat(Arrays.asList(schema.getType("tags").asGroupType().getType("list").asGroupType().getType("element").getId(),
+                    scores.getType("key").getId(), scores.getType("value").getId()))
+                    .as("list elements and map keys and values carry their column ids (" + schema + ")").doesNotContainNull();
+        }
+
+        List<List<String>> sparkWrote = tables.stream().map(table -> rowsOf(spark, "SELECT " + sparkText + " FROM lake.main." + table + " ORDER BY id")).toList();
+        List<String> statements = new ArrayList<>();
+        for (String table : tables) {
+            statements.add("SELECT " + duckDbText + " FROM lake.main." + table + " ORDER BY id");
+        }
+        for (String table : tables) {
+            statements.add("INSERT INTO lake.main." + table + " VALUES (9, ['z'], MAP {'q': 5}, [{'x': 9, 'y': 0.25}], MAP {9: [90, 91]})");
+        }
+        for (String table : tables) {
+            statements.add("SELECT " + duckDbText + " FROM lake.main." + table + " ORDER BY id");
+        }
+        List<String> duckdb = duckDb(statements);
+        for (int i = 0; i < tables.size(); i++) {
+            assertThat(sparkWrote.get(i)).as("Spark's rows of " + tables.get(i)).hasSize(3);
+            assertThat(rowsOf(duckdb, i)).as("DuckDB reads " + tables.get(i) + " as Spark wrote it").containsExactlyElementsOf(sparkWrote.get(i));
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            String table = tables.get(i);
+            List<String> duckDbRows = rowsOf(duckdb, 2 * tables.size() + i);
+            assertThat(duckDbRows).hasSize(4);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            String query = "SELECT " + sparkText + " FROM lake.main." + table + " ORDER BY id";
+            while (rowsOf(spark, query).size() != duckDbRows.size() && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(rowsOf(spark, query)).as("Spark reads " + table + " after DuckDB's insert").containsExactlyElementsOf(duckDbRows);
+        }
+    }
+
+    private List<String> sparkRows(String table)
+    {
+        return rowsOf(spark, "SELECT " + SPARK_TEXT + " FROM lake.main." + table + " ORDER BY id");
+    }
+
+    private static List<String> rowsOf(SparkSession spark, String sql)
+    {
+        List<String> rows = new ArrayList<>();
+        for (Row row : spark.sql(sql).collectAsList()) {
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < row.length(); i++) {
+                values.add(String.valueOf(row.get(i)));
+            }
+            rows.add(String.join("|", values));
+        }
+        return rows;
+    }
+
+    private static List<String> rowsOf(List<String> lines, int statement)
+    {
+        String prefix = "ROW " + statement + " ";
+        return lines.stream().filter(line -> line.startsWith(prefix)).map(line -> line.substring(prefix.length())).toList();
+    }
+
+    /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
+    private List<String> duckDb(List<String> statements)
+            throws Exception
+    {
+        List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
+        Path extensionModule = Path.of("../duckdb-extension").toAbsolutePath().normalize();
+        Path extension = extensionModule.resolve("../duckdb-shim/target/extension/moraine.duckdb_extension").normalize();
+        assertThat(extension).as("moraine's DuckDB extension (built by duckdb-shim)").isRegularFile();
+        List<String> classpath = new ArrayList<>();
+        classpath.add(Path.of(DuckDbLakeSql.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        classpath.add(extensionModule.resolve("target/classes").toString());
+        classpath.add(Files.readString(extensionModule.resolve("target/classpath.txt")).trim());
+        ours.stream().filter(entry -> entry.contains("duckdb_jdbc")).forEach(classpath::add);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath),
+                DuckDbLakeSql.class.getName(), store.toString(), extension.toString(), DuckDbTesting.extensionDirectory().toAbsolutePath().toString()));
+        command.addAll(statements);
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            output.lines().filter(line -> line.startsWith("ROW ")).forEach(lines::add);
+        }
+        assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("DuckDB's exit status").isZero();
+        return lines;
+    }
+}
