@@ -429,7 +429,8 @@ public final class WriteTransaction
                     if (e instanceof CommitConflictException || !committing) {
                         discardWrittenFiles(planned);
                     }
-                    if (!(e instanceof CommitConflictException)) {
+                    // Only a lost race for the head is retried; a conflict found while planning (DuckLake's rules) is final.
+                    if (!(e instanceof CommitConflictException) || !committing) {
                         throw e;
                     }
                     if (attempt >= MAX_ATTEMPTS) {
