@@ -9,6 +9,8 @@ import io.moraine.core.write.ColumnDefinition;
 import io.moraine.core.write.DataFileLayout;
 import io.moraine.core.write.LakeOptions;
 import io.moraine.core.write.NewTable;
+import io.moraine.core.write.RowDeletes;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.WrittenDataFile;
 import io.airlift.slice.Slice;
@@ -116,7 +118,7 @@ final class LakeWrites
         NewTable table = newTable(metadata);
         MoraineTableProperties.inliningRowLimit(metadata.getProperties());
         createdTableProperties = metadata.getProperties();
-        return begin(metadata.getTable(), transaction -> transaction.createTable(table), null);
+        return begin(metadata.getTable(), transaction -> transaction.createTable(table), null, null);
     }
 
     /** The table properties of the CREATE TABLE AS this transaction runs (its inlining limit is set once the table is committed). */
@@ -138,17 +140,32 @@ final class LakeWrites
     /** Begins INSERT into an existing table; {@code columnIds} are the columns in page order. */
     MoraineWritableTableHandle beginInsert(SchemaTableName table, List<Long> columnIds)
     {
-        return begin(table, transaction -> {}, columnIds);
+        return begin(table, transaction -> {}, columnIds, null);
     }
 
-    private MoraineWritableTableHandle begin(SchemaTableName name, Consumer<WriteTransaction> first, List<Long> columnIds)
+    /**
+     * Begins DELETE, UPDATE or MERGE: the transaction can write delete files (through {@code session}'s file system);
+     * the handle takes every column in the core's order (the merge pages' data channels).
+     */
+    MoraineWritableTableHandle beginMerge(ConnectorSession session, SchemaTableName table)
+    {
+        return begin(table, transaction -> {}, null, new io.moraine.files.TrinoLakeFileSystem(fileSystemFactory.create(session)));
+    }
+
+    /** TRUNCATE TABLE: every visible row deleted, in a transaction of its own. */
+    void truncate(SchemaTableName table)
+    {
+        commit(transaction -> transaction.truncate(table.getSchemaName(), table.getTableName()));
+    }
+
+    private MoraineWritableTableHandle begin(SchemaTableName name, Consumer<WriteTransaction> first, List<Long> columnIds, LakeFileSystem files)
     {
         if (pending != null) {
             throw new TrinoException(NOT_SUPPORTED, "moraine writes one table per transaction; this transaction already writes one");
         }
         MoraineCatalog writer = holder.writer();
         try {
-            WriteTransaction transaction = WriteTransaction.begin(writer);
+            WriteTransaction transaction = files == null ? WriteTransaction.begin(writer) : WriteTransaction.begin(writer, files);
             try {
                 first.accept(transaction);
                 String schema = name.getSchemaName();
@@ -196,14 +213,35 @@ final class LakeWrites
         String table = handle.name().getTableName();
         List<WrittenDataFile> files = new ArrayList<>();
         List<WriteFragment.Inlined> inlined = new ArrayList<>();
+        List<WriteFragment.Updated> updated = new ArrayList<>();
+        RowDeletes deletes = RowDeletes.create();
         for (Slice slice : fragments) {
             WriteFragment fragment = WriteFragment.fromSlice(slice);
             fragment.file().ifPresent(file -> files.add(file.toWrittenDataFile()));
             fragment.inlined().ifPresent(inlined::add);
+            fragment.updated().ifPresent(updated::add);
+            fragment.deletes().ifPresent(rows -> {
+                for (int i = 0; i < rows.paths().size(); i++) {
+                    deletes.fileRow(rows.paths().get(i), rows.positions()[i]);
+                }
+                for (long rowId : rows.inlinedRowIds()) {
+                    deletes.inlinedRow(rowId);
+                }
+            });
         }
         long inlinedRows = inlined.stream().mapToLong(WriteFragment.Inlined::rows).sum();
-        try (BufferAllocator allocator = holder.newAllocator("commit " + handle.name()); InlinedBatches batches = InlinedBatches.read(inlined, allocator)) {
+        try (BufferAllocator allocator = holder.newAllocator("commit " + handle.name()); InlinedBatches batches = InlinedBatches.read(inlined, allocator);
+                InlinedBatches updates = InlinedBatches.read(updated.stream().map(rows -> new WriteFragment.Inlined(rows.rowIds().length, rows.arrowIpc())).toList(),
+                        allocator)) {
             try {
+                if (!deletes.isEmpty()) {
+                    transaction.deleteRows(schema, table, deletes);
+                }
+                List<VectorSchemaRoot> updateRoots = updates.roots();
+                for (int i = 0; i < updated.size(); i++) {
+                    // Each task's updated rows fit the inlining limit (else it wrote them to a file with their row ids).
+                    transaction.insertInlinedKeepingRowIds(schema, table, updateRoots.get(i), updated.get(i).rowIds());
+                }
                 if (inlinedRows > 0 && inlinedRows + files.stream().mapToLong(WrittenDataFile::recordCount).sum() <= handle.inliningRowLimit()) {
                     transaction.insertInlined(schema, table, batches.merged(allocator));
                 }
