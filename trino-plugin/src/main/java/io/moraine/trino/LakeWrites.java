@@ -238,16 +238,22 @@ final class LakeWrites
                     transaction.deleteRows(schema, table, deletes);
                 }
                 List<VectorSchemaRoot> updateRoots = updates.roots();
-                for (int i = 0; i < updated.size(); i++) {
-                    // Each task's updated rows fit the inlining limit (else it wrote them to a file with their row ids).
-                    transaction.insertInlinedKeepingRowIds(schema, table, updateRoots.get(i), updated.get(i).rowIds());
+                long updatedRows = updated.stream().mapToLong(rows -> rows.rowIds().length).sum();
+                if (updatedRows <= handle.inliningRowLimit()) {
+                    for (int i = 0; i < updated.size(); i++) {
+                        transaction.insertInlinedKeepingRowIds(schema, table, updateRoots.get(i), updated.get(i).rowIds());
+                    }
+                }
+                else if (updatedRows > 0) {
+                    // Each task's updated rows fit the limit, but not all of them: a file with their row ids, as DuckLake's.
+                    files.addAll(updates.writeFiles(handle, fileSystemFactory.create(session), updated.stream().map(WriteFragment.Updated::rowIds).toList()));
                 }
                 if (inlinedRows > 0 && inlinedRows + files.stream().mapToLong(WrittenDataFile::recordCount).sum() <= handle.inliningRowLimit()) {
                     transaction.insertInlined(schema, table, batches.merged(allocator));
                 }
                 else if (inlinedRows > 0) {
                     // The statement's rows over every sink exceed the limit, though each sink's fit: they go to a file, as DuckLake's would.
-                    files.addAll(batches.writeFiles(handle, fileSystemFactory.create(session)));
+                    files.addAll(batches.writeFiles(handle, fileSystemFactory.create(session), null));
                 }
                 if (!files.isEmpty()) {
                     transaction.appendDataFiles(schema, table, files);
@@ -327,14 +333,20 @@ final class LakeWrites
             return merged;
         }
 
-        List<WrittenDataFile> writeFiles(MoraineWritableTableHandle handle, io.trino.filesystem.TrinoFileSystem fileSystem)
+        /** @param rowIds each batch's kept row ids (the files get the row-id column), or null for plain rows */
+        List<WrittenDataFile> writeFiles(MoraineWritableTableHandle handle, io.trino.filesystem.TrinoFileSystem fileSystem, List<long[]> rowIds)
         {
             DataFileLayout layout = handle.layout().toLayout();
             List<TableColumn> columns = layout.columns().columns();
             List<Type> columnTypes = columns.stream().map(column -> handle.columnTypes().get(handle.columnIds().indexOf(column.columnId()))).toList();
             List<WrittenDataFile> written = new ArrayList<>();
-            for (VectorSchemaRoot root : roots()) {
-                Block[] blocks = new Block[columns.size()];
+            List<VectorSchemaRoot> roots = roots();
+            for (int r = 0; r < roots.size(); r++) {
+                VectorSchemaRoot root = roots.get(r);
+                Block[] blocks = new Block[columns.size() + (rowIds == null ? 0 : 1)];
+                if (rowIds != null) {
+                    blocks[columns.size()] = new io.trino.spi.block.LongArrayBlock(root.getRowCount(), java.util.Optional.empty(), rowIds.get(r));
+                }
                 for (int i = 0; i < columns.size(); i++) {
                     blocks[i] = ArrowToTrino.block(columnTypes.get(i), columns.get(i), columns.get(i), root.getVector(i), root.getRowCount());
                 }
@@ -342,7 +354,8 @@ final class LakeWrites
                 // Through a sink of its own, so partitioned tables get one file per partition value tuple.
                 MoraineWritableTableHandle inLayoutOrder = new MoraineWritableTableHandle(handle.name(), columns.stream().map(TableColumn::name).toList(),
                         columnTypes, columns.stream().map(TableColumn::columnId).toList(), handle.layout(), 0);
-                MoraineWritePageSink sink = new MoraineWritePageSink(inLayoutOrder, fileSystem, new org.apache.arrow.memory.RootAllocator(), "moraine");
+                MoraineWritePageSink sink = new MoraineWritePageSink(inLayoutOrder, fileSystem, new org.apache.arrow.memory.RootAllocator(), "moraine",
+                        rowIds != null);
                 sink.appendPage(page);
                 sink.finish().join().forEach(slice -> written.add(WriteFragment.fromSlice(slice).file().orElseThrow().toWrittenDataFile()));
             }

@@ -117,6 +117,31 @@ public class TestMoraineRowChanges
     }
 
     @Test
+    public void testPartitionedTable()
+            throws Exception
+    {
+        trino.execute("CREATE TABLE main.parts WITH (partitioned_by = ARRAY['region'], data_inlining_row_limit = 10) AS "
+                + "SELECT n AS id, CASE n % 3 WHEN 0 THEN 'eu' WHEN 1 THEN 'us' ELSE 'apac' END AS region, CAST(n AS varchar) AS v "
+                + "FROM UNNEST(sequence(1, 300)) t(n)");
+        Map<Long, Long> before = rowIds("main.parts");
+        // Rows of every partition updated, some moved to another partition; the new versions keep their row ids.
+        trino.execute("UPDATE main.parts SET v = 'u', region = CASE WHEN id % 2 = 0 THEN 'eu' ELSE region END WHERE id <= 60");
+        long update = lastSnapshot();
+        trino.execute("DELETE FROM main.parts WHERE region = 'us' AND id > 250");
+        assertThat(rows("SELECT region, count(*), count_if(v = 'u') FROM main.parts GROUP BY 1 ORDER BY 1"))
+                .containsExactly("apac|90|10", "eu|120|40", "us|74|10");
+        Map<Long, Long> after = rowIds("main.parts");
+        for (long id = 1; id <= 60; id++) {
+            assertThat(after.get(id)).as("row id of row %s", id).isEqualTo(before.get(id));
+        }
+        List<String> trinoRows = rows("SELECT id, region, v, \"$row_id\" FROM main.parts ORDER BY id").stream().map(row -> "ROW 0 " + row).toList();
+        List<String> duckdb = DuckDbOverStore.run(store, "SELECT id, region, v, rowid FROM lake.main.parts ORDER BY id", changes("parts", update));
+        assertThat(duckdb.stream().filter(line -> line.startsWith("ROW 0 ")).toList()).isEqualTo(trinoRows);
+        assertThat(duckdb.stream().filter(line -> line.startsWith("ROW 1 ")).toList())
+                .containsExactly("ROW 1 update_postimage|60", "ROW 1 update_preimage|60");
+    }
+
+    @Test
     public void testTruncate()
             throws Exception
     {
