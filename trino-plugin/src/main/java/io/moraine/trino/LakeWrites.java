@@ -221,8 +221,8 @@ final class LakeWrites
             fragment.inlined().ifPresent(inlined::add);
             fragment.updated().ifPresent(updated::add);
             fragment.deletes().ifPresent(rows -> {
-                for (int i = 0; i < rows.paths().size(); i++) {
-                    deletes.fileRow(rows.paths().get(i), rows.positions()[i]);
+                for (int i = 0; i < rows.fileIds().length; i++) {
+                    deletes.fileRow(rows.fileIds()[i], rows.positions()[i]);
                 }
                 for (long rowId : rows.inlinedRowIds()) {
                     deletes.inlinedRow(rowId);

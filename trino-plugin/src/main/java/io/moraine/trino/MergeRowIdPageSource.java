@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The pages of a scan that projects the {@link MergeRowId}: the source reads the other columns followed by the row id's
- * hidden columns ({@code $path}, {@code $file_row_number}, {@code $row_id}); this puts them together as the row id.
+ * hidden columns ({@code $file_row_number}, {@code $row_id}); this puts them together with the split's data file id.
  */
 final class MergeRowIdPageSource
         implements ConnectorPageSource
@@ -22,13 +22,16 @@ final class MergeRowIdPageSource
     private final ConnectorPageSource source;
     private final int[] outputs;
     private final int firstField;
+    private final OptionalLong fileId;
 
     /**
      * @param outputs for each projected column its channel in the source's pages, -1 for the merge row id
-     * @param firstField the source channel of the row id's first field (the next two follow it)
+     * @param firstField the source channel of the position (the row id follows it)
+     * @param fileId the split's data file, empty for inlined rows
      */
-    MergeRowIdPageSource(ConnectorPageSource source, int[] outputs, int firstField)
+    MergeRowIdPageSource(ConnectorPageSource source, int[] outputs, int firstField, OptionalLong fileId)
     {
+        this.fileId = fileId;
         this.source = source;
         this.outputs = outputs.clone();
         this.firstField = firstField;
@@ -42,14 +45,14 @@ final class MergeRowIdPageSource
         return columns;
     }
 
-    static MergeRowIdPageSource wrap(ConnectorPageSource source, List<MoraineColumnHandle> projected)
+    static MergeRowIdPageSource wrap(ConnectorPageSource source, List<MoraineColumnHandle> projected, OptionalLong fileId)
     {
         int[] outputs = new int[projected.size()];
         int next = 0;
         for (int i = 0; i < projected.size(); i++) {
             outputs[i] = MergeRowId.is(projected.get(i)) ? -1 : next++;
         }
-        return new MergeRowIdPageSource(source, outputs, next);
+        return new MergeRowIdPageSource(source, outputs, next, fileId);
     }
 
     @Override
@@ -63,7 +66,7 @@ final class MergeRowIdPageSource
         for (int i = 0; i < outputs.length; i++) {
             blocks[i] = outputs[i] >= 0
                     ? page.getBlock(outputs[i])
-                    : MergeRowId.of(page.getPositionCount(), page.getBlock(firstField), page.getBlock(firstField + 1), page.getBlock(firstField + 2));
+                    : MergeRowId.of(page.getPositionCount(), fileId, page.getBlock(firstField), page.getBlock(firstField + 1));
         }
         return SourcePage.create(new Page(page.getPositionCount(), blocks));
     }

@@ -16,7 +16,6 @@ import java.util.stream.IntStream;
 import static io.trino.spi.connector.ConnectorMergeSink.UPDATE_INSERT_OPERATION_NUMBER;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
-import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * One task's share of a DELETE, UPDATE or MERGE, in Trino's delete-row-and-insert-row form (as Iceberg's merge sink):
@@ -29,7 +28,7 @@ final class MoraineMergeSink
     private final int dataColumns;
     private final MoraineWritePageSink inserts;
     private final MoraineWritePageSink updates;
-    private final List<String> paths = new ArrayList<>();
+    private final List<Long> fileIds = new ArrayList<>();
     private final List<Long> positions = new ArrayList<>();
     private final List<Long> inlinedRowIds = new ArrayList<>();
 
@@ -56,7 +55,7 @@ final class MoraineMergeSink
                 inlinedRowIds.add(BIGINT.getLong(fields.get(2), position));
             }
             else {
-                paths.add(VARCHAR.getSlice(fields.get(0), position).toStringUtf8());
+                fileIds.add(BIGINT.getLong(fields.get(0), position));
                 positions.add(BIGINT.getLong(fields.get(1), position));
             }
         }
@@ -100,8 +99,8 @@ final class MoraineMergeSink
         List<Slice> fragments = new ArrayList<>();
         fragments.addAll(inserts.finish().join());
         fragments.addAll(updates.finish().join());
-        if (!paths.isEmpty() || !inlinedRowIds.isEmpty()) {
-            fragments.add(WriteFragment.deletes(new WriteFragment.Deletes(List.copyOf(paths), positions.stream().mapToLong(Long::longValue).toArray(),
+        if (!fileIds.isEmpty() || !inlinedRowIds.isEmpty()) {
+            fragments.add(WriteFragment.deletes(new WriteFragment.Deletes(fileIds.stream().mapToLong(Long::longValue).toArray(), positions.stream().mapToLong(Long::longValue).toArray(),
                     inlinedRowIds.stream().mapToLong(Long::longValue).toArray())).toSlice());
         }
         return CompletableFuture.completedFuture(fragments);

@@ -103,8 +103,8 @@ public record WriteFragment(Optional<DataFile> file, Optional<Inlined> inlined, 
         public Updated {}
     }
 
-    /** File rows by (path, position), {@code paths[i]} with {@code positions[i]}; inlined rows by row id. */
-    public record Deletes(@JsonProperty("paths") List<String> paths, @JsonProperty("positions") long[] positions,
+    /** File rows by (data file id, position), {@code fileIds[i]} with {@code positions[i]}; inlined rows by row id. */
+    public record Deletes(@JsonProperty("fileIds") long[] fileIds, @JsonProperty("positions") long[] positions,
             @JsonProperty("inlinedRowIds") long[] inlinedRowIds)
     {
         @JsonCreator
