@@ -146,7 +146,9 @@ public class TestMoraineWrites
         }
         for (String statement : List.of("INSERT INTO lake_ro.main.ro VALUES (1)", "CREATE TABLE lake_ro.main.ro2 (a bigint)",
                 "CREATE TABLE lake_ro.main.ro3 AS SELECT 1 AS a", "CREATE SCHEMA lake_ro.nope", "DROP TABLE lake_ro.main.ro",
-                "ALTER TABLE lake_ro.main.ro ADD COLUMN b varchar")) {
+                "ALTER TABLE lake_ro.main.ro ADD COLUMN b varchar", "DELETE FROM lake_ro.main.ro WHERE a = 1", "UPDATE lake_ro.main.ro SET a = 2",
+                "MERGE INTO lake_ro.main.ro t USING (VALUES 1) s(a) ON t.a = s.a WHEN NOT MATCHED THEN INSERT VALUES (s.a)",
+                "TRUNCATE TABLE lake_ro.main.ro")) {
             assertThatThrownBy(() -> trino.execute(statement)).as(statement).hasMessageContaining("read-only (moraine.read-only=true)");
         }
         assertThat(rows("SELECT count(*) FROM main.ro")).containsExactly("0");
