@@ -9,6 +9,8 @@ import io.moraine.core.write.ColumnDefinition;
 import io.moraine.core.write.DataFileLayout;
 import io.moraine.core.write.LakeOptions;
 import io.moraine.core.write.NewTable;
+import io.moraine.core.write.RowDeletes;
+import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.WrittenDataFile;
 import io.airlift.slice.Slice;
@@ -116,7 +118,7 @@ final class LakeWrites
         NewTable table = newTable(metadata);
         MoraineTableProperties.inliningRowLimit(metadata.getProperties());
         createdTableProperties = metadata.getProperties();
-        return begin(metadata.getTable(), transaction -> transaction.createTable(table), null);
+        return begin(metadata.getTable(), transaction -> transaction.createTable(table), null, null);
     }
 
     /** The table properties of the CREATE TABLE AS this transaction runs (its inlining limit is set once the table is committed). */
@@ -138,17 +140,32 @@ final class LakeWrites
     /** Begins INSERT into an existing table; {@code columnIds} are the columns in page order. */
     MoraineWritableTableHandle beginInsert(SchemaTableName table, List<Long> columnIds)
     {
-        return begin(table, transaction -> {}, columnIds);
+        return begin(table, transaction -> {}, columnIds, null);
     }
 
-    private MoraineWritableTableHandle begin(SchemaTableName name, Consumer<WriteTransaction> first, List<Long> columnIds)
+    /**
+     * Begins DELETE, UPDATE or MERGE: the transaction can write delete files (through {@code session}'s file system);
+     * the handle takes every column in the core's order (the merge pages' data channels).
+     */
+    MoraineWritableTableHandle beginMerge(ConnectorSession session, SchemaTableName table)
+    {
+        return begin(table, transaction -> {}, null, new io.moraine.files.TrinoLakeFileSystem(fileSystemFactory.create(session)));
+    }
+
+    /** TRUNCATE TABLE: every visible row deleted, in a transaction of its own. */
+    void truncate(SchemaTableName table)
+    {
+        commit(transaction -> transaction.truncate(table.getSchemaName(), table.getTableName()));
+    }
+
+    private MoraineWritableTableHandle begin(SchemaTableName name, Consumer<WriteTransaction> first, List<Long> columnIds, LakeFileSystem files)
     {
         if (pending != null) {
             throw new TrinoException(NOT_SUPPORTED, "moraine writes one table per transaction; this transaction already writes one");
         }
         MoraineCatalog writer = holder.writer();
         try {
-            WriteTransaction transaction = WriteTransaction.begin(writer);
+            WriteTransaction transaction = files == null ? WriteTransaction.begin(writer) : WriteTransaction.begin(writer, files);
             try {
                 first.accept(transaction);
                 String schema = name.getSchemaName();
@@ -196,20 +213,47 @@ final class LakeWrites
         String table = handle.name().getTableName();
         List<WrittenDataFile> files = new ArrayList<>();
         List<WriteFragment.Inlined> inlined = new ArrayList<>();
+        List<WriteFragment.Updated> updated = new ArrayList<>();
+        RowDeletes deletes = RowDeletes.create();
         for (Slice slice : fragments) {
             WriteFragment fragment = WriteFragment.fromSlice(slice);
             fragment.file().ifPresent(file -> files.add(file.toWrittenDataFile()));
             fragment.inlined().ifPresent(inlined::add);
+            fragment.updated().ifPresent(updated::add);
+            fragment.deletes().ifPresent(rows -> {
+                for (int i = 0; i < rows.fileIds().length; i++) {
+                    deletes.fileRow(rows.fileIds()[i], rows.positions()[i]);
+                }
+                for (long rowId : rows.inlinedRowIds()) {
+                    deletes.inlinedRow(rowId);
+                }
+            });
         }
         long inlinedRows = inlined.stream().mapToLong(WriteFragment.Inlined::rows).sum();
-        try (BufferAllocator allocator = holder.newAllocator("commit " + handle.name()); InlinedBatches batches = InlinedBatches.read(inlined, allocator)) {
+        try (BufferAllocator allocator = holder.newAllocator("commit " + handle.name()); InlinedBatches batches = InlinedBatches.read(inlined, allocator);
+                InlinedBatches updates = InlinedBatches.read(updated.stream().map(rows -> new WriteFragment.Inlined(rows.rowIds().length, rows.arrowIpc())).toList(),
+                        allocator)) {
             try {
+                if (!deletes.isEmpty()) {
+                    transaction.deleteRows(schema, table, deletes);
+                }
+                List<VectorSchemaRoot> updateRoots = updates.roots();
+                long updatedRows = updated.stream().mapToLong(rows -> rows.rowIds().length).sum();
+                if (updatedRows <= handle.inliningRowLimit()) {
+                    for (int i = 0; i < updated.size(); i++) {
+                        transaction.insertInlinedKeepingRowIds(schema, table, updateRoots.get(i), updated.get(i).rowIds());
+                    }
+                }
+                else if (updatedRows > 0) {
+                    // Each task's updated rows fit the limit, but not all of them: a file with their row ids, as DuckLake's.
+                    files.addAll(updates.writeFiles(handle, fileSystemFactory.create(session), updated.stream().map(WriteFragment.Updated::rowIds).toList()));
+                }
                 if (inlinedRows > 0 && inlinedRows + files.stream().mapToLong(WrittenDataFile::recordCount).sum() <= handle.inliningRowLimit()) {
                     transaction.insertInlined(schema, table, batches.merged(allocator));
                 }
                 else if (inlinedRows > 0) {
                     // The statement's rows over every sink exceed the limit, though each sink's fit: they go to a file, as DuckLake's would.
-                    files.addAll(batches.writeFiles(handle, fileSystemFactory.create(session)));
+                    files.addAll(batches.writeFiles(handle, fileSystemFactory.create(session), null));
                 }
                 if (!files.isEmpty()) {
                     transaction.appendDataFiles(schema, table, files);
@@ -289,14 +333,20 @@ final class LakeWrites
             return merged;
         }
 
-        List<WrittenDataFile> writeFiles(MoraineWritableTableHandle handle, io.trino.filesystem.TrinoFileSystem fileSystem)
+        /** @param rowIds each batch's kept row ids (the files get the row-id column), or null for plain rows */
+        List<WrittenDataFile> writeFiles(MoraineWritableTableHandle handle, io.trino.filesystem.TrinoFileSystem fileSystem, List<long[]> rowIds)
         {
             DataFileLayout layout = handle.layout().toLayout();
             List<TableColumn> columns = layout.columns().columns();
             List<Type> columnTypes = columns.stream().map(column -> handle.columnTypes().get(handle.columnIds().indexOf(column.columnId()))).toList();
             List<WrittenDataFile> written = new ArrayList<>();
-            for (VectorSchemaRoot root : roots()) {
-                Block[] blocks = new Block[columns.size()];
+            List<VectorSchemaRoot> roots = roots();
+            for (int r = 0; r < roots.size(); r++) {
+                VectorSchemaRoot root = roots.get(r);
+                Block[] blocks = new Block[columns.size() + (rowIds == null ? 0 : 1)];
+                if (rowIds != null) {
+                    blocks[columns.size()] = new io.trino.spi.block.LongArrayBlock(root.getRowCount(), java.util.Optional.empty(), rowIds.get(r));
+                }
                 for (int i = 0; i < columns.size(); i++) {
                     blocks[i] = ArrowToTrino.block(columnTypes.get(i), columns.get(i), columns.get(i), root.getVector(i), root.getRowCount());
                 }
@@ -304,7 +354,8 @@ final class LakeWrites
                 // Through a sink of its own, so partitioned tables get one file per partition value tuple.
                 MoraineWritableTableHandle inLayoutOrder = new MoraineWritableTableHandle(handle.name(), columns.stream().map(TableColumn::name).toList(),
                         columnTypes, columns.stream().map(TableColumn::columnId).toList(), handle.layout(), 0);
-                MoraineWritePageSink sink = new MoraineWritePageSink(inLayoutOrder, fileSystem, new org.apache.arrow.memory.RootAllocator(), "moraine");
+                MoraineWritePageSink sink = new MoraineWritePageSink(inLayoutOrder, fileSystem, new org.apache.arrow.memory.RootAllocator(), "moraine",
+                        rowIds != null);
                 sink.appendPage(page);
                 sink.finish().join().forEach(slice -> written.add(WriteFragment.fromSlice(slice).file().orElseThrow().toWrittenDataFile()));
             }

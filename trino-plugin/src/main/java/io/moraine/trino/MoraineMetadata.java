@@ -222,6 +222,9 @@ public class MoraineMetadata
             return new ColumnMetadata(change.name(), change.type());
         }
         MoraineColumnHandle column = (MoraineColumnHandle) columnHandle;
+        if (MergeRowId.is(column)) {
+            return ColumnMetadata.builder().setName(column.name()).setType(column.type()).setHidden(true).build();
+        }
         return column.hiddenColumn().isPresent() ? hiddenColumnMetadata(column) : new ColumnMetadata(column.name(), column.type());
     }
 
@@ -559,5 +562,46 @@ public class MoraineMetadata
     {
         writes().finish(session, (MoraineWritableTableHandle) insertHandle, fragments);
         return Optional.empty();
+    }
+
+    // ---- Row-level changes: Trino's merge in the delete-row-and-insert-row form, as Iceberg's. ----
+
+    @Override
+    public io.trino.spi.connector.RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        lakeTable(tableHandle);
+        return io.trino.spi.connector.RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
+    }
+
+    @Override
+    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        lakeTable(tableHandle);
+        return MergeRowId.handle();
+    }
+
+    @Override
+    public io.trino.spi.connector.ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle,
+            Map<Integer, java.util.Collection<ColumnHandle>> updateCaseColumns, io.trino.spi.connector.RetryMode retryMode)
+    {
+        MoraineTableHandle table = lakeTable(tableHandle);
+        if (retryMode != io.trino.spi.connector.RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "moraine writes do not support fault-tolerant execution (retry-policy); run them with retry-policy NONE");
+        }
+        return new MoraineMergeTableHandle(table, writes().beginMerge(session, table.name()));
+    }
+
+    @Override
+    public void finishMerge(ConnectorSession session, io.trino.spi.connector.ConnectorMergeTableHandle mergeTableHandle,
+            List<ConnectorTableHandle> sourceTableHandles, java.util.Collection<io.airlift.slice.Slice> fragments,
+            java.util.Collection<io.trino.spi.statistics.ComputedStatistics> computedStatistics)
+    {
+        writes().finish(session, ((MoraineMergeTableHandle) mergeTableHandle).write(), fragments);
+    }
+
+    @Override
+    public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        writes().truncate(lakeTable(tableHandle).name());
     }
 }

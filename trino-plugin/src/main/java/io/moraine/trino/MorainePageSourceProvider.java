@@ -70,6 +70,14 @@ public class MorainePageSourceProvider
         }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
         List<MoraineColumnHandle> projected = columns.stream().map(MoraineColumnHandle.class::cast).toList();
+        if (projected.stream().anyMatch(MergeRowId::is)) {
+            // A DELETE, UPDATE or MERGE scan: the row id is read as its hidden columns and put together.
+            List<ColumnHandle> read = List.copyOf(MergeRowIdPageSource.sourceColumns(projected));
+            java.util.OptionalLong fileId = split instanceof MoraineSplit fileSplit && fileSplit.task() instanceof DataFileTask file
+                    ? java.util.OptionalLong.of(file.dataFileId())
+                    : java.util.OptionalLong.empty();
+            return MergeRowIdPageSource.wrap(createPageSource(transaction, session, split, tableHandle, credentials, read, dynamicFilter), projected, fileId);
+        }
         if (split instanceof MoraineInlinedRowsSplit inlined) {
             return inlinedRows(inlined, projected);
         }

@@ -9,6 +9,7 @@ import io.moraine.core.write.InlinedArrowSchema;
 import io.moraine.core.write.WrittenDataFile;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.spi.Page;
+import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSink;
 import io.trino.spi.type.Type;
 import org.apache.arrow.memory.BufferAllocator;
@@ -27,6 +28,8 @@ import static io.trino.spi.type.TypeUtils.readNativeValue;
  * Writes the rows of one INSERT or CREATE TABLE AS task: while they fit the table's inlining limit they are only kept,
  * and handed to the coordinator as an inlined fragment at the end; past it they go to Parquet files, one open file
  * per partition value tuple (a new one past the target file size for an unpartitioned table, as DuckLake does).
+ * With {@code keepRowIds} (the insert half of an UPDATE or MERGE) each page has one more channel, the row id each row
+ * keeps: inlined rows go to the coordinator with their ids, files get DuckLake's hidden row-id column.
  */
 final class MoraineWritePageSink
         implements ConnectorPageSink
@@ -45,22 +48,32 @@ final class MoraineWritePageSink
     private boolean inlining;
     private final Map<List<String>, DataFileWriter> writers = new LinkedHashMap<>();
     private final List<WrittenDataFile> written = new ArrayList<>();
+    private final boolean keepRowIds;
 
     MoraineWritePageSink(MoraineWritableTableHandle table, TrinoFileSystem fileSystem, BufferAllocator allocator, String trinoVersion)
     {
+        this(table, fileSystem, allocator, trinoVersion, false);
+    }
+
+    MoraineWritePageSink(MoraineWritableTableHandle table, TrinoFileSystem fileSystem, BufferAllocator allocator, String trinoVersion, boolean keepRowIds)
+    {
+        this.keepRowIds = keepRowIds;
         this.table = table;
         this.layout = table.layout().toLayout();
         this.fileSystem = fileSystem;
         this.allocator = allocator;
         this.trinoVersion = trinoVersion;
         List<TableColumn> columns = layout.columns().columns();
-        this.channels = new int[columns.size()];
+        this.channels = new int[columns.size() + (keepRowIds ? 1 : 0)];
         this.types = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             int channel = table.columnIds().indexOf(columns.get(i).columnId());
             channels[i] = channel;
             types.add(table.columnTypes().get(channel));
             channelById.put(columns.get(i).columnId(), i);
+        }
+        if (keepRowIds) {
+            channels[columns.size()] = table.columnIds().size();
         }
         this.inlining = table.inliningRowLimit() > 0 && TrinoToArrow.supports(types);
     }
@@ -121,15 +134,33 @@ final class MoraineWritePageSink
 
     private DataFileWriter newWriter(List<String> partitionValues)
     {
-        DataFileTarget target = layout.target(partitionValues, false);
-        return new DataFileWriter(fileSystem, target, table.layout().physicalLocation(target.location()), types, trinoVersion);
+        DataFileTarget target = layout.target(partitionValues, keepRowIds);
+        List<Type> fileTypes = new ArrayList<>(types);
+        if (keepRowIds) {
+            fileTypes.add(io.trino.spi.type.BigintType.BIGINT);
+        }
+        return new DataFileWriter(fileSystem, target, table.layout().physicalLocation(target.location()), fileTypes, trinoVersion);
     }
 
     @Override
     public CompletableFuture<Collection<Slice>> finish()
     {
         List<Slice> fragments = new ArrayList<>();
-        if (inlining && bufferedRows > 0) {
+        if (inlining && bufferedRows > 0 && keepRowIds) {
+            int[] data = java.util.stream.IntStream.range(0, types.size()).toArray();
+            byte[] ipc = TrinoToArrow.toIpc(InlinedArrowSchema.of(layout.columns().columns()), types, buffered.stream().map(page -> page.getColumns(data)).toList(),
+                    allocator);
+            long[] rowIds = new long[Math.toIntExact(bufferedRows)];
+            int next = 0;
+            for (Page page : buffered) {
+                Block ids = page.getBlock(types.size());
+                for (int position = 0; position < page.getPositionCount(); position++) {
+                    rowIds[next++] = io.trino.spi.type.BigintType.BIGINT.getLong(ids, position);
+                }
+            }
+            fragments.add(WriteFragment.updated(rowIds, ipc).toSlice());
+        }
+        else if (inlining && bufferedRows > 0) {
             byte[] ipc = TrinoToArrow.toIpc(InlinedArrowSchema.of(layout.columns().columns()), types, buffered, allocator);
             fragments.add(WriteFragment.inlined(bufferedRows, ipc).toSlice());
         }

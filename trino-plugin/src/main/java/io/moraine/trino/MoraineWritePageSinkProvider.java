@@ -44,7 +44,16 @@ public class MoraineWritePageSinkProvider
         return sink(session, (MoraineWritableTableHandle) insertTableHandle);
     }
 
-    private ConnectorPageSink sink(ConnectorSession session, MoraineWritableTableHandle table)
+    @Override
+    public io.trino.spi.connector.ConnectorMergeSink createMergeSink(ConnectorTransactionHandle transactionHandle, ConnectorSession session,
+            io.trino.spi.connector.ConnectorMergeTableHandle mergeHandle, Optional<ConnectorTableCredentials> tableCredentials, ConnectorPageSinkId pageSinkId)
+    {
+        MoraineWritableTableHandle table = ((MoraineMergeTableHandle) mergeHandle).write();
+        return new MoraineMergeSink(table.columnIds().size(), sink(session, table),
+                new MoraineWritePageSink(table, fileSystemFactory.create(session), catalog.newAllocator("update " + table.name()), trinoVersion, true));
+    }
+
+    private MoraineWritePageSink sink(ConnectorSession session, MoraineWritableTableHandle table)
     {
         return new MoraineWritePageSink(table, fileSystemFactory.create(session), catalog.newAllocator("write " + table.name()), trinoVersion);
     }

@@ -17,15 +17,32 @@ import java.util.Optional;
  * as one Arrow IPC stream in {@code InlinedArrowSchema}'s types for the coordinator to inline (or write to a file, when
  * the statement's rows over every sink exceed the limit).
  */
-public record WriteFragment(Optional<DataFile> file, Optional<Inlined> inlined)
+public record WriteFragment(Optional<DataFile> file, Optional<Inlined> inlined, Optional<Updated> updated, Optional<Deletes> deletes)
 {
     private static final JsonCodec<WriteFragment> CODEC = JsonCodec.jsonCodec(WriteFragment.class);
 
     @JsonCreator
-    public WriteFragment(@JsonProperty("file") Optional<DataFile> file, @JsonProperty("inlined") Optional<Inlined> inlined)
+    public WriteFragment(@JsonProperty("file") Optional<DataFile> file, @JsonProperty("inlined") Optional<Inlined> inlined,
+            @JsonProperty("updated") Optional<Updated> updated, @JsonProperty("deletes") Optional<Deletes> deletes)
     {
         this.file = file;
         this.inlined = inlined;
+        this.updated = updated;
+        this.deletes = deletes;
+    }
+
+    @Override
+    @JsonProperty
+    public Optional<Updated> updated()
+    {
+        return updated;
+    }
+
+    @Override
+    @JsonProperty
+    public Optional<Deletes> deletes()
+    {
+        return deletes;
     }
 
     @Override
@@ -44,12 +61,24 @@ public record WriteFragment(Optional<DataFile> file, Optional<Inlined> inlined)
 
     static WriteFragment of(WrittenDataFile file)
     {
-        return new WriteFragment(Optional.of(DataFile.of(file)), Optional.empty());
+        return new WriteFragment(Optional.of(DataFile.of(file)), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     static WriteFragment inlined(long rows, byte[] arrowIpc)
     {
-        return new WriteFragment(Optional.empty(), Optional.of(new Inlined(rows, arrowIpc)));
+        return new WriteFragment(Optional.empty(), Optional.of(new Inlined(rows, arrowIpc)), Optional.empty(), Optional.empty());
+    }
+
+    /** The insert half of an update small enough to inline: the rows, each keeping the row id it had. */
+    static WriteFragment updated(long[] rowIds, byte[] arrowIpc)
+    {
+        return new WriteFragment(Optional.empty(), Optional.empty(), Optional.of(new Updated(rowIds, arrowIpc)), Optional.empty());
+    }
+
+    /** Rows a DELETE, UPDATE or MERGE task deleted, as their merge row ids named them. */
+    static WriteFragment deletes(Deletes deletes)
+    {
+        return new WriteFragment(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(deletes));
     }
 
     Slice toSlice()
@@ -66,6 +95,20 @@ public record WriteFragment(Optional<DataFile> file, Optional<Inlined> inlined)
     {
         @JsonCreator
         public Inlined {}
+    }
+
+    public record Updated(@JsonProperty("rowIds") long[] rowIds, @JsonProperty("arrowIpc") byte[] arrowIpc)
+    {
+        @JsonCreator
+        public Updated {}
+    }
+
+    /** File rows by (data file id, position), {@code fileIds[i]} with {@code positions[i]}; inlined rows by row id. */
+    public record Deletes(@JsonProperty("fileIds") long[] fileIds, @JsonProperty("positions") long[] positions,
+            @JsonProperty("inlinedRowIds") long[] inlinedRowIds)
+    {
+        @JsonCreator
+        public Deletes {}
     }
 
     public record DataFile(@JsonProperty("path") String path, @JsonProperty("fileSizeBytes") long fileSizeBytes, @JsonProperty("footerSize") long footerSize,

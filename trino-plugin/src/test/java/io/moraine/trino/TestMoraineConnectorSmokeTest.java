@@ -111,15 +111,17 @@ public class TestMoraineConnectorSmokeTest
                  SUPPORTS_RENAME_COLUMN,
                  SUPPORTS_SET_COLUMN_TYPE -> true;
 
-            // Not yet: row-level changes, truncate, views, nested-field DDL, column positions, NOT NULL and defaults;
-            // comments are written but not yet read back into Trino's table metadata.
+            // Row-level changes through Trino's merge (delete-row-and-insert-row), on inlined and file rows; TRUNCATE.
             case SUPPORTS_DELETE,
                  SUPPORTS_ROW_LEVEL_DELETE,
                  SUPPORTS_UPDATE,
                  SUPPORTS_ROW_LEVEL_UPDATE,
                  SUPPORTS_MERGE,
-                 SUPPORTS_TRUNCATE,
-                 SUPPORTS_RENAME_SCHEMA,
+                 SUPPORTS_TRUNCATE -> true;
+
+            // Not yet: views, nested-field DDL, column positions, NOT NULL and defaults;
+            // comments are written but not yet read back into Trino's table metadata.
+            case SUPPORTS_RENAME_SCHEMA,
                  SUPPORTS_DROP_SCHEMA_CASCADE,
                  SUPPORTS_CREATE_OR_REPLACE_TABLE,
                  SUPPORTS_CREATE_TABLE_WITH_TABLE_COMMENT,

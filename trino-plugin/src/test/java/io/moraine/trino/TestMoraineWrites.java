@@ -1,7 +1,6 @@
 package io.moraine.trino;
 
 import io.moraine.core.store.StoreUri;
-import io.moraine.testing.DuckDbTesting;
 import io.moraine.testing.DuckLakeOracle;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
@@ -10,10 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -151,7 +146,9 @@ public class TestMoraineWrites
         }
         for (String statement : List.of("INSERT INTO lake_ro.main.ro VALUES (1)", "CREATE TABLE lake_ro.main.ro2 (a bigint)",
                 "CREATE TABLE lake_ro.main.ro3 AS SELECT 1 AS a", "CREATE SCHEMA lake_ro.nope", "DROP TABLE lake_ro.main.ro",
-                "ALTER TABLE lake_ro.main.ro ADD COLUMN b varchar")) {
+                "ALTER TABLE lake_ro.main.ro ADD COLUMN b varchar", "DELETE FROM lake_ro.main.ro WHERE a = 1", "UPDATE lake_ro.main.ro SET a = 2",
+                "MERGE INTO lake_ro.main.ro t USING (VALUES 1) s(a) ON t.a = s.a WHEN NOT MATCHED THEN INSERT VALUES (s.a)",
+                "TRUNCATE TABLE lake_ro.main.ro")) {
             assertThatThrownBy(() -> trino.execute(statement)).as(statement).hasMessageContaining("read-only (moraine.read-only=true)");
         }
         assertThat(rows("SELECT count(*) FROM main.ro")).containsExactly("0");
@@ -176,31 +173,9 @@ public class TestMoraineWrites
         return rows;
     }
 
-    /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
     private List<String> duckDb(String... statements)
             throws Exception
     {
-        List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
-        Path extensionModule = Path.of("../duckdb-extension").toAbsolutePath().normalize();
-        Path extension = extensionModule.resolve("../duckdb-shim/target/extension/moraine.duckdb_extension").normalize();
-        assertThat(extension).as("moraine's DuckDB extension (built by duckdb-shim)").isRegularFile();
-        List<String> classpath = new ArrayList<>();
-        classpath.add(Path.of(DuckDbLakeSql.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        classpath.add(extensionModule.resolve("target/classes").toString());
-        classpath.add(Files.readString(extensionModule.resolve("target/classpath.txt")).trim());
-        ours.stream().filter(entry -> entry.contains("duckdb_jdbc")).forEach(classpath::add);
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath),
-                DuckDbLakeSql.class.getName(), store.toString(), extension.toString(), DuckDbTesting.extensionDirectory().toAbsolutePath().toString()));
-        command.addAll(List.of(statements));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            output.lines().filter(line -> line.startsWith("ROW ")).forEach(lines::add);
-        }
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("DuckDB's exit status").isZero();
-        return lines;
+        return DuckDbOverStore.run(store, statements);
     }
 }

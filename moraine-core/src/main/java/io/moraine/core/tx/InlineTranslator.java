@@ -79,7 +79,9 @@ final class InlineTranslator
         long rowIdEnd = chunk.rowIdStart() + chunk.rowCount() - 1;
         commit.put(InlineKeys.insert(id), chunk.body());
         commit.put(InlineKeys.locator(id, rowIdEnd), InlineKeys.longValue(chunk.rowIdStart()));
-        widestChunk.merge(chunk.tableId(), (long) chunk.rowCount(), Math::max);
+        // Only widen a width already measured: one not yet measured is measured from every locator, this one included.
+        // (Seeding it with this chunk's width would hide the wider chunks already in the store.)
+        widestChunk.computeIfPresent(chunk.tableId(), (table, widest) -> Math.max(widest, chunk.rowCount()));
     }
 
     private void endRows(InlineOperation.EndRows end)

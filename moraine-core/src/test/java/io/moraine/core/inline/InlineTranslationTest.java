@@ -74,6 +74,19 @@ class InlineTranslationTest
     }
 
     @Test
+    void aCommitThatInlinesANarrowChunkStillFindsRowsOfWiderOnes()
+    {
+        // A MERGE that re-inlines one updated row and deletes another row of an older, wider chunk in one commit.
+        try (MoraineCatalog catalog = catalog();
+                VectorSchemaRoot first = InlineTestData.rows(allocator, 0, 6, "v1");
+                VectorSchemaRoot updated = InlineTestData.rows(allocator, 3, 1, "v2")) {
+            catalog.begin(0).registerInlinedTable(1, 1, InlineTestData.SCHEMA).insertInlined(1, 1, 1, 0, first).commit();
+            catalog.begin(1).insertInlined(1, 1, 2, 3, updated).endInlinedRows(1, List.of(3L, 4L), 2).commit();
+            assertThat(keys(catalog, InlineKeys.ROW_TOMBSTONE, 1)).hasSize(2);
+        }
+    }
+
+    @Test
     void badInlineWritesAreTypedErrorsNamingTheKeyAndWriteNothing()
     {
         try (MoraineCatalog catalog = catalog(); VectorSchemaRoot rows = InlineTestData.rows(allocator, 1, 2, "a")) {

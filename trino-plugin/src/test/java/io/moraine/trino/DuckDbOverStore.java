@@ -1,0 +1,51 @@
+package io.moraine.trino;
+
+import io.moraine.core.store.StoreUri;
+import io.moraine.testing.DuckDbTesting;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A DuckDB process with moraine's extension, the store attached as {@code lake} through {@code ducklake:moraine:}. */
+final class DuckDbOverStore
+{
+    private DuckDbOverStore() {}
+
+    /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
+    static List<String> run(StoreUri store, String... statements)
+            throws Exception
+    {
+        List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
+        Path extensionModule = Path.of("../duckdb-extension").toAbsolutePath().normalize();
+        Path extension = extensionModule.resolve("../duckdb-shim/target/extension/moraine.duckdb_extension").normalize();
+        assertThat(extension).as("moraine's DuckDB extension (built by duckdb-shim)").isRegularFile();
+        List<String> classpath = new ArrayList<>();
+        classpath.add(Path.of(DuckDbLakeSql.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        classpath.add(extensionModule.resolve("target/classes").toString());
+        classpath.add(Files.readString(extensionModule.resolve("target/classpath.txt")).trim());
+        ours.stream().filter(entry -> entry.contains("duckdb_jdbc")).forEach(classpath::add);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath),
+                DuckDbLakeSql.class.getName(), store.toString(), extension.toString(), DuckDbTesting.extensionDirectory().toAbsolutePath().toString()));
+        command.addAll(List.of(statements));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            output.lines().filter(line -> line.startsWith("ROW ")).forEach(lines::add);
+        }
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("DuckDB's exit status").isZero();
+        return lines;
+    }
+}
