@@ -23,12 +23,13 @@ import java.util.TreeMap;
  * @param storeTimeout how long one open or read of the store may take (the store's default, 30 s, when absent)
  * @param storePollInterval how often the store is looked at for new commits (the store's default, 100 ms, when absent)
  * @param tinyFiles read tiny files from the catalog's copies of them when it keeps copies (default); false opens the files
+ * @param readOnly refuse every write (DDL, appends) without opening the store's writer; default false
  * @param allowedLocations comma-separated locations where data and delete files may live besides the data path
  *        ({@link io.moraine.core.catalog.AllowedLocations}); absent allows the data path and the files the catalog registered
  */
 public record MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
         Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval, boolean tinyFiles,
-        Optional<String> allowedLocations)
+        Optional<String> allowedLocations, boolean readOnly)
         implements Serializable
 {
     public static final String STORE = "store";
@@ -40,10 +41,11 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
     public static final String STORE_POLL_INTERVAL = "store-poll-interval";
     public static final String TINY_FILES_ENABLED = "tiny-files.enabled";
     public static final String ALLOWED_LOCATIONS = "allowed-locations";
+    public static final String READ_ONLY = "read-only";
 
     /** Every setting name, for copying settings into a session catalog's configuration. */
     public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP,
-            STORE_TIMEOUT, STORE_POLL_INTERVAL, TINY_FILES_ENABLED, ALLOWED_LOCATIONS);
+            STORE_TIMEOUT, STORE_POLL_INTERVAL, TINY_FILES_ENABLED, ALLOWED_LOCATIONS, READ_ONLY);
 
     public static MoraineSettings from(CaseInsensitiveStringMap options, String where)
     {
@@ -72,11 +74,8 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         if (snapshotId.isPresent() && snapshotTimestamp.isPresent()) {
             throw SparkErrors.invalidSetting(where + " sets both '" + DEFAULT_SNAPSHOT_ID + "' and '" + DEFAULT_SNAPSHOT_TIMESTAMP + "'; set one");
         }
-        boolean tinyFiles = nonBlank(options.get(TINY_FILES_ENABLED)).map(text -> switch (text.toLowerCase(java.util.Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw SparkErrors.invalidSetting(where + " setting '" + TINY_FILES_ENABLED + "' is '" + text + "'; set it to true or false");
-        }).orElse(true);
+        boolean tinyFiles = flag(options, TINY_FILES_ENABLED, where).orElse(true);
+        boolean readOnly = flag(options, READ_ONLY, where).orElse(false);
         Optional<String> allowedLocations = nonBlank(options.get(ALLOWED_LOCATIONS));
         try {
             io.moraine.core.catalog.AllowedLocations.parse(allowedLocations, where + " setting '" + ALLOWED_LOCATIONS + "'");
@@ -85,7 +84,7 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
             throw SparkErrors.invalidSetting(e.getMessage());
         }
         return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp,
-                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where), tinyFiles, allowedLocations);
+                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where), tinyFiles, allowedLocations, readOnly);
     }
 
     /** The settings as options again (for a catalog registered on behalf of {@code format("moraine")}). */
@@ -103,6 +102,9 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
             options.put(TINY_FILES_ENABLED, "false");
         }
         allowedLocations.ifPresent(value -> options.put(ALLOWED_LOCATIONS, value));
+        if (readOnly) {
+            options.put(READ_ONLY, "true");
+        }
         return options;
     }
 
@@ -110,6 +112,15 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
     public io.moraine.core.catalog.AllowedLocations allowed()
     {
         return io.moraine.core.catalog.AllowedLocations.parse(allowedLocations, "the Spark option '" + ALLOWED_LOCATIONS + "'");
+    }
+
+    private static Optional<Boolean> flag(CaseInsensitiveStringMap options, String setting, String where)
+    {
+        return nonBlank(options.get(setting)).map(text -> switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw SparkErrors.invalidSetting(where + " setting '" + setting + "' is '" + text + "'; set it to true or false");
+        });
     }
 
     private static Optional<Duration> duration(CaseInsensitiveStringMap options, String setting, String where)

@@ -56,6 +56,9 @@ final class OpenStores
      */
     static MoraineCatalog writer(MoraineSettings settings)
     {
+        if (settings.readOnly()) {
+            throw SparkErrors.readOnly("writing to store " + settings.store());
+        }
         return WRITERS.computeIfAbsent(settings.store(), store -> {
             StoreOptions timed = settings.storeTimeout().map(StoreOptions.DEFAULTS::withTimeout).orElse(StoreOptions.DEFAULTS);
             StoreOptions options = settings.storePollInterval().map(timed::withManifestPollInterval).orElse(timed);

@@ -25,8 +25,8 @@ final class SparkErrors
 
     static RuntimeException readOnly(String operation)
     {
-        return analysis("MORAINE_READ_ONLY", "0A000", "moraine catalogs are read-only in Spark: " + operation
-                + " is refused. Write the lake with DuckDB (ATTACH 'ducklake:moraine:<store>').");
+        return analysis("MORAINE_READ_ONLY", "0A000", "this moraine catalog is read-only (setting 'read-only' is true): " + operation
+                + " is refused. Write through a catalog without that setting.");
     }
 
     static RuntimeException unsupported(String message)

@@ -321,8 +321,12 @@ class TestMoraineSparkReads
         assertAnalysisError("SELECT * FROM lake.main.t VERSION AS OF 'x'", "snapshot id", "'x'");
         assertAnalysisError("SELECT * FROM lake.main.t TIMESTAMP AS OF '2000-01-01 00:00:00'", "2000-01-01");
         assertAnalysisError("SELECT * FROM lake.main.gone VERSION AS OF 2", "does not exist at snapshot 2");
-        assertAnalysisError("CREATE TABLE lake.main.n (v INT)", "read-only");
-        assertAnalysisError("DROP TABLE lake.main.t", "read-only");
+        spark.conf().set("spark.sql.catalog.readonly", MoraineSparkCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.readonly.store", store);
+        spark.conf().set("spark.sql.catalog.readonly.read-only", "true");
+        assertAnalysisError("CREATE TABLE readonly.main.n (v INT)", "read-only");
+        assertAnalysisError("DROP TABLE readonly.main.t", "read-only");
+        assertAnalysisError("INSERT INTO readonly.main.t SELECT * FROM readonly.main.t LIMIT 1", "read-only");
         assertThatThrownBy(() -> spark.read().format("moraine").option("store", store).option("versionAsOf", "2").option("timestampAsOf", "2030-01-01 00:00:00")
                 .load("main.t").count())
                 .isInstanceOf(AnalysisException.class)
