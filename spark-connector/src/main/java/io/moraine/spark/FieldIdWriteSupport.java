@@ -13,7 +13,7 @@ import java.util.List;
  * Spark's own Parquet writer with the field ids Spark cannot express: a Spark schema carries field ids on struct
  * fields only, so Spark writes list elements and map keys and values without one, and DuckLake then cannot name those
  * columns. The file schema stays the one Spark derives (its physical types are what its value writers write); each
- * node without an id takes the id of the same node in the {@link io.moraine.core.write.DataFileTarget}'s schema.
+ * node without an id takes the id of the same node in the {@link io.moraine.core.write.files.DataFileTarget}'s schema.
  */
 final class FieldIdWriteSupport
         extends ParquetWriteSupport

@@ -2,9 +2,9 @@ package io.moraine.spark;
 
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.write.InlinedArrowSchema;
-import io.moraine.core.write.ParquetFileStatistics;
+import io.moraine.core.write.files.ParquetFileStatistics;
 import io.moraine.core.write.WriteTransaction;
-import io.moraine.core.write.WrittenDataFile;
+import io.moraine.core.write.files.WrittenDataFile;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;

@@ -1,6 +1,6 @@
 package io.moraine.spark;
 
-import io.moraine.core.write.DataFileLayout;
+import io.moraine.core.write.files.DataFileLayout;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;

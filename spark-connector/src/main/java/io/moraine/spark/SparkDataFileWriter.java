@@ -1,8 +1,8 @@
 package io.moraine.spark;
 
-import io.moraine.core.write.DataFileTarget;
-import io.moraine.core.write.DataFileWriterSettings;
-import io.moraine.core.write.MeasuredOutputFile;
+import io.moraine.core.write.files.DataFileTarget;
+import io.moraine.core.write.files.DataFileWriterSettings;
+import io.moraine.core.write.files.MeasuredOutputFile;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.format.Util;

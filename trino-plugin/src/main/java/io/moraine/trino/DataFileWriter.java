@@ -2,10 +2,10 @@ package io.moraine.trino;
 
 import io.airlift.units.DataSize;
 import io.moraine.core.types.TableColumn;
-import io.moraine.core.write.DataFileTarget;
-import io.moraine.core.write.DataFileWriterSettings;
-import io.moraine.core.write.ParquetFileStatistics;
-import io.moraine.core.write.WrittenDataFile;
+import io.moraine.core.write.files.DataFileTarget;
+import io.moraine.core.write.files.DataFileWriterSettings;
+import io.moraine.core.write.files.ParquetFileStatistics;
+import io.moraine.core.write.files.WrittenDataFile;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.parquet.writer.ParquetWriter;

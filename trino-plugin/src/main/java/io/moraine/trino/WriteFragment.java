@@ -5,8 +5,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.airlift.json.JsonCodec;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
-import io.moraine.core.write.FileColumnStatistics;
-import io.moraine.core.write.WrittenDataFile;
+import io.moraine.core.write.files.FileColumnStatistics;
+import io.moraine.core.write.files.WrittenDataFile;
 
 import java.util.List;
 import java.util.Optional;

@@ -7,8 +7,8 @@ import io.moraine.core.catalog.PartitionTransform;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.types.TableSchema;
-import io.moraine.core.write.DataFileLayout;
-import io.moraine.core.write.DataFileWriterSettings;
+import io.moraine.core.write.files.DataFileLayout;
+import io.moraine.core.write.files.DataFileWriterSettings;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 import java.util.List;

@@ -8,8 +8,8 @@ import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.core.scan.DeleteFiles;
 import io.moraine.core.scan.InlinedFileDeletes;
-import io.moraine.core.write.DeleteRowWriteSupport;
-import io.moraine.core.write.ParquetFileWriter;
+import io.moraine.core.write.files.DeleteRowWriteSupport;
+import io.moraine.core.write.files.ParquetFileWriter;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -56,7 +56,7 @@ final class DeleteFileFlush
             }
             entry.getValue().forEach((position, snapshotId) -> positions.merge(position, snapshotId, Math::min));
             String dataFilePath = FlushPaths.canonical(CatalogPaths.filePath(tablePath, dataFile.get()));
-            String name = io.moraine.core.write.DataFileNames.deleteFileName();
+            String name = io.moraine.core.write.files.DataFileNames.deleteFileName();
             ParquetFileWriter<DeleteRowWriteSupport.Deletion> writer = ParquetFileWriter.create(files, FlushPaths.resolve(tablePath, name),
                     new DeleteRowWriteSupport(dataFilePath, true));
             try (writer) {

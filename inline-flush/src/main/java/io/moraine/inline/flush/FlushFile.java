@@ -4,8 +4,8 @@ import io.moraine.core.row.ColumnNode;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.io.LakeFileSystem;
-import io.moraine.core.write.DeleteRowWriteSupport;
-import io.moraine.core.write.ParquetFileWriter;
+import io.moraine.core.write.files.DeleteRowWriteSupport;
+import io.moraine.core.write.files.ParquetFileWriter;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -43,7 +43,7 @@ final class FlushFile
     {
         this.files = files;
         this.tablePath = tablePath;
-        this.relativePath = hiveDirectory + io.moraine.core.write.DataFileNames.dataFileName();
+        this.relativePath = hiveDirectory + io.moraine.core.write.files.DataFileNames.dataFileName();
         this.partitionValues = partitionValues;
         this.columns = columns;
         this.stats = new FlushedColumnStats(columns);
@@ -104,7 +104,7 @@ final class FlushFile
         }
         Optional<Row> deleteRow = Optional.empty();
         if (!deletions.isEmpty()) {
-            String deleteName = io.moraine.core.write.DataFileNames.deleteFileName();
+            String deleteName = io.moraine.core.write.files.DataFileNames.deleteFileName();
             ParquetFileWriter<DeleteRowWriteSupport.Deletion> deleteWriter = ParquetFileWriter.create(files, FlushPaths.resolve(tablePath, deleteName),
                     new DeleteRowWriteSupport(dataFile, true));
             try (deleteWriter) {

@@ -5,7 +5,7 @@ import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.ArrowHugeint;
 import io.moraine.core.inline.ParquetVariant;
 import io.moraine.core.scan.DataFileTask;
-import io.moraine.core.write.DataFileSchema;
+import io.moraine.core.write.files.DataFileSchema;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;

@@ -1,5 +1,8 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.DataFileLayout;
+import io.moraine.core.write.files.DataFileNames;
+
 import io.moraine.core.catalog.CatalogModel;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.LakeSchema;

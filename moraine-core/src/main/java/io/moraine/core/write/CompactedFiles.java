@@ -1,5 +1,7 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.WrittenDataFile;
+
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;

@@ -1,5 +1,8 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.WrittenDataFile;
+import io.moraine.core.write.files.FileColumnStatistics;
+
 import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;

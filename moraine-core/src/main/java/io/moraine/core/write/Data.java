@@ -1,5 +1,9 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.DataFileTarget;
+import io.moraine.core.write.files.WrittenDataFile;
+import io.moraine.core.write.files.FileColumnStatistics;
+
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;

@@ -1,5 +1,7 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.FileColumnStatistics;
+
 import io.moraine.core.inline.read.InlinedArrowValues;
 import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.DuckLakeValues;

@@ -1,5 +1,7 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.ByteSizes;
+
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.LakeSchema;
 import io.moraine.core.catalog.LakeTable;

@@ -1,5 +1,7 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.FileColumnStatistics;
+
 import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
 import io.moraine.core.row.Row;

@@ -1,5 +1,9 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.DataFileNames;
+import io.moraine.core.write.files.ParquetFileWriter;
+import io.moraine.core.write.files.DeleteRowWriteSupport;
+
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.CommitConflictException;

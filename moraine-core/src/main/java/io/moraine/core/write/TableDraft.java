@@ -1,5 +1,7 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.WrittenDataFile;
+
 import io.moraine.core.row.Row;
 
 import java.util.ArrayList;

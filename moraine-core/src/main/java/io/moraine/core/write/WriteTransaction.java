@@ -1,5 +1,9 @@
 package io.moraine.core.write;
 
+import io.moraine.core.write.files.DataFileLayout;
+import io.moraine.core.write.files.DataFileTarget;
+import io.moraine.core.write.files.WrittenDataFile;
+
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.error.CommitConflictException;

@@ -2,7 +2,7 @@ package io.moraine.core.write.maintenance;
 
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.write.CompactedFiles;
-import io.moraine.core.write.WrittenDataFile;
+import io.moraine.core.write.files.WrittenDataFile;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

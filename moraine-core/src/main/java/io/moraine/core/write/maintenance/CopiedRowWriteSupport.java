@@ -1,6 +1,6 @@
 package io.moraine.core.write.maintenance;
 
-import io.moraine.core.write.DataFileSchema;
+import io.moraine.core.write.files.DataFileSchema;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.api.WriteSupport;

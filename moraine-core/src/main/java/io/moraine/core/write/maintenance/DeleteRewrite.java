@@ -7,7 +7,7 @@ import io.moraine.core.row.Row;
 import io.moraine.core.scan.DeleteFiles;
 import io.moraine.core.scan.InlinedFileDeletes;
 import io.moraine.core.write.CompactedFiles;
-import io.moraine.core.write.WrittenDataFile;
+import io.moraine.core.write.files.WrittenDataFile;
 
 import java.util.ArrayList;
 import java.util.HashSet;

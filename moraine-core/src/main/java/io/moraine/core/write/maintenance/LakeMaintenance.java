@@ -11,7 +11,7 @@ import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreFacts;
 import io.moraine.core.tx.StagedTransaction;
 import io.moraine.core.error.UnsupportedFeatureException;
-import io.moraine.core.write.DataFileLayout;
+import io.moraine.core.write.files.DataFileLayout;
 import io.moraine.core.write.MappedDataFile;
 import io.moraine.core.write.WriteTransaction;
 

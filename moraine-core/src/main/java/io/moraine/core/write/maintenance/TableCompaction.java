@@ -11,7 +11,7 @@ import io.moraine.core.store.StoreFacts;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.CompactedFiles;
 import io.moraine.core.write.WriteTransaction;
-import io.moraine.core.write.WrittenDataFile;
+import io.moraine.core.write.files.WrittenDataFile;
 
 import java.util.ArrayList;
 import java.util.List;

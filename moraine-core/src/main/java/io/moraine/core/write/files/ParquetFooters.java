@@ -1,4 +1,4 @@
-package io.moraine.core.write;
+package io.moraine.core.write.files;
 
 import io.moraine.core.error.InvalidArgumentException;
 import org.apache.parquet.io.InputFile;

@@ -1,4 +1,4 @@
-package io.moraine.core.write;
+package io.moraine.core.write.files;
 
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;

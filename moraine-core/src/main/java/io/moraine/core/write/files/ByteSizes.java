@@ -1,4 +1,4 @@
-package io.moraine.core.write;
+package io.moraine.core.write.files;
 
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -6,14 +6,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Byte sizes as DuckDB reads them ({@code 512MB}, {@code 1GiB}, {@code 100000}): decimal and binary units. */
-final class ByteSizes
+public final class ByteSizes
 {
     private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-zA-Z]*)\\s*");
 
     private ByteSizes() {}
 
     /** The size in bytes, or empty when {@code text} is not a size. */
-    static OptionalLong parse(String text)
+    public static OptionalLong parse(String text)
     {
         Matcher matcher = SIZE.matcher(text);
         if (!matcher.matches()) {

@@ -1,4 +1,4 @@
-package io.moraine.core.write;
+package io.moraine.core.write.files;
 
 import io.moraine.core.scan.DataFileTask;
 import org.apache.parquet.conf.ParquetConfiguration;

@@ -1,4 +1,5 @@
-package io.moraine.core.write;
+package io.moraine.core.write.files;
+
 
 import io.moraine.core.catalog.LakeSchema;
 import io.moraine.core.catalog.LakeTable;

@@ -1,4 +1,4 @@
-package io.moraine.core.write;
+package io.moraine.core.write.files;
 
 /**
  * The statistics of one leaf column of a data file, in DuckLake's terms (one {@code ducklake_file_column_stats} row):
