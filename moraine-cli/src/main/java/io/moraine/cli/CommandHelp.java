@@ -98,6 +98,8 @@ final class CommandHelp
                     + "  --trials <n>              how many children to kill (default 10)\n"
                     + "  --store file|s3           where the trial store lives: a local directory or a local S3Proxy (default file; s3 for faults)\n"
                     + "  --committers 1|8          committing threads in each child (default: alternate 1 and 8)\n"
+                    + "  --writers 1|2             with crash: 2 runs a JVM committing through the write API and a DuckDB process, both\n"
+                    + "                            handing the writer over, and kills either (default 1)\n"
                     + "  --seed <n>                the random seed of kills and faults (default: the clock)\n"
                     + "  --fault-rate <fraction>   with faults: the share of requests given a fault (default 0.05)\n"
                     + "  --store-timeout <time>    the children's store timeout (default 3s)\n"

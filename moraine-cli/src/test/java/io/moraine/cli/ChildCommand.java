@@ -35,6 +35,9 @@ final class ChildCommand
 
     private ChildCommand() {}
 
+    private static final java.io.PrintStream CONSOLE = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
+            StandardCharsets.UTF_8);
+
     static Outcome run(Path parent, Map<String, String> environment, String... args)
             throws IOException, InterruptedException
     {
@@ -60,7 +63,8 @@ final class ChildCommand
             left = files.filter(Files::isRegularFile).toList();
         }
         String printed = Files.readString(output, StandardCharsets.UTF_8);
-        System.out.println("---- child " + String.join(" ", args) + " exited " + child.exitValue() + ":\n" + printed);
+        // To the process's own standard output: System.out may be redirected meanwhile by a test running a command in-process.
+        CONSOLE.println("---- child " + String.join(" ", args) + " exited " + child.exitValue() + ":\n" + printed);
         return new Outcome(child.exitValue(), printed, left);
     }
 
