@@ -1,10 +1,11 @@
 package io.moraine.spark;
 
+import io.moraine.testing.DuckDbOverStore;
+
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
-import io.moraine.testing.DuckDbTesting;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
@@ -17,10 +18,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Spark's writes read by DuckDB through {@code ducklake:moraine:} (every column and the rowid, as Spark reads them),
- * and DuckDB's writes to the same tables read by Spark. DuckDB runs in a JVM of its own ({@link DuckDbLakeSql}).
+ * and DuckDB's writes to the same tables read by Spark. DuckDB runs in a JVM of its own ({@link DuckDbOverStore}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestMoraineSparkDuckDbCrossReads
@@ -215,27 +212,6 @@ class TestMoraineSparkDuckDbCrossReads
     private List<String> duckDb(List<String> statements)
             throws Exception
     {
-        List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
-        Path extensionModule = Path.of("../duckdb-extension").toAbsolutePath().normalize();
-        Path extension = extensionModule.resolve("../duckdb-shim/target/extension/moraine.duckdb_extension").normalize();
-        assertThat(extension).as("moraine's DuckDB extension (built by duckdb-shim)").isRegularFile();
-        List<String> classpath = new ArrayList<>();
-        classpath.add(Path.of(DuckDbLakeSql.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        classpath.add(extensionModule.resolve("target/classes").toString());
-        classpath.add(Files.readString(extensionModule.resolve("target/classpath.txt")).trim());
-        ours.stream().filter(entry -> entry.contains("duckdb_jdbc")).forEach(classpath::add);
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath),
-                DuckDbLakeSql.class.getName(), store.toString(), extension.toString(), DuckDbTesting.extensionDirectory().toAbsolutePath().toString()));
-        command.addAll(statements);
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            output.lines().filter(line -> line.startsWith("ROW ")).forEach(lines::add);
-        }
-        assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("DuckDB's exit status").isZero();
-        return lines;
+        return DuckDbOverStore.run(StoreUri.parse(store.toString()), statements.toArray(String[]::new));
     }
 }

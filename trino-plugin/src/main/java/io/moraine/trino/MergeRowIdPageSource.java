@@ -4,22 +4,18 @@ import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
-import io.trino.spi.metrics.Metrics;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The pages of a scan that projects the {@link MergeRowId}: the source reads the other columns followed by the row id's
  * hidden columns ({@code $file_row_number}, {@code $row_id}); this puts them together with the split's data file id.
  */
 final class MergeRowIdPageSource
-        implements ConnectorPageSource
+        extends MappedPageSource
 {
-    private final ConnectorPageSource source;
     private final int[] outputs;
     private final int firstField;
     private final OptionalLong fileId;
@@ -31,8 +27,8 @@ final class MergeRowIdPageSource
      */
     MergeRowIdPageSource(ConnectorPageSource source, int[] outputs, int firstField, OptionalLong fileId)
     {
+        super(source);
         this.fileId = fileId;
-        this.source = source;
         this.outputs = outputs.clone();
         this.firstField = firstField;
     }
@@ -56,12 +52,8 @@ final class MergeRowIdPageSource
     }
 
     @Override
-    public SourcePage getNextSourcePage()
+    SourcePage map(SourcePage page)
     {
-        SourcePage page = source.getNextSourcePage();
-        if (page == null) {
-            return null;
-        }
         Block[] blocks = new Block[outputs.length];
         for (int i = 0; i < outputs.length; i++) {
             blocks[i] = outputs[i] >= 0
@@ -69,54 +61,5 @@ final class MergeRowIdPageSource
                     : MergeRowId.of(page.getPositionCount(), fileId, page.getBlock(firstField), page.getBlock(firstField + 1));
         }
         return SourcePage.create(new Page(page.getPositionCount(), blocks));
-    }
-
-    @Override
-    public long getCompletedBytes()
-    {
-        return source.getCompletedBytes();
-    }
-
-    @Override
-    public OptionalLong getCompletedPositions()
-    {
-        return source.getCompletedPositions();
-    }
-
-    @Override
-    public long getReadTimeNanos()
-    {
-        return source.getReadTimeNanos();
-    }
-
-    @Override
-    public boolean isFinished()
-    {
-        return source.isFinished();
-    }
-
-    @Override
-    public CompletableFuture<?> isBlocked()
-    {
-        return source.isBlocked();
-    }
-
-    @Override
-    public long getMemoryUsage()
-    {
-        return source.getMemoryUsage();
-    }
-
-    @Override
-    public Metrics getMetrics()
-    {
-        return source.getMetrics();
-    }
-
-    @Override
-    public void close()
-            throws IOException
-    {
-        source.close();
     }
 }

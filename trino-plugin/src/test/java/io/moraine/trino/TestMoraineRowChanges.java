@@ -1,5 +1,7 @@
 package io.moraine.trino;
 
+import io.moraine.testing.DuckDbOverStore;
+
 import io.moraine.core.store.StoreUri;
 import io.moraine.testing.DuckLakeOracle;
 import io.trino.testing.MaterializedRow;

@@ -67,10 +67,11 @@ class WriterHandoffTest
             assertThat(b.exitValue()).isZero();
             assertThat(acknowledged).as(uri + ": acknowledged commits").hasSize(2 * COMMITS_PER_PROCESS);
             checkEveryAcknowledgedCommitLandedOnce(uri, acknowledged);
-            // The writer moved between the processes: consecutive snapshots from different processes.
+            // The writer moved between the processes: consecutive snapshots from different processes. How often depends on
+            // timing (a hand-off costs hundreds of ms on S3, a held commit ~15 ms), so at least once.
             List<String> byLanding = acknowledged.entrySet().stream().sorted(Map.Entry.comparingByValue()).map(entry -> entry.getKey().split(" ")[0]).toList();
             long handoffs = java.util.stream.IntStream.range(1, byLanding.size()).filter(i -> !byLanding.get(i).equals(byLanding.get(i - 1))).count();
-            assertThat(handoffs).as(uri + ": hand-offs").isGreaterThanOrEqualTo(2);
+            assertThat(handoffs).as(uri + ": hand-offs").isGreaterThanOrEqualTo(1);
             System.out.printf("writer hand-off on %s: %d commits acknowledged by 2 processes, %d hand-offs, all landed once%n", uri.scheme(),
                     acknowledged.size(), handoffs);
         }

@@ -1,7 +1,6 @@
-package io.moraine.trino;
+package io.moraine.testing;
 
 import io.moraine.core.store.StoreUri;
-import io.moraine.testing.DuckDbTesting;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -16,13 +15,17 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A DuckDB process with moraine's extension, the store attached as {@code lake} through {@code ducklake:moraine:}. */
-final class DuckDbOverStore
+/**
+ * A DuckDB process with moraine's extension, the store attached as {@code lake} through {@code ducklake:moraine:}: how an
+ * engine module's tests (run from the module's directory, beside {@code duckdb-extension}) check that DuckDB reads what the
+ * engine wrote, and write on.
+ */
+public final class DuckDbOverStore
 {
     private DuckDbOverStore() {}
 
     /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
-    static List<String> run(StoreUri store, String... statements)
+    public static List<String> run(StoreUri store, String... statements)
             throws Exception
     {
         List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
@@ -44,7 +47,7 @@ final class DuckDbOverStore
         try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             output.lines().filter(line -> line.startsWith("ROW ")).forEach(lines::add);
         }
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("DuckDB finished within 180 s").isTrue();
         assertThat(process.exitValue()).as("DuckDB's exit status").isZero();
         return lines;
     }

@@ -1,4 +1,4 @@
-package io.moraine.spark;
+package io.moraine.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * A DuckDB process for the write tests ({@link TestMoraineSparkDuckDbCrossReads}), run in a JVM of its own on duckdb-extension's class
+ * A DuckDB process for engines' write tests ({@link DuckDbOverStore}), run in a JVM of its own on duckdb-extension's class
  * path: attaches {@code ducklake:moraine:<store>} as {@code lake} and runs each statement argument; a query prints
  * its rows as {@code ROW <i> v1|v2|...} (i: the statement's index). Arguments: store, extension file, extension directory, statements.
  */
