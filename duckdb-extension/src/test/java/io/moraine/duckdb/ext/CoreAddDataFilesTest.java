@@ -1,15 +1,8 @@
 package io.moraine.duckdb.ext;
 
-import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.error.UnsupportedFeatureException;
-import io.moraine.core.io.LocalFileSystem;
-import io.moraine.core.store.OpenMode;
-import io.moraine.core.store.StoreOptions;
-import io.moraine.core.store.StoreUri;
-import io.moraine.core.verify.StoreVerifier;
-import io.moraine.core.verify.VerifyReport;
 import io.moraine.core.write.maintenance.AddFilesOptions;
 import io.moraine.core.write.maintenance.LakeMaintenance;
 import org.junit.jupiter.api.Test;
@@ -18,13 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import static io.moraine.duckdb.ext.ExtensionConnections.execute;
-import static io.moraine.duckdb.ext.ExtensionConnections.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,6 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class CoreAddDataFilesTest
 {
+    private MaintenanceLakes lakes()
+    {
+        return new MaintenanceLakes(temp, INLINE_LIMIT);
+    }
+
     private static final int INLINE_LIMIT = 5;
     static final List<String> CATALOG = List.of(
             "SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM lake_meta.ducklake_snapshot ORDER BY ALL",
@@ -94,9 +88,9 @@ class CoreAddDataFilesTest
         refused(missing, AddFilesOptions.DEFAULTS, InvalidArgumentException.class, "Column \"v\" exists in table", "allow_missing");
         refused(badType, AddFilesOptions.DEFAULTS, InvalidArgumentException.class, "Failed to map column \"id\"", "found type VARCHAR");
         refused(unsigned, AddFilesOptions.DEFAULTS, InvalidArgumentException.class, "Failed to map column \"id\"", "found type UBIGINT");
-        assertThatThrownBy(() -> core(m -> m.addDataFiles("main", "t", List.of(files.resolve("nope.parquet").toString()), AddFilesOptions.DEFAULTS)))
+        assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "t", List.of(files.resolve("nope.parquet").toString()), AddFilesOptions.DEFAULTS)))
                 .isInstanceOf(NotFoundException.class).hasMessageContaining("nope.parquet");
-        compared += compare(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L));
+        compared += lakes().compare(CATALOG, List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L));
 
         // DuckDB keeps writing both lakes alike: deletes and updates of rows of added files, a new column, more rows.
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
@@ -105,7 +99,7 @@ class CoreAddDataFilesTest
             lakes.both("ALTER TABLE lake.main.t ADD COLUMN z INTEGER DEFAULT 7");
             lakes.both("INSERT INTO lake.main.t SELECT i, 'late', {'a': i, 'b': 'l'}, i, i FROM range(400, 420) r(i)");
         }
-        compared += compare(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L));
+        compared += lakes().compare(CATALOG, List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L));
         System.out.println("CoreAddDataFilesTest: " + compared + " oracle comparisons equal");
         assertThat(compared).isEqualTo(4 * (CATALOG.size() + 1) + 2 * (CATALOG.size() + 1) + 7 + 11);
     }
@@ -122,11 +116,11 @@ class CoreAddDataFilesTest
             lakes.both("CREATE TABLE lake.main.p (id INTEGER, v VARCHAR)");
             lakes.both("ALTER TABLE lake.main.p SET PARTITIONED BY (id)");
         }
-        assertThatThrownBy(() -> core(m -> m.addDataFiles("main", "t", List.of(file), AddFilesOptions.DEFAULTS)))
+        assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "t", List.of(file), AddFilesOptions.DEFAULTS)))
                 .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("id=3").hasMessageContaining("ducklake_add_data_files");
-        assertThatThrownBy(() -> core(m -> m.addDataFiles("main", "p", List.of(file), AddFilesOptions.DEFAULTS)))
+        assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "p", List.of(file), AddFilesOptions.DEFAULTS)))
                 .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("partitioned");
-        assertThatThrownBy(() -> core(m -> m.addDataFiles("main", "nope", List.of(file), AddFilesOptions.DEFAULTS)))
+        assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "nope", List.of(file), AddFilesOptions.DEFAULTS)))
                 .isInstanceOf(NotFoundException.class).hasMessageContaining("main.nope");
     }
 
@@ -134,9 +128,9 @@ class CoreAddDataFilesTest
     private int add(String oracleList, List<String> paths, AddFilesOptions options, List<String> expectedAdded)
             throws Exception
     {
-        onOracle("CALL ducklake_add_data_files('lake', 't', " + oracleList + ", allow_missing => " + options.allowMissing()
+        lakes().onOracle("CALL ducklake_add_data_files('lake', 't', " + oracleList + ", allow_missing => " + options.allowMissing()
                 + ", ignore_extra_columns => " + options.ignoreExtraColumns() + ")");
-        List<String> added = core(m -> m.addDataFiles("main", "t", paths, options));
+        List<String> added = lakes().core(m -> m.addDataFiles("main", "t", paths, options));
         assertThat(added).isEqualTo(expectedAdded);
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             long head = Long.parseLong(lakes.same("SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst());
@@ -154,29 +148,10 @@ class CoreAddDataFilesTest
     {
         String oracleCall = "CALL ducklake_add_data_files('lake', 't', " + sql(path) + ", allow_missing => " + options.allowMissing()
                 + ", ignore_extra_columns => " + options.ignoreExtraColumns() + ")";
-        var oracleFailure = assertThatThrownBy(() -> onOracle(oracleCall));
-        var coreFailure = assertThatThrownBy(() -> core(m -> m.addDataFiles("main", "t", List.of(path), options)));
+        var oracleFailure = assertThatThrownBy(() -> lakes().onOracle(oracleCall));
+        var coreFailure = assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "t", List.of(path), options)));
         oracleFailure.hasMessageContaining(text).hasMessageContaining(hint);
         coreFailure.isInstanceOf(type).hasMessageContaining(text).hasMessageContaining(hint).hasMessageContaining(path);
-    }
-
-    private int compare(List<Long> snapshots)
-            throws Exception
-    {
-        int compared = 0;
-        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
-            for (String sql : CATALOG) {
-                lakes.same(sql);
-                compared++;
-            }
-            for (long snapshot : snapshots) {
-                lakes.same("SELECT *, rowid FROM lake.main.t AT (VERSION => " + snapshot + ") ORDER BY ALL");
-                compared++;
-            }
-            lakes.same("SELECT * FROM ducklake_table_changes('lake', 'main', 't', " + snapshots.getFirst() + ", " + snapshots.getLast() + ") ORDER BY ALL");
-            compared++;
-        }
-        return compared;
     }
 
     private String parquet(Path directory, String name, String select)
@@ -192,35 +167,5 @@ class CoreAddDataFilesTest
     private static String sql(String path)
     {
         return "'" + path.replace("'", "''") + "'";
-    }
-
-    private <T> T core(Function<LakeMaintenance, T> operation)
-    {
-        List<String> before = problems();
-        T result;
-        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_WRITE)) {
-            result = operation.apply(new LakeMaintenance(catalog, LocalFileSystem.INSTANCE));
-        }
-        assertThat(before).containsAll(problems());
-        return result;
-    }
-
-    private List<String> problems()
-    {
-        VerifyReport report = StoreVerifier.verify(StoreUri.parse(temp.resolve("store").toString()), StoreOptions.DEFAULTS,
-                StoreVerifier.Options.STORE_ONLY.withFiles(LocalFileSystem.INSTANCE));
-        assertThat(report.checked("catalog rows")).as(report.summary()).isPositive();
-        return report.problems().stream().map(String::valueOf).collect(Collectors.toCollection(ArrayList::new));
-    }
-
-    private List<List<String>> onOracle(String sql)
-            throws Exception
-    {
-        try (Connection connection = ExtensionConnections.open()) {
-            execute(connection, "SET threads = 1");
-            execute(connection, "LOAD ducklake");
-            execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS lake (DATA_PATH '" + temp.resolve("oracle-data") + "/')");
-            return query(connection, sql);
-        }
     }
 }

@@ -5,10 +5,7 @@ import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.store.OpenMode;
-import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
-import io.moraine.core.verify.StoreVerifier;
-import io.moraine.core.verify.VerifyReport;
 import io.moraine.core.write.CompactedFiles;
 import io.moraine.core.write.RowDeletes;
 import io.moraine.core.write.WriteTransaction;
@@ -20,15 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
-import static io.moraine.duckdb.ext.ExtensionConnections.execute;
 import static io.moraine.duckdb.ext.ExtensionConnections.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,6 +34,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class CoreCompactionTest
 {
+    private MaintenanceLakes lakes()
+    {
+        return new MaintenanceLakes(temp, INLINE_LIMIT);
+    }
+
     private static final int INLINE_LIMIT = 5;
     private static final List<String> CATALOG = Stream.concat(CoreAddDataFilesTest.CATALOG.stream(), Stream.of(
             "SELECT data_file_id, regexp_replace(path, 'ducklake-.*', ''), path_is_relative FROM lake_meta.ducklake_files_scheduled_for_deletion ORDER BY ALL",
@@ -80,18 +77,18 @@ class CoreCompactionTest
         compared += merge(new MergeAdjacentOptions(null, null, 1L), List.of(new CompactionResult("main", "t", 3, 1)));
         // Nothing is left to merge: no snapshot.
         compared += merge(MergeAdjacentOptions.DEFAULTS, List.of());
-        compared += compare(LongStream.rangeClosed(1, 14).boxed().toList());
+        compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, 14).boxed().toList());
 
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             lakes.both("DELETE FROM lake.main.t WHERE id % 4 = 0");
             lakes.both("UPDATE lake.main.t SET v = 'u' WHERE id BETWEEN 10 AND 30 OR id BETWEEN 125 AND 135");
             lakes.both("INSERT INTO lake.main.t SELECT i, 'late', NULL, i, i FROM range(200, 230) r(i)");
         }
-        compared += compare(LongStream.rangeClosed(1, 17).boxed().toList());
+        compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, 17).boxed().toList());
 
         // The merged sources were scheduled where DuckLake schedules them: cleaning up leaves the same files on disk.
-        List<String> removed = core(m -> m.cleanupAllOldFiles(false));
-        List<List<String>> oracleRemoved = onOracle("SELECT path FROM ducklake_cleanup_old_files('lake', cleanup_all => true)");
+        List<String> removed = lakes().core(m -> m.cleanupAllOldFiles(false));
+        List<List<String>> oracleRemoved = lakes().onOracle("SELECT path FROM ducklake_cleanup_old_files('lake', cleanup_all => true)");
         assertThat(removed).hasSameSizeAs(oracleRemoved).hasSizeGreaterThanOrEqualTo(7);
         assertThat(parquetFiles(temp.resolve("data"))).isEqualTo(parquetFiles(temp.resolve("oracle-data"))).isPositive();
         compared += sameNow();
@@ -116,7 +113,7 @@ class CoreCompactionTest
         // p0's first file lost 7 of 10 rows.
         compared += rewrite(0.5, List.of(new CompactionResult("main", "t", 1, 1)));
         long head = head();
-        compared += compare(LongStream.rangeClosed(2, head).boxed().toList());
+        compared += lakes().compare(CATALOG, LongStream.rangeClosed(2, head).boxed().toList());
         System.out.println("CoreCompactionTest: partitioned, " + compared + " oracle comparisons equal");
         assertThat(compared).isEqualTo(2 * (CATALOG.size() + 1) + CATALOG.size() + (head - 1) + 1);
     }
@@ -179,19 +176,19 @@ class CoreCompactionTest
             lakes.both("DELETE FROM lake.main.t WHERE id < 60");                                                        
         }
         // A bad threshold is refused as DuckLake refuses it.
-        assertThatThrownBy(() -> core(m -> m.rewriteDataFiles("main", "t", 1.5))).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> lakes().core(m -> m.rewriteDataFiles("main", "t", 1.5))).isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("between 0 and 1");
-        assertThatThrownBy(() -> onOracle("CALL ducklake_rewrite_data_files('lake', 't', delete_threshold => 1.5)")).hasMessageContaining("between 0 and 1");
+        assertThatThrownBy(() -> lakes().onOracle("CALL ducklake_rewrite_data_files('lake', 't', delete_threshold => 1.5)")).hasMessageContaining("between 0 and 1");
         // Every row of the file is deleted: the file and its delete file end, no file is written.
         compared += rewrite(0.9, List.of(new CompactionResult("main", "t", 1, 0)));                                     
         long head = head();
-        compared += compare(LongStream.rangeClosed(1, head).boxed().toList());
+        compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, head).boxed().toList());
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             lakes.both("UPDATE lake.main.t SET v = 'u' WHERE id > 60");
             lakes.both("INSERT INTO lake.main.t SELECT i, 'late', NULL FROM range(200, 230) r(i)");
         }
         assertThat(head()).isEqualTo(head + 2);
-        compared += compare(LongStream.rangeClosed(1, head + 2).boxed().toList());
+        compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, head + 2).boxed().toList());
         System.out.println("CoreCompactionTest: rewrite, " + compared + " oracle comparisons equal");
         assertThat(compared).isEqualTo(4 * (CATALOG.size() + 1) + (CATALOG.size() + head + 1) + (CATALOG.size() + head + 2 + 1));
     }
@@ -199,9 +196,9 @@ class CoreCompactionTest
     private int rewrite(Double threshold, List<CompactionResult> expected)
             throws Exception
     {
-        List<List<String>> oracle = onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_rewrite_data_files('lake', 't'"
+        List<List<String>> oracle = lakes().onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_rewrite_data_files('lake', 't'"
                 + (threshold == null ? "" : ", delete_threshold => " + threshold) + ")");
-        List<CompactionResult> results = core(m -> m.rewriteDataFiles("main", "t", threshold));
+        List<CompactionResult> results = lakes().core(m -> m.rewriteDataFiles("main", "t", threshold));
         assertThat(results).isEqualTo(expected);
         assertThat(oracle).isEqualTo(results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()),
                 String.valueOf(r.filesCreated()))).toList());
@@ -211,9 +208,9 @@ class CoreCompactionTest
     private int merge(MergeAdjacentOptions options, List<CompactionResult> expected)
             throws Exception
     {
-        List<List<String>> oracle = onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_merge_adjacent_files('lake', 't'"
+        List<List<String>> oracle = lakes().onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_merge_adjacent_files('lake', 't'"
                 + (options.maxCompactedFiles() == null ? "" : ", max_compacted_files => " + options.maxCompactedFiles()) + ")");
-        List<CompactionResult> results = core(m -> m.mergeAdjacentFiles("main", "t", options));
+        List<CompactionResult> results = lakes().core(m -> m.mergeAdjacentFiles("main", "t", options));
         assertThat(results).isEqualTo(expected);
         assertThat(oracle).isEqualTo(results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()),
                 String.valueOf(r.filesCreated()))).toList());
@@ -239,55 +236,6 @@ class CoreCompactionTest
             lakes.same("SELECT *, rowid FROM lake.main.t AT (VERSION => " + head + ") ORDER BY ALL");
         }
         return CATALOG.size() + 1;
-    }
-
-    private int compare(List<Long> snapshots)
-            throws Exception
-    {
-        int compared = 0;
-        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
-            for (String sql : CATALOG) {
-                lakes.same(sql);
-                compared++;
-            }
-            for (long snapshot : snapshots) {
-                lakes.same("SELECT *, rowid FROM lake.main.t AT (VERSION => " + snapshot + ") ORDER BY ALL");
-                compared++;
-            }
-            lakes.same("SELECT * FROM ducklake_table_changes('lake', 'main', 't', " + snapshots.getFirst() + ", " + snapshots.getLast() + ") ORDER BY ALL");
-            compared++;
-        }
-        return compared;
-    }
-
-    private <T> T core(Function<LakeMaintenance, T> operation)
-    {
-        List<String> before = problems();
-        T result;
-        try (MoraineCatalog catalog = MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_WRITE)) {
-            result = operation.apply(new LakeMaintenance(catalog, LocalFileSystem.INSTANCE));
-        }
-        assertThat(before).containsAll(problems());
-        return result;
-    }
-
-    private List<String> problems()
-    {
-        VerifyReport report = StoreVerifier.verify(StoreUri.parse(temp.resolve("store").toString()), StoreOptions.DEFAULTS,
-                StoreVerifier.Options.STORE_ONLY.withFiles(LocalFileSystem.INSTANCE));
-        assertThat(report.checked("catalog rows")).as(report.summary()).isPositive();
-        return report.problems().stream().map(String::valueOf).collect(Collectors.toCollection(ArrayList::new));
-    }
-
-    private List<List<String>> onOracle(String sql)
-            throws Exception
-    {
-        try (Connection connection = ExtensionConnections.open()) {
-            execute(connection, "SET threads = 1");
-            execute(connection, "LOAD ducklake");
-            execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS lake (DATA_PATH '" + temp.resolve("oracle-data") + "/')");
-            return query(connection, sql);
-        }
     }
 
     static long parquetFiles(Path directory)

@@ -4,10 +4,7 @@ import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.store.OpenMode;
-import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
-import io.moraine.core.verify.StoreVerifier;
-import io.moraine.core.verify.VerifyReport;
 import io.moraine.core.write.LakeOptions;
 import io.moraine.core.write.maintenance.ExpiredSnapshot;
 import io.moraine.core.write.maintenance.LakeMaintenance;
@@ -16,15 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
-import static io.moraine.duckdb.ext.ExtensionConnections.execute;
 import static io.moraine.duckdb.ext.ExtensionConnections.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,6 +31,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class CoreMaintenanceTest
 {
+    private MaintenanceLakes lakes()
+    {
+        return new MaintenanceLakes(temp, INLINE_LIMIT);
+    }
+
     private static final int INLINE_LIMIT = 5;
     /** Catalog rows compared, normalising file names, uuids, sizes and times only. */
     private static final List<String> CATALOG = List.of(
@@ -74,31 +72,31 @@ class CoreMaintenanceTest
         int compared = compare(LongStream.rangeClosed(0, 20).boxed().toList());
 
         // A dry run on both: the same snapshots listed, nothing changed.
-        List<ExpiredSnapshot> dry = core(maintenance -> maintenance.expireSnapshotVersions(List.of(2L, 3L, 4L, 20L), true));
-        List<List<String>> oracleDry = onOracle("SELECT snapshot_id, schema_version FROM ducklake_expire_snapshots('lake', versions => [2, 3, 4, 20], dry_run => true) ORDER BY 1");
+        List<ExpiredSnapshot> dry = lakes().core(maintenance -> maintenance.expireSnapshotVersions(List.of(2L, 3L, 4L, 20L), true));
+        List<List<String>> oracleDry = lakes().onOracle("SELECT snapshot_id, schema_version FROM ducklake_expire_snapshots('lake', versions => [2, 3, 4, 20], dry_run => true) ORDER BY 1");
         assertThat(dry.stream().map(s -> List.of(String.valueOf(s.snapshotId()), String.valueOf(s.schemaVersion()))).toList()).isEqualTo(oracleDry)
                 .hasSize(3);
 
         // Expire 0-14: a dropped table (with inlined rows), an ended data file with its delete file lose their last snapshot.
-        List<ExpiredSnapshot> expired = core(maintenance -> maintenance.expireSnapshotVersions(LongStream.rangeClosed(0, 14).boxed().toList(), false));
-        List<List<String>> oracleExpired = onOracle("SELECT snapshot_id FROM ducklake_expire_snapshots('lake', versions => range(0, 15)) ORDER BY 1");
+        List<ExpiredSnapshot> expired = lakes().core(maintenance -> maintenance.expireSnapshotVersions(LongStream.rangeClosed(0, 14).boxed().toList(), false));
+        List<List<String>> oracleExpired = lakes().onOracle("SELECT snapshot_id FROM ducklake_expire_snapshots('lake', versions => range(0, 15)) ORDER BY 1");
         assertThat(expired.stream().map(s -> List.of(String.valueOf(s.snapshotId()))).toList()).isEqualTo(oracleExpired).hasSize(15);
         compared += compare(LongStream.rangeClosed(15, 20).boxed().toList());
         assertThat(count("SELECT count(*) FROM lake_meta.ducklake_files_scheduled_for_deletion")).isGreaterThanOrEqualTo(3);
 
         // Expire everything but the newest, by time.
         Instant now = Instant.now();
-        List<ExpiredSnapshot> older = core(maintenance -> maintenance.expireSnapshotsOlderThan(now, false));
-        List<List<String>> oracleOlder = onOracle("SELECT snapshot_id FROM ducklake_expire_snapshots('lake', older_than => '" + now + "'::TIMESTAMPTZ) ORDER BY 1");
+        List<ExpiredSnapshot> older = lakes().core(maintenance -> maintenance.expireSnapshotsOlderThan(now, false));
+        List<List<String>> oracleOlder = lakes().onOracle("SELECT snapshot_id FROM ducklake_expire_snapshots('lake', older_than => '" + now + "'::TIMESTAMPTZ) ORDER BY 1");
         assertThat(older.stream().map(s -> List.of(String.valueOf(s.snapshotId()))).toList()).isEqualTo(oracleOlder).hasSize(5);
         compared += compare(List.of(20L));
 
         // Clean up: a dry run lists the files and deletes none; then every scheduled file goes, with its row.
         long scheduled = count("SELECT count(*) FROM lake_meta.ducklake_files_scheduled_for_deletion");
-        List<String> listed = core(maintenance -> maintenance.cleanupAllOldFiles(true));
+        List<String> listed = lakes().core(maintenance -> maintenance.cleanupAllOldFiles(true));
         assertThat(listed).hasSize((int) scheduled).allSatisfy(path -> assertThat(Path.of(path)).exists());
-        List<String> removed = core(maintenance -> maintenance.cleanupAllOldFiles(false));
-        List<List<String>> oracleRemoved = onOracle("SELECT path FROM ducklake_cleanup_old_files('lake', cleanup_all => true) ORDER BY 1");
+        List<String> removed = lakes().core(maintenance -> maintenance.cleanupAllOldFiles(false));
+        List<List<String>> oracleRemoved = lakes().onOracle("SELECT path FROM ducklake_cleanup_old_files('lake', cleanup_all => true) ORDER BY 1");
         assertThat(removed).hasSameSizeAs(oracleRemoved).hasSize((int) scheduled).allSatisfy(path -> assertThat(Path.of(path)).doesNotExist());
         assertThat(normalized(removed, temp.resolve("data"))).isEqualTo(normalized(oracleRemoved.stream().map(List::getFirst).toList(), temp.resolve("oracle-data")));
         assertThat(parquetFiles(temp.resolve("data"))).isEqualTo(parquetFiles(temp.resolve("oracle-data"))).isPositive();
@@ -129,12 +127,12 @@ class CoreMaintenanceTest
             lakes.both("CALL ducklake_set_option('lake', 'expire_older_than', '0 seconds')");
             lakes.both("CALL ducklake_set_option('lake', 'delete_older_than', '0 seconds')");
         }
-        List<ExpiredSnapshot> expired = core(maintenance -> maintenance.expireSnapshots(false));
-        List<List<String>> oracleExpired = onOracle("SELECT snapshot_id FROM ducklake_expire_snapshots('lake') ORDER BY 1");
+        List<ExpiredSnapshot> expired = lakes().core(maintenance -> maintenance.expireSnapshots(false));
+        List<List<String>> oracleExpired = lakes().onOracle("SELECT snapshot_id FROM ducklake_expire_snapshots('lake') ORDER BY 1");
         assertThat(expired.stream().map(s -> List.of(String.valueOf(s.snapshotId()))).toList()).isEqualTo(oracleExpired).hasSize(20);
         int compared = compare(List.of(20L));
-        List<String> removed = core(maintenance -> maintenance.cleanupOldFiles(false));
-        List<List<String>> oracleRemoved = onOracle("SELECT path FROM ducklake_cleanup_old_files('lake') ORDER BY 1");
+        List<String> removed = lakes().core(maintenance -> maintenance.cleanupOldFiles(false));
+        List<List<String>> oracleRemoved = lakes().onOracle("SELECT path FROM ducklake_cleanup_old_files('lake') ORDER BY 1");
         assertThat(normalized(removed, temp.resolve("data"))).isEqualTo(normalized(oracleRemoved.stream().map(List::getFirst).toList(), temp.resolve("oracle-data")))
                 .hasSizeGreaterThanOrEqualTo(3);
         assertThat(parquetFiles(temp.resolve("data"))).isEqualTo(parquetFiles(temp.resolve("oracle-data"))).isPositive();
@@ -235,51 +233,12 @@ class CoreMaintenanceTest
         }
     }
 
-    private interface Operation<T>
-    {
-        T run(LakeMaintenance maintenance);
-    }
-
-    /**
-     * Runs a core operation on the moraine store, which must then verify with no problem it did not have before, its
-     * files included. (DuckLake's own truncating DELETE leaves the ended file's delete file current, which the verifier
-     * reports as a dangling reference until expiry removes both.)
-     */
-    private <T> T core(Operation<T> operation)
-    {
-        List<String> before = problems();
-        T result;
-        try (MoraineCatalog catalog = openStore()) {
-            result = operation.run(new LakeMaintenance(catalog, LocalFileSystem.INSTANCE));
-        }
-        assertThat(before).containsAll(problems());
-        return result;
-    }
-
-    private List<String> problems()
-    {
-        VerifyReport report = StoreVerifier.verify(StoreUri.parse(temp.resolve("store").toString()), StoreOptions.DEFAULTS,
-                StoreVerifier.Options.STORE_ONLY.withFiles(LocalFileSystem.INSTANCE));
-        assertThat(report.checked("catalog rows")).as(report.summary()).isPositive();
-        return report.problems().stream().map(String::valueOf).toList();
-    }
 
     private MoraineCatalog openStore()
     {
         return MoraineCatalog.open(StoreUri.parse(temp.resolve("store").toString()), OpenMode.READ_WRITE);
     }
 
-    /** The rows of {@code sql} run on the DuckDB-file lake alone. */
-    private List<List<String>> onOracle(String sql)
-            throws Exception
-    {
-        try (Connection connection = ExtensionConnections.open()) {
-            execute(connection, "SET threads = 1");
-            execute(connection, "LOAD ducklake");
-            execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS lake (DATA_PATH '" + temp.resolve("oracle-data") + "/')");
-            return query(connection, sql);
-        }
-    }
 
     private static List<String> normalized(List<String> paths, Path dataPath)
     {
