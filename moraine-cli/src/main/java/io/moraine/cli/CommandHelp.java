@@ -124,6 +124,8 @@ final class CommandHelp
                       duckdb    [--rows 10000] [--repetitions 15] [--warmup-seconds 3] [--threads N (default DuckDB's)]
                       ducklake  [--commits 40] [--files 10000] [--repetitions 9] [--skip-s3] [--skip-postgres]
                       spark     [--rows 8000000] [--files 32] [--inlined-rows 20000] [--runs 5] [--warmups 3] [--dir <directory>]
+                      writes    [--commits 40] [--rounds 3] [--rows 1] [--skip-s3]
+                                --handoff [--handoffs 20] [--solo-commits 50] [--work <directory>]
                     """));
 
     private CommandHelp() {}
