@@ -1,7 +1,6 @@
 package io.moraine.bench.trial;
 
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreOptions;
@@ -81,23 +80,7 @@ public final class CoreWriterChild
                         DataFileTarget target = layout.target();
                         transaction.appendDataFiles(TrialTable.SCHEMA_NAME, TrialTable.TABLE_NAME, List.of(writeFile(target, batch, count)));
                     }
-                    log.intent(content);
-                    announcer.announce("before-commit");
-                    long snapshot;
-                    try {
-                        snapshot = transaction.commit();
-                    }
-                    catch (CommitConflictException e) {
-                        log.conflict(content);
-                        throw e;
-                    }
-                    catch (RuntimeException e) {
-                        log.failed(content, e);
-                        throw e;
-                    }
-                    announcer.announce("after-commit-before-ack");
-                    log.acknowledged(content, snapshot);
-                    WriterLoop.ack();
+                    log.commitLogged(content, announcer, transaction::commit);
                 }
                 finally {
                     if (root != null) {

@@ -284,7 +284,7 @@ public final class TrialChild
         if (!files.isEmpty()) {
             announcer.announce("after-commit-before-ack");
             log.acknowledged(content, landed.get());
-            ack();
+            WriterLoop.ack();
         }
         return content;
     }
@@ -307,32 +307,8 @@ public final class TrialChild
 
     private CommitContent commit(StagedTransaction transaction, CommitContent content)
     {
-        log.intent(content);
-        announcer.announce("before-commit");
-        long snapshot;
-        try {
-            snapshot = transaction.commit();
-        }
-        catch (CommitConflictException e) {
-            log.conflict(content);
-            throw e;
-        }
-        catch (RuntimeException e) {
-            log.failed(content, e);
-            throw e;
-        }
-        announcer.announce("after-commit-before-ack");
-        log.acknowledged(content, snapshot);
-        ack();
+        log.commitLogged(content, announcer, transaction::commit);
         return content;
-    }
-
-    private static void ack()
-    {
-        synchronized (System.out) {
-            System.out.println("ACK");
-            System.out.flush();
-        }
     }
 
     /** Prints phases; for the aimed one, waits until the parent answers (or kills). */

@@ -30,6 +30,32 @@ final class TrialLog
         channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
     }
 
+    /**
+     * Commits {@code content} as a trial child does: logs its intent, announces the phases a kill may aim at, logs the
+     * outcome, and prints ACK once the commit is acknowledged. Returns the snapshot it landed at.
+     */
+    long commitLogged(CommitContent content, TrialChild.Announcer announcer, java.util.function.LongSupplier commit)
+    {
+        intent(content);
+        announcer.announce("before-commit");
+        long snapshot;
+        try {
+            snapshot = commit.getAsLong();
+        }
+        catch (io.moraine.core.error.CommitConflictException e) {
+            conflict(content);
+            throw e;
+        }
+        catch (RuntimeException e) {
+            failed(content, e);
+            throw e;
+        }
+        announcer.announce("after-commit-before-ack");
+        acknowledged(content, snapshot);
+        WriterLoop.ack();
+        return snapshot;
+    }
+
     synchronized void intent(CommitContent content)
     {
         write(content.intentLine(), false);
