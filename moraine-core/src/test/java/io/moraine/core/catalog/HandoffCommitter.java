@@ -17,7 +17,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code <tag>-<i>-<k>.parquet}, reading the catalog before each (through a hand-off, reads must keep working). Prints
  * {@code ACK <tag> <i> <landed snapshot>} after each commit returns, or {@code FAIL <error>} and exits 1.
  * <p>
- * usage: HandoffCommitter &lt;store uri&gt; &lt;tag&gt; &lt;count&gt; &lt;writer mode&gt; &lt;max pause ms&gt;
+ * usage: HandoffCommitter &lt;store uri&gt; &lt;tag&gt; &lt;count&gt; &lt;writer mode&gt; &lt;max pause ms&gt; [&lt;turns&gt;]
+ * <p>Each of the first {@code turns} commits (default 1) waits for a line on standard input, so the parent can make
+ * the processes take turns; the rest follow at random pauses.
  */
 public final class HandoffCommitter
 {
@@ -34,12 +36,15 @@ public final class HandoffCommitter
         int count = Integer.parseInt(args[2]);
         WriterMode writerMode = WriterMode.parse(args[3], "the writer mode");
         int maxPause = Integer.parseInt(args[4]);
+        int turns = args.length > 5 ? Integer.parseInt(args[5]) : 1;
         try (MoraineCatalog catalog = MoraineCatalog.open(uri, OpenMode.READ_WRITE, StoreOptions.DEFAULTS.withWriterMode(writerMode))) {
             System.out.println("OPEN " + tag);
             System.out.flush();
-            // Both processes start committing together (the parent says GO once both are open), so that they interleave.
-            new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8)).readLine();
+            var parent = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
             for (int i = 0; i < count; i++) {
+                if (i < turns) {
+                    parent.readLine();
+                }
                 System.out.println("ACK " + tag + " " + i + " " + commit(catalog, tag, i));
                 System.out.flush();
                 Thread.sleep(ThreadLocalRandom.current().nextInt(maxPause + 1));

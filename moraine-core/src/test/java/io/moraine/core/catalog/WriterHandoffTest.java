@@ -35,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class WriterHandoffTest
 {
     private static final int COMMITS_PER_PROCESS = 15;
+    /** Commits each process makes only when told, alternating with the other: a, b, a, b is three hand-offs at least. */
+    private static final int TURNS = 2;
 
     @TempDir
     Path temp;
@@ -54,10 +56,14 @@ class WriterHandoffTest
             Thread readA = follow(a, acknowledged, failures, opened);
             Thread readB = follow(b, acknowledged, failures, opened);
             assertThat(opened.await(120, TimeUnit.SECONDS)).as("both processes opened the store").isTrue();
-            for (Process child : List.of(a, b)) {
-                child.getOutputStream().write("GO\n".getBytes(StandardCharsets.UTF_8));
-                child.getOutputStream().flush();
+            for (int turn = 0; turn < TURNS; turn++) {
+                for (Map.Entry<String, Process> child : Map.of("a", a, "b", b).entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
+                    child.getValue().getOutputStream().write("GO\n".getBytes(StandardCharsets.UTF_8));
+                    child.getValue().getOutputStream().flush();
+                    awaitAcknowledged(acknowledged, failures, child.getKey() + " " + turn);
+                }
             }
+            // Then both commit at once, at random pauses, interleaving as timing allows.
             assertThat(a.waitFor(180, TimeUnit.SECONDS)).as("process a finished").isTrue();
             assertThat(b.waitFor(180, TimeUnit.SECONDS)).as("process b finished").isTrue();
             readA.join();
@@ -67,11 +73,10 @@ class WriterHandoffTest
             assertThat(b.exitValue()).isZero();
             assertThat(acknowledged).as(uri + ": acknowledged commits").hasSize(2 * COMMITS_PER_PROCESS);
             checkEveryAcknowledgedCommitLandedOnce(uri, acknowledged);
-            // The writer moved between the processes: consecutive snapshots from different processes. How often depends on
-            // timing (a hand-off costs hundreds of ms on S3, a held commit ~15 ms), so at least once.
+            // The writer moved between the processes: consecutive snapshots from different processes, at least in the turns.
             List<String> byLanding = acknowledged.entrySet().stream().sorted(Map.Entry.comparingByValue()).map(entry -> entry.getKey().split(" ")[0]).toList();
             long handoffs = java.util.stream.IntStream.range(1, byLanding.size()).filter(i -> !byLanding.get(i).equals(byLanding.get(i - 1))).count();
-            assertThat(handoffs).as(uri + ": hand-offs").isGreaterThanOrEqualTo(1);
+            assertThat(handoffs).as(uri + ": hand-offs").isGreaterThanOrEqualTo(2 * TURNS - 1);
             System.out.printf("writer hand-off on %s: %d commits acknowledged by 2 processes, %d hand-offs, all landed once%n", uri.scheme(),
                     acknowledged.size(), handoffs);
         }
@@ -172,8 +177,19 @@ class WriterHandoffTest
     {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                HandoffCommitter.class.getName(), uri.toString(), tag, String.valueOf(COMMITS_PER_PROCESS), "handoff", "40");
+                HandoffCommitter.class.getName(), uri.toString(), tag, String.valueOf(COMMITS_PER_PROCESS), "handoff", "40", String.valueOf(TURNS));
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    private static void awaitAcknowledged(Map<String, Long> acknowledged, List<String> failures, String commit)
+            throws InterruptedException
+    {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!acknowledged.containsKey(commit)) {
+            assertThat(failures).as("failures before commit " + commit).isEmpty();
+            assertThat(System.nanoTime()).as("commit " + commit + " acknowledged within 120 s").isLessThan(deadline);
+            Thread.sleep(5);
+        }
     }
 
     private static Thread follow(Process child, Map<String, Long> acknowledged, List<String> failures, java.util.concurrent.CountDownLatch opened)
