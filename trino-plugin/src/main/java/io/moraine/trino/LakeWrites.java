@@ -99,6 +99,17 @@ final class LakeWrites
                 MoraineTableProperties.sortOrder(metadata.getProperties()), metadata.getComment());
     }
 
+    /** Creates the table in {@code transaction} with its column comments ({@code CREATE TABLE t (c int COMMENT '...')}). */
+    static void createTable(WriteTransaction transaction, NewTable table, ConnectorTableMetadata metadata)
+    {
+        transaction.createTable(table);
+        for (ColumnMetadata column : metadata.getColumns()) {
+            if (!column.isHidden()) {
+                column.getComment().ifPresent(comment -> transaction.setColumnComment(table.schema(), table.name(), List.of(column.getName()), comment));
+            }
+        }
+    }
+
     /** Sets the table's {@code data_inlining_row_limit} when the statement gave one (a DuckLake option, written apart from the snapshot). */
     void setInliningLimit(SchemaTableName table, Optional<Integer> limit)
     {
@@ -118,7 +129,7 @@ final class LakeWrites
         NewTable table = newTable(metadata);
         MoraineTableProperties.inliningRowLimit(metadata.getProperties());
         createdTableProperties = metadata.getProperties();
-        return begin(metadata.getTable(), transaction -> transaction.createTable(table), null, null);
+        return begin(metadata.getTable(), transaction -> createTable(transaction, table, metadata), null, null);
     }
 
     /** The table properties of the CREATE TABLE AS this transaction runs (its inlining limit is set once the table is committed). */

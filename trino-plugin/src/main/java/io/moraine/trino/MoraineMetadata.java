@@ -90,6 +90,8 @@ public class MoraineMetadata
                     tables.add(new SchemaTableName(table.schema().name(), table.name()));
                 }
             }
+            // Trino lists views with tables; its views only (TrinoViews).
+            tables.addAll(TrinoViews.list(model, schemaName));
             if (schemaName.map(RAW_SCHEMA::equals).orElse(true) && model.schema(RAW_SCHEMA).isEmpty()) {
                 Arrays.stream(TableKind.values()).forEach(kind -> tables.add(new SchemaTableName(RAW_SCHEMA, kind.tableName())));
             }
@@ -165,13 +167,26 @@ public class MoraineMetadata
                     .toList());
         }
         MoraineTableHandle table = (MoraineTableHandle) tableHandle;
-        List<ColumnMetadata> columns = new ArrayList<>(columns(table).stream()
-                .map(column -> new ColumnMetadata(column.name(), column.type()))
-                .toList());
-        hiddenColumns().stream()
-                .filter(hidden -> columns.stream().noneMatch(column -> column.getName().equals(hidden.name())))
-                .forEach(column -> columns.add(hiddenColumnMetadata(column)));
-        return new ConnectorTableMetadata(table.name(), columns);
+        try (CatalogSnapshot snapshot = catalog.at(table.snapshotId())) {
+            io.moraine.core.catalog.LakeTable lakeTable = snapshot.model().table(table.tableId())
+                    .orElseThrow(() -> new TrinoException(io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND, "table " + table.name() + " does not exist at snapshot "
+                            + table.snapshotId()));
+            io.moraine.core.catalog.TableDefinition definition = snapshot.model().definition(lakeTable);
+            Map<Long, String> comments = snapshot.model().columnComments(lakeTable);
+            List<ColumnMetadata> columns = new ArrayList<>(columns(table).stream()
+                    .map(column -> ColumnMetadata.builder().setName(column.name()).setType(column.type())
+                            .setComment(Optional.ofNullable(comments.get(column.columnId()))).build())
+                    .toList());
+            hiddenColumns().stream()
+                    .filter(hidden -> columns.stream().noneMatch(column -> column.getName().equals(hidden.name())))
+                    .forEach(column -> columns.add(hiddenColumnMetadata(column)));
+            Map<String, Object> properties = MoraineTableProperties.of(definition,
+                    io.moraine.core.write.LakeOptions.tableValue(snapshot, table.tableId(), MoraineTableProperties.DATA_INLINING_ROW_LIMIT));
+            return new ConnectorTableMetadata(table.name(), columns, properties, definition.comment());
+        }
+        catch (MoraineException e) {
+            throw MoraineErrorCode.toTrino(e);
+        }
     }
 
     /** The hidden columns every table has ({@code $path}, {@code $row_id}, ...): selected by name, not by {@code *}. */
@@ -424,7 +439,7 @@ public class MoraineMetadata
         }
         Optional<Integer> limit = MoraineTableProperties.inliningRowLimit(tableMetadata.getProperties());
         io.moraine.core.write.NewTable table = writes().newTable(tableMetadata);
-        writes().commit(transaction -> transaction.createTable(table));
+        writes().commit(transaction -> LakeWrites.createTable(transaction, table, tableMetadata));
         writes().setInliningLimit(name, limit);
     }
 
@@ -457,6 +472,72 @@ public class MoraineMetadata
     {
         SchemaTableName name = lakeTable(tableHandle).name();
         writes().commit(transaction -> transaction.setComment(name.getSchemaName(), name.getTableName(), comment.orElse(null)));
+    }
+
+    @Override
+    public void createView(ConnectorSession session, SchemaTableName viewName, io.trino.spi.connector.ConnectorViewDefinition definition,
+            Map<String, Object> viewProperties, boolean replace)
+    {
+        boolean exists;
+        try (CatalogSnapshot snapshot = catalog.latest()) {
+            exists = TrinoViews.exists(snapshot.model(), viewName);
+        }
+        if (exists && !replace) {
+            throw new TrinoException(io.trino.spi.StandardErrorCode.ALREADY_EXISTS, "View already exists: '" + viewName + "'");
+        }
+        writes().commit(transaction -> {
+            if (exists) {
+                transaction.dropView(viewName.getSchemaName(), viewName.getTableName());
+            }
+            TrinoViews.create(transaction, viewName, definition);
+        });
+    }
+
+    @Override
+    public void dropView(ConnectorSession session, SchemaTableName viewName)
+    {
+        writes().commit(transaction -> transaction.dropView(viewName.getSchemaName(), viewName.getTableName()));
+    }
+
+    @Override
+    public List<SchemaTableName> listViews(ConnectorSession session, Optional<String> schemaName)
+    {
+        try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
+            return TrinoViews.list(snapshot.model(), schemaName);
+        }
+    }
+
+    @Override
+    public Optional<io.trino.spi.connector.ConnectorViewDefinition> getView(ConnectorSession session, SchemaTableName viewName)
+    {
+        try (CatalogSnapshot snapshot = defaultSnapshot(session)) {
+            return TrinoViews.get(snapshot.model(), viewName);
+        }
+    }
+
+    @Override
+    public void setTableProperties(ConnectorSession session, ConnectorTableHandle tableHandle, Map<String, Optional<Object>> properties)
+    {
+        SchemaTableName name = lakeTable(tableHandle).name();
+        Map<String, Object> given = new java.util.HashMap<>();
+        properties.forEach((key, value) -> given.put(key, value.orElse(null)));
+        boolean layoutChanged = properties.containsKey(MoraineTableProperties.PARTITIONED_BY) || properties.containsKey(MoraineTableProperties.SORTED_BY);
+        if (properties.containsKey(MoraineTableProperties.DATA_INLINING_ROW_LIMIT) && given.get(MoraineTableProperties.DATA_INLINING_ROW_LIMIT) == null) {
+            throw new TrinoException(io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY, MoraineTableProperties.DATA_INLINING_ROW_LIMIT
+                    + " cannot be reset to DEFAULT: DuckLake keeps a table's option once set; set the number of rows instead (0 turns inlining off)");
+        }
+        Optional<Integer> limit = MoraineTableProperties.inliningRowLimit(given);
+        if (layoutChanged) {
+            writes().commit(transaction -> {
+                if (properties.containsKey(MoraineTableProperties.PARTITIONED_BY)) {
+                    transaction.setPartitioning(name.getSchemaName(), name.getTableName(), MoraineTableProperties.partitioning(given));
+                }
+                if (properties.containsKey(MoraineTableProperties.SORTED_BY)) {
+                    transaction.setSortOrder(name.getSchemaName(), name.getTableName(), MoraineTableProperties.sortOrder(given));
+                }
+            });
+        }
+        writes().setInliningLimit(name, limit);
     }
 
     @Override

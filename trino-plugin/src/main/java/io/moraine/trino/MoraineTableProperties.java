@@ -101,6 +101,20 @@ final class MoraineTableProperties
         };
     }
 
+    /** What {@code SHOW CREATE TABLE} shows of a table: its partition keys, sort keys and own inlining limit, where set. */
+    static Map<String, Object> of(io.moraine.core.catalog.TableDefinition table, Optional<String> inliningRowLimit)
+    {
+        Map<String, Object> properties = new java.util.LinkedHashMap<>();
+        table.partitionSpec().ifPresent(spec -> properties.put(PARTITIONED_BY, spec.keys().stream()
+                .map(key -> partitionKeyText(table.columns().byId().get(key.columnId()).name(), key.transform()))
+                .toList()));
+        table.sortSpec().ifPresent(spec -> properties.put(SORTED_BY, spec.keys().stream()
+                .map(key -> key.expression() + (key.descending() ? " DESC" : "") + (key.nullsFirst() ? " NULLS FIRST" : ""))
+                .toList()));
+        inliningRowLimit.ifPresent(limit -> properties.put(DATA_INLINING_ROW_LIMIT, Integer.parseInt(limit)));
+        return properties;
+    }
+
     static SortField sortField(String key)
     {
         Matcher sort = SORT.matcher(key.replaceAll("\\s+", " "));

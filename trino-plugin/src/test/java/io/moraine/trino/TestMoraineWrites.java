@@ -137,6 +137,53 @@ public class TestMoraineWrites
     }
 
     @Test
+    public void testShowCreateTableAndSetProperties()
+    {
+        trino.execute("CREATE SCHEMA props");
+        trino.execute("CREATE TABLE props.t (id bigint COMMENT 'the id', region varchar, d date) COMMENT 'with properties' "
+                + "WITH (partitioned_by = ARRAY['region', 'month(d)'], sorted_by = ARRAY['id DESC NULLS FIRST'], data_inlining_row_limit = 5)");
+        String created = (String) trino.execute("SHOW CREATE TABLE props.t").getOnlyValue();
+        assertThat(created).contains("COMMENT 'with properties'", "id bigint COMMENT 'the id'", "data_inlining_row_limit = 5",
+                "partitioned_by = ARRAY['region','month(d)']", "sorted_by = ARRAY['id DESC NULLS FIRST']");
+        trino.execute("ALTER TABLE props.t SET PROPERTIES partitioned_by = ARRAY['bucket(id, 4)'], sorted_by = ARRAY[], data_inlining_row_limit = 0");
+        String altered = (String) trino.execute("SHOW CREATE TABLE props.t").getOnlyValue();
+        assertThat(altered).contains("partitioned_by = ARRAY['bucket(id, 4)']", "data_inlining_row_limit = 0").doesNotContain("sorted_by");
+        assertThatThrownBy(() -> trino.execute("ALTER TABLE props.t SET PROPERTIES data_inlining_row_limit = DEFAULT"))
+                .hasMessageContaining("data_inlining_row_limit cannot be reset");
+        // With the limit 0 an insert goes to a file, in the new partition layout.
+        trino.execute("INSERT INTO props.t VALUES (1, 'eu', DATE '2024-01-01')");
+        assertThat(rows("SELECT regexp_extract(\"$path\", 'id_bucket=[0-9]+') FROM props.t")).hasSize(1).allMatch(path -> !path.isEmpty());
+        trino.execute("DROP TABLE props.t");
+        trino.execute("DROP SCHEMA props");
+    }
+
+    @Test
+    public void testViews()
+            throws Exception
+    {
+        trino.execute("CREATE TABLE main.view_base (id bigint, name varchar)");
+        trino.execute("INSERT INTO main.view_base VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        trino.execute("CREATE VIEW main.v COMMENT 'big ids' AS SELECT id, upper(name) AS name FROM main.view_base WHERE id > 1");
+        assertThat(rows("SELECT * FROM main.v ORDER BY id")).containsExactly("2|B", "3|C");
+        assertThat(rows("SHOW TABLES FROM main LIKE 'v%'")).contains("v", "view_base");
+        assertThat((String) trino.execute("SHOW CREATE VIEW main.v").getOnlyValue()).contains("COMMENT 'big ids'", "upper(name)");
+        assertThatThrownBy(() -> trino.execute("CREATE VIEW main.v AS SELECT 1 x")).hasMessageContaining("already exists");
+        trino.execute("CREATE OR REPLACE VIEW main.v AS SELECT count(*) AS n FROM main.view_base");
+        assertThat(rows("SELECT * FROM main.v")).containsExactly("3");
+        // DuckLake keeps the view as a view of dialect trino, with its comment as DuckLake's comment tag; DuckDB's views
+        // are not Trino's to run.
+        List<String> duckdb = duckDb(
+                "SELECT view_name, dialect, regexp_replace(sql, '\\s+', ' ', 'g') FROM __ducklake_metadata_lake.ducklake_view WHERE view_name = 'v' AND end_snapshot IS NULL",
+                "CREATE VIEW lake.main.duck_view AS SELECT 42 AS answer");
+        assertThat(duckdb).anyMatch(line -> line.startsWith("ROW 0 v|trino|SELECT count(*) n FROM") && line.contains("main.view_base"));
+        assertThat(rows("SHOW TABLES FROM main LIKE 'duck%'")).isEmpty();
+        trino.execute("DROP VIEW main.v");
+        assertThat(rows("SHOW TABLES FROM main LIKE 'v'")).isEmpty();
+        assertThat(duckDb("SELECT count(*) FROM __ducklake_metadata_lake.ducklake_tag WHERE key = 'trino_view_definition' AND end_snapshot IS NULL"))
+                .containsExactly("ROW 0 0");
+    }
+
+    @Test
     public void testReadOnlyCatalogRefusesWrites()
             throws Exception
     {

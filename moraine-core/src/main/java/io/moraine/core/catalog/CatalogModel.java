@@ -141,6 +141,16 @@ public final class CatalogModel
         return tags;
     }
 
+    /** The comments of the table's columns (top-level and nested) at the snapshot, by column id. */
+    public Map<Long, String> columnComments(LakeTable table)
+    {
+        Map<Long, String> comments = new LinkedHashMap<>();
+        snapshot.columnTags(table.id()).stream()
+                .filter(row -> "comment".equals(row.getString("key")) && row.getString("value") != null)
+                .forEach(row -> comments.put(row.getLong("column_id"), row.getString("value")));
+        return comments;
+    }
+
     /** The table with its columns, partition spec, sort spec and tags. */
     public TableDefinition definition(LakeTable table)
     {

@@ -278,7 +278,7 @@ final class CommitAttempt
 
     // ---- views
 
-    void createView(String schema, String name, String dialect, String sql)
+    void createView(String schema, String name, String dialect, String sql, Map<String, String> tags)
     {
         if (!schemaExists(schema)) {
             throw new NotFoundException("schema " + schema + " does not exist at snapshot " + base.id() + "; create it first");
@@ -286,7 +286,7 @@ final class CommitAttempt
         if (findTable(schema, name).isPresent() || findView(schema, name).isPresent()) {
             throw new AlreadyExistsException("table or view " + schema + "." + name + " already exists; choose another name, or drop it first");
         }
-        createdViews.add(new NewView(schema, name, dialect, sql));
+        createdViews.add(new NewView(schema, name, dialect, sql, tags));
     }
 
     void dropView(String schema, String name)
@@ -314,14 +314,16 @@ final class CommitAttempt
         final String name;
         final String dialect;
         final String sql;
+        final Map<String, String> tags;
         final UUID uuid = DataFileNames.uuidV7();
 
-        NewView(String schema, String name, String dialect, String sql)
+        NewView(String schema, String name, String dialect, String sql, Map<String, String> tags)
         {
             this.schema = schema;
             this.name = name;
             this.dialect = dialect;
             this.sql = sql;
+            this.tags = tags;
         }
     }
 
@@ -366,6 +368,10 @@ final class CommitAttempt
         for (io.moraine.core.catalog.LakeView view : droppedViews) {
             Row row = base.everyVersion(TableKind.VIEW, view.id()).toList().stream().filter(r -> r.get("end_snapshot") == null).findFirst().orElseThrow();
             tx.endRow(TableKind.VIEW, snapshotId, view.id(), row.getLong("begin_snapshot"));
+            // As DuckLake drops a view: its tags (comment and others) end with it.
+            for (Row tag : base.tags(view.id())) {
+                tx.endRow(TableKind.TAG, snapshotId, view.id(), tag.getString("key"), tag.getLong("begin_snapshot"));
+            }
             changes.add("dropped_view", view.id());
         }
         for (NewSchema schema : createdSchemas.values()) {
@@ -379,6 +385,7 @@ final class CommitAttempt
             NewView view = entry.getKey();
             long schemaId = createdSchemas.containsKey(view.schema) ? createdSchemas.get(view.schema).schemaId : existingSchema(view.schema).id();
             tx.insert(Row.of(TableKind.VIEW, entry.getValue(), view.uuid, snapshotId, null, schemaId, view.name, view.dialect, view.sql, ""));
+            view.tags.forEach((key, value) -> tx.insert(Row.of(TableKind.TAG, entry.getValue(), snapshotId, null, key, value)));
             changes.createdView(view.schema, view.name);
         }
         for (TableDraft table : existingTables.values()) {

@@ -80,6 +80,12 @@ public final class LakeOptions
         }
     }
 
+    /** The option's value set on the table itself (not inherited from its schema or the lake), if any. */
+    public static Optional<String> tableValue(CatalogSnapshot snapshot, long tableId, String key)
+    {
+        return current(snapshot, key, "table", tableId).map(row -> row.getString("value"));
+    }
+
     private static Optional<Row> current(CatalogSnapshot snapshot, String key, String scope, Long scopeId)
     {
         try (var rows = snapshot.children(TableKind.METADATA)) {

@@ -222,7 +222,17 @@ public final class WriteTransaction
     /** Creates a view whose SQL is in {@code dialect} (DuckDB reads only {@code duckdb} views; other engines their own). */
     public WriteTransaction createView(String schema, String view, String dialect, String sql)
     {
-        return step(attempt -> attempt.createView(schema, view, dialect, sql));
+        return createView(schema, view, dialect, sql, Map.of());
+    }
+
+    /**
+     * Creates a view with tags ({@code ducklake_tag} rows of the view: {@code comment}, or what an engine keeps of its
+     * own view definition); they end when the view is dropped.
+     */
+    public WriteTransaction createView(String schema, String view, String dialect, String sql, Map<String, String> tags)
+    {
+        Map<String, String> copy = Map.copyOf(tags);
+        return step(attempt -> attempt.createView(schema, view, dialect, sql, copy));
     }
 
     public WriteTransaction dropView(String schema, String view)
