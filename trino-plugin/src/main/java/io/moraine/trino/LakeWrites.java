@@ -99,6 +99,18 @@ final class LakeWrites
                 MoraineTableProperties.sortOrder(metadata.getProperties()), metadata.getComment());
     }
 
+    /** Runs a table procedure through the core, on this process's store writer. */
+    java.util.Map<String, Long> execute(ConnectorSession session, MoraineTableExecuteHandle handle)
+    {
+        try {
+            return handle.procedure().execute(handle.table(), handle.arguments(), holder.writer(),
+                    new io.moraine.files.TrinoLakeFileSystem(fileSystemFactory.create(session)));
+        }
+        catch (MoraineException e) {
+            throw MoraineErrorCode.toTrino(e);
+        }
+    }
+
     /** Creates the table in {@code transaction} with its column comments ({@code CREATE TABLE t (c int COMMENT '...')}). */
     static void createTable(WriteTransaction transaction, NewTable table, ConnectorTableMetadata metadata)
     {

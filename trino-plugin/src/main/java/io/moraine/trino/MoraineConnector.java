@@ -57,6 +57,20 @@ public class MoraineConnector
                 Optional.of(new LakeWrites(catalog, types, fileSystemFactory)));
     }
 
+    /** {@code CALL system.add_files(...)}. */
+    @Override
+    public java.util.Set<io.trino.spi.procedure.Procedure> getProcedures()
+    {
+        return java.util.Set.of(new AddFilesProcedure(catalog, fileSystemFactory).procedure());
+    }
+
+    /** {@code ALTER TABLE ... EXECUTE} flush_inlined_data, merge_adjacent_files, rewrite_data_files, expire_snapshots, cleanup_old_files. */
+    @Override
+    public java.util.Set<io.trino.spi.connector.TableProcedureMetadata> getTableProcedures()
+    {
+        return TableProcedure.metadata();
+    }
+
     @Override
     public ConnectorPageSinkProvider getPageSinkProvider()
     {

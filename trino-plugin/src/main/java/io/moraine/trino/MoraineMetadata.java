@@ -475,6 +475,22 @@ public class MoraineMetadata
     }
 
     @Override
+    public Optional<io.trino.spi.connector.ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session,
+            io.trino.spi.connector.ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName,
+            Map<String, Object> executeProperties, io.trino.spi.connector.RetryMode retryMode)
+    {
+        TableProcedure procedure = TableProcedure.byName(procedureName)
+                .orElseThrow(() -> new TrinoException(io.trino.spi.StandardErrorCode.PROCEDURE_NOT_FOUND, "moraine has no table procedure " + procedureName));
+        return Optional.of(new MoraineTableExecuteHandle(lakeTable(tableHandle).name(), procedure, TableProcedure.arguments(executeProperties)));
+    }
+
+    @Override
+    public Map<String, Long> executeTableExecute(ConnectorSession session, io.trino.spi.connector.ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        return writes().execute(session, (MoraineTableExecuteHandle) tableExecuteHandle);
+    }
+
+    @Override
     public void createView(ConnectorSession session, SchemaTableName viewName, io.trino.spi.connector.ConnectorViewDefinition definition,
             Map<String, Object> viewProperties, boolean replace)
     {
