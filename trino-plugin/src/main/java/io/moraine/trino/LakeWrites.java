@@ -59,21 +59,26 @@ final class LakeWrites
     /** Runs {@code change} in a transaction of its own and commits it. */
     void commit(Consumer<WriteTransaction> change)
     {
-        MoraineCatalog writer = holder.writer();
         try {
-            WriteTransaction transaction = WriteTransaction.begin(writer);
-            try {
-                change.accept(transaction);
-            }
-            catch (RuntimeException e) {
-                transaction.rollback();
-                throw e;
-            }
-            transaction.commit();
+            WriteTransaction transaction = WriteTransaction.begin(holder.writer());
+            commit(transaction, () -> change.accept(transaction));
         }
         catch (MoraineException e) {
             throw MoraineErrorCode.toTrino(e);
         }
+    }
+
+    /** Makes {@code change} in {@code transaction} and commits it; a change that fails rolls the transaction back. */
+    private static void commit(WriteTransaction transaction, Runnable change)
+    {
+        try {
+            change.run();
+        }
+        catch (RuntimeException e) {
+            transaction.rollback();
+            throw e;
+        }
+        transaction.commit();
     }
 
     NewTable newTable(ConnectorTableMetadata metadata)
@@ -231,7 +236,7 @@ final class LakeWrites
         try (BufferAllocator allocator = holder.newAllocator("commit " + handle.name());
                 InlinedStreams batches = InlinedStreams.read(inlined.stream().map(WriteFragment.Inlined::arrowIpc).toList(), allocator);
                 InlinedStreams updates = InlinedStreams.read(updated.stream().map(WriteFragment.Updated::arrowIpc).toList(), allocator)) {
-            try {
+            commit(transaction, () -> {
                 if (!deletes.isEmpty()) {
                     transaction.deleteRows(schema, table, deletes);
                 }
@@ -257,12 +262,7 @@ final class LakeWrites
                 if (!files.isEmpty()) {
                     transaction.appendDataFiles(schema, table, files);
                 }
-            }
-            catch (RuntimeException e) {
-                transaction.rollback();
-                throw e;
-            }
-            transaction.commit();
+            });
         }
         catch (MoraineException e) {
             throw MoraineErrorCode.toTrino(e);
