@@ -1,7 +1,8 @@
 package io.moraine.spark;
 
 import io.moraine.core.error.MoraineException;
-import io.moraine.core.write.InlinedArrowSchema;
+import io.moraine.core.write.InlinedStreams;
+import io.moraine.core.write.InsertInlining;
 import io.moraine.core.write.files.ParquetFileStatistics;
 import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.files.WrittenDataFile;
@@ -14,7 +15,6 @@ import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.connector.write.BatchWrite;
-import org.apache.spark.sql.execution.arrow.ArrowWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
@@ -42,12 +42,12 @@ final class MoraineBatchWrite
     private final WriteRecipe recipe;
     private final Broadcast<SerializableConfiguration> hadoop;
     private final String statement;
-    private final long inliningRowLimit;
+    private final InsertInlining inlining;
 
-    MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, long inliningRowLimit)
+    MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining)
     {
         this.table = table;
-        this.inliningRowLimit = inliningRowLimit;
+        this.inlining = inlining;
         this.transaction = transaction;
         this.recipe = recipe;
         this.hadoop = hadoop;
@@ -57,7 +57,7 @@ final class MoraineBatchWrite
     @Override
     public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info)
     {
-        return new MoraineDataWriter.Factory(recipe, hadoop, inliningRowLimit);
+        return new MoraineDataWriter.Factory(recipe, hadoop, inlining);
     }
 
     @Override
@@ -69,12 +69,10 @@ final class MoraineBatchWrite
         List<WrittenFilesMessage.File> driverFiles = new ArrayList<>();
         boolean committed = false;
         try (BufferAllocator allocator = new RootAllocator()) {
-            if (heldRows > 0 && heldRows + fileRows <= inliningRowLimit) {
-                try (VectorSchemaRoot inlined = VectorSchemaRoot.create(InlinedArrowSchema.of(recipe.columns().columns()), allocator)) {
-                    ArrowWriter writer = ArrowWriter.create(inlined);
-                    written.stream().filter(message -> message.inlinedRows() != null)
-                            .forEach(message -> SparkInlinedRows.forEachRow(message.inlinedRows(), allocator, writer::write));
-                    writer.finish();
+            if (inlining.inlines(heldRows, fileRows)) {
+                try (InlinedStreams held = InlinedStreams.read(written.stream().map(WrittenFilesMessage::inlinedRows).filter(rows -> rows != null).toList(),
+                        allocator)) {
+                    VectorSchemaRoot inlined = held.merged(allocator);
                     append(written, List.of(), writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
                     committed = true;
                 }
@@ -101,7 +99,7 @@ final class MoraineBatchWrite
     /** The rows tasks held back, in data files the driver writes (the append is over the inlining limit). */
     private List<WrittenFilesMessage.File> writeHeldRows(List<WrittenFilesMessage> written, BufferAllocator allocator)
     {
-        MoraineDataWriter writer = new MoraineDataWriter(recipe, hadoop.value().value(), 0);
+        MoraineDataWriter writer = new MoraineDataWriter(recipe, hadoop.value().value(), InsertInlining.OFF);
         try {
             for (WrittenFilesMessage message : written) {
                 if (message.inlinedRows() != null) {

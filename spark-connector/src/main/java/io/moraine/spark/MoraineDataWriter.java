@@ -1,5 +1,7 @@
 package io.moraine.spark;
 
+import io.moraine.core.write.HeldRows;
+import io.moraine.core.write.InsertInlining;
 import io.moraine.core.write.files.DataFileLayout;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -49,15 +51,13 @@ final class MoraineDataWriter
     private final Map<Long, Integer> ordinals = new HashMap<>();
     private final Map<List<String>, SparkDataFileWriter> open = new HashMap<>();
     private final List<WrittenFilesMessage.File> written = new ArrayList<>();
-    private final long inliningRowLimit;
-    private final List<InternalRow> held = new ArrayList<>();
-    private boolean pastInliningLimit;
+    private final HeldRows<InternalRow> held;
 
-    /** {@code inliningRowLimit}: how many rows the task may hold for inlining (0: every row goes to a file). */
-    MoraineDataWriter(WriteRecipe recipe, Configuration hadoop, long inliningRowLimit)
+    /** {@code inlining}: how many rows the task may hold for inlining ({@link InsertInlining#OFF}: every row goes to a file). */
+    MoraineDataWriter(WriteRecipe recipe, Configuration hadoop, InsertInlining inlining)
     {
         this.recipe = recipe;
-        this.inliningRowLimit = inliningRowLimit;
+        this.held = inlining.newTask();
         this.layout = recipe.layout();
         this.hadoop = hadoop;
         for (int i = 0; i < recipe.columns().columns().size(); i++) {
@@ -69,18 +69,13 @@ final class MoraineDataWriter
     public void write(InternalRow row)
             throws IOException
     {
-        if (!pastInliningLimit) {
-            if (held.size() < inliningRowLimit) {
-                held.add(row.copy());
-                return;
-            }
-            pastInliningLimit = true;
-            for (InternalRow heldRow : held) {
-                writeToFile(heldRow);
-            }
-            held.clear();
+        if (!held.holding()) {
+            writeToFile(row);
+            return;
         }
-        writeToFile(row);
+        for (InternalRow toFile : held.hold(row.copy(), 1)) {
+            writeToFile(toFile);
+        }
     }
 
     private void writeToFile(InternalRow row)
@@ -107,8 +102,8 @@ final class MoraineDataWriter
             written.add(file.close());
         }
         open.clear();
-        byte[] inlined = held.isEmpty() ? null : SparkInlinedRows.encode(held, recipe.columns().columns());
-        return new WrittenFilesMessage(List.copyOf(written), inlined, held.size());
+        byte[] inlined = held.rowCount() == 0 ? null : SparkInlinedRows.encode(held.batches(), recipe.columns().columns());
+        return new WrittenFilesMessage(List.copyOf(written), inlined, held.rowCount());
     }
 
     @Override
@@ -116,7 +111,7 @@ final class MoraineDataWriter
     {
         open.values().forEach(file -> file.discard(hadoop));
         open.clear();
-        held.clear();
+        held.discard();
         for (WrittenFilesMessage.File file : written) {
             MoraineBatchWrite.delete(file.location(), hadoop);
         }
@@ -157,13 +152,13 @@ final class MoraineDataWriter
     }
 
     /** Ships the recipe, the inlining limit and the Hadoop configuration to the executors. */
-    record Factory(WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, long inliningRowLimit)
+    record Factory(WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining)
             implements DataWriterFactory
     {
         @Override
         public DataWriter<InternalRow> createWriter(int partitionId, long taskId)
         {
-            return new MoraineDataWriter(recipe, hadoop.value().value(), inliningRowLimit);
+            return new MoraineDataWriter(recipe, hadoop.value().value(), inlining);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.moraine.spark;
 
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.write.InsertInlining;
 import io.moraine.core.write.WriteTransaction;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.write.BatchWrite;
@@ -51,7 +52,7 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
             checkSchema(recipe.fileSchema());
             SparkSession session = SparkSession.active();
             var hadoop = SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
-            return new MoraineBatchWrite(table, transaction, recipe, hadoop, transaction.inliningRowLimit(table.schemaName(), table.tableName()));
+            return new MoraineBatchWrite(table, transaction, recipe, hadoop, InsertInlining.of(transaction, table.schemaName(), table.tableName()));
         }
         catch (RuntimeException e) {
             transaction.rollback();

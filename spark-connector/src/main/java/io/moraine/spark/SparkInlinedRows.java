@@ -2,11 +2,11 @@ package io.moraine.spark;
 
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.InlinedArrowSchema;
+import io.moraine.core.write.InlinedStreams;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.arrow.ArrowWriter;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
@@ -14,7 +14,6 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
@@ -34,16 +33,7 @@ final class SparkInlinedRows
     {
         try (BufferAllocator allocator = new RootAllocator(); VectorSchemaRoot root = VectorSchemaRoot.create(InlinedArrowSchema.of(columns), allocator)) {
             fill(root, rows.iterator());
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, bytes)) {
-                writer.start();
-                writer.writeBatch();
-                writer.end();
-            }
-            return bytes.toByteArray();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("cannot encode " + rows.size() + " rows to inline: " + e.getMessage(), e);
+            return InlinedStreams.encode(root);
         }
     }
 

@@ -6,6 +6,8 @@ import io.moraine.core.error.MoraineException;
 import io.moraine.core.store.StoreFacts;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.ColumnDefinition;
+import io.moraine.core.write.InlinedStreams;
+import io.moraine.core.write.InsertInlining;
 import io.moraine.core.write.files.DataFileLayout;
 import io.moraine.core.write.LakeOptions;
 import io.moraine.core.write.NewTable;
@@ -25,12 +27,7 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.type.Type;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.util.VectorSchemaRootAppender;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -62,21 +59,26 @@ final class LakeWrites
     /** Runs {@code change} in a transaction of its own and commits it. */
     void commit(Consumer<WriteTransaction> change)
     {
-        MoraineCatalog writer = holder.writer();
         try {
-            WriteTransaction transaction = WriteTransaction.begin(writer);
-            try {
-                change.accept(transaction);
-            }
-            catch (RuntimeException e) {
-                transaction.rollback();
-                throw e;
-            }
-            transaction.commit();
+            WriteTransaction transaction = WriteTransaction.begin(holder.writer());
+            commit(transaction, () -> change.accept(transaction));
         }
         catch (MoraineException e) {
             throw MoraineErrorCode.toTrino(e);
         }
+    }
+
+    /** Makes {@code change} in {@code transaction} and commits it; a change that fails rolls the transaction back. */
+    private static void commit(WriteTransaction transaction, Runnable change)
+    {
+        try {
+            change.run();
+        }
+        catch (RuntimeException e) {
+            transaction.rollback();
+            throw e;
+        }
+        transaction.commit();
     }
 
     NewTable newTable(ConnectorTableMetadata metadata)
@@ -210,7 +212,7 @@ final class LakeWrites
                     dataPath = snapshot.facts().get(StoreFacts.DATA_PATH);
                 }
                 MoraineWritableTableHandle handle = new MoraineWritableTableHandle(name, names, columnTypes, ids,
-                        WriteLayout.of(layout, dataPath, holder.dataPathOverride()), transaction.inliningRowLimit(schema, table));
+                        WriteLayout.of(layout, dataPath, holder.dataPathOverride()), InsertInlining.of(transaction, schema, table).rowLimit());
                 pending = transaction;
                 return handle;
             }
@@ -253,40 +255,37 @@ final class LakeWrites
             });
         }
         long inlinedRows = inlined.stream().mapToLong(WriteFragment.Inlined::rows).sum();
-        try (BufferAllocator allocator = holder.newAllocator("commit " + handle.name()); InlinedBatches batches = InlinedBatches.read(inlined, allocator);
-                InlinedBatches updates = InlinedBatches.read(updated.stream().map(rows -> new WriteFragment.Inlined(rows.rowIds().length, rows.arrowIpc())).toList(),
-                        allocator)) {
-            try {
+        InsertInlining inlining = handle.inlining();
+        try (BufferAllocator allocator = holder.newAllocator("commit " + handle.name());
+                InlinedStreams batches = InlinedStreams.read(inlined.stream().map(WriteFragment.Inlined::arrowIpc).toList(), allocator);
+                InlinedStreams updates = InlinedStreams.read(updated.stream().map(WriteFragment.Updated::arrowIpc).toList(), allocator)) {
+            commit(transaction, () -> {
                 if (!deletes.isEmpty()) {
                     transaction.deleteRows(schema, table, deletes);
                 }
-                List<VectorSchemaRoot> updateRoots = updates.roots();
+                List<VectorSchemaRoot> updateRoots = updates.batches();
                 long updatedRows = updated.stream().mapToLong(rows -> rows.rowIds().length).sum();
-                if (updatedRows <= handle.inliningRowLimit()) {
+                // An update's held rows are weighed alone, not with the files its tasks wrote.
+                if (inlining.inlines(updatedRows, 0)) {
                     for (int i = 0; i < updated.size(); i++) {
                         transaction.insertInlinedKeepingRowIds(schema, table, updateRoots.get(i), updated.get(i).rowIds());
                     }
                 }
                 else if (updatedRows > 0) {
                     // Each task's updated rows fit the limit, but not all of them: a file with their row ids, as DuckLake's.
-                    files.addAll(updates.writeFiles(handle, fileSystemFactory.create(session), updated.stream().map(WriteFragment.Updated::rowIds).toList()));
+                    files.addAll(writeFiles(handle, fileSystemFactory.create(session), updateRoots, updated.stream().map(WriteFragment.Updated::rowIds).toList()));
                 }
-                if (inlinedRows > 0 && inlinedRows + files.stream().mapToLong(WrittenDataFile::recordCount).sum() <= handle.inliningRowLimit()) {
+                if (inlining.inlines(inlinedRows, files.stream().mapToLong(WrittenDataFile::recordCount).sum())) {
                     transaction.insertInlined(schema, table, batches.merged(allocator));
                 }
                 else if (inlinedRows > 0) {
                     // The statement's rows over every sink exceed the limit, though each sink's fit: they go to a file, as DuckLake's would.
-                    files.addAll(batches.writeFiles(handle, fileSystemFactory.create(session), null));
+                    files.addAll(writeFiles(handle, fileSystemFactory.create(session), batches.batches(), null));
                 }
                 if (!files.isEmpty()) {
                     transaction.appendDataFiles(schema, table, files);
                 }
-            }
-            catch (RuntimeException e) {
-                transaction.rollback();
-                throw e;
-            }
-            transaction.commit();
+            });
         }
         catch (MoraineException e) {
             throw MoraineErrorCode.toTrino(e);
@@ -302,101 +301,36 @@ final class LakeWrites
         }
     }
 
-    /** The workers' inlined fragments, decoded. */
-    private static final class InlinedBatches
-            implements AutoCloseable
+    /**
+     * Held rows the statement writes to files after all (it is over the inlining limit).
+     *
+     * @param rowIds each batch's kept row ids (the files get the row-id column), or null for plain rows
+     */
+    private static List<WrittenDataFile> writeFiles(MoraineWritableTableHandle handle, io.trino.filesystem.TrinoFileSystem fileSystem, List<VectorSchemaRoot> roots,
+            List<long[]> rowIds)
     {
-        private final List<ArrowStreamReader> readers;
-        private final List<VectorSchemaRoot> extra = new ArrayList<>();
-
-        private InlinedBatches(List<ArrowStreamReader> readers)
-        {
-            this.readers = readers;
-        }
-
-        static InlinedBatches read(List<WriteFragment.Inlined> fragments, BufferAllocator allocator)
-        {
-            List<ArrowStreamReader> readers = new ArrayList<>();
-            try {
-                for (WriteFragment.Inlined fragment : fragments) {
-                    ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(fragment.arrowIpc()), allocator);
-                    readers.add(reader);
-                    reader.loadNextBatch();
-                }
+        DataFileLayout layout = handle.layout().toLayout();
+        List<TableColumn> columns = layout.columns().columns();
+        List<Type> columnTypes = columns.stream().map(column -> handle.columnTypes().get(handle.columnIds().indexOf(column.columnId()))).toList();
+        List<WrittenDataFile> written = new ArrayList<>();
+        for (int r = 0; r < roots.size(); r++) {
+            VectorSchemaRoot root = roots.get(r);
+            Block[] blocks = new Block[columns.size() + (rowIds == null ? 0 : 1)];
+            if (rowIds != null) {
+                blocks[columns.size()] = new io.trino.spi.block.LongArrayBlock(root.getRowCount(), java.util.Optional.empty(), rowIds.get(r));
             }
-            catch (IOException e) {
-                throw new UncheckedIOException(e);
+            for (int i = 0; i < columns.size(); i++) {
+                blocks[i] = ArrowToTrino.block(columnTypes.get(i), columns.get(i), columns.get(i), root.getVector(i), root.getRowCount());
             }
-            return new InlinedBatches(readers);
+            Page page = new Page(root.getRowCount(), blocks);
+            // Through a sink of its own, so partitioned tables get one file per partition value tuple.
+            MoraineWritableTableHandle inLayoutOrder = new MoraineWritableTableHandle(handle.name(), columns.stream().map(TableColumn::name).toList(),
+                    columnTypes, columns.stream().map(TableColumn::columnId).toList(), handle.layout(), 0);
+            MoraineWritePageSink sink = new MoraineWritePageSink(inLayoutOrder, fileSystem, new org.apache.arrow.memory.RootAllocator(), "moraine",
+                    rowIds != null);
+            sink.appendPage(page);
+            sink.finish().join().forEach(slice -> written.add(WriteFragment.fromSlice(slice).file().orElseThrow().toWrittenDataFile()));
         }
-
-        List<VectorSchemaRoot> roots()
-        {
-            return readers.stream().map(reader -> {
-                try {
-                    return reader.getVectorSchemaRoot();
-                }
-                catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).toList();
-        }
-
-        /** One batch of every fragment's rows; owned by these batches (closed with them). */
-        VectorSchemaRoot merged(BufferAllocator allocator)
-        {
-            List<VectorSchemaRoot> roots = roots();
-            if (roots.size() == 1) {
-                return roots.getFirst();
-            }
-            VectorSchemaRoot merged = VectorSchemaRoot.create(roots.getFirst().getSchema(), allocator);
-            merged.allocateNew();
-            VectorSchemaRootAppender.append(merged, roots.toArray(VectorSchemaRoot[]::new));
-            extra.add(merged);
-            return merged;
-        }
-
-        /** @param rowIds each batch's kept row ids (the files get the row-id column), or null for plain rows */
-        List<WrittenDataFile> writeFiles(MoraineWritableTableHandle handle, io.trino.filesystem.TrinoFileSystem fileSystem, List<long[]> rowIds)
-        {
-            DataFileLayout layout = handle.layout().toLayout();
-            List<TableColumn> columns = layout.columns().columns();
-            List<Type> columnTypes = columns.stream().map(column -> handle.columnTypes().get(handle.columnIds().indexOf(column.columnId()))).toList();
-            List<WrittenDataFile> written = new ArrayList<>();
-            List<VectorSchemaRoot> roots = roots();
-            for (int r = 0; r < roots.size(); r++) {
-                VectorSchemaRoot root = roots.get(r);
-                Block[] blocks = new Block[columns.size() + (rowIds == null ? 0 : 1)];
-                if (rowIds != null) {
-                    blocks[columns.size()] = new io.trino.spi.block.LongArrayBlock(root.getRowCount(), java.util.Optional.empty(), rowIds.get(r));
-                }
-                for (int i = 0; i < columns.size(); i++) {
-                    blocks[i] = ArrowToTrino.block(columnTypes.get(i), columns.get(i), columns.get(i), root.getVector(i), root.getRowCount());
-                }
-                Page page = new Page(root.getRowCount(), blocks);
-                // Through a sink of its own, so partitioned tables get one file per partition value tuple.
-                MoraineWritableTableHandle inLayoutOrder = new MoraineWritableTableHandle(handle.name(), columns.stream().map(TableColumn::name).toList(),
-                        columnTypes, columns.stream().map(TableColumn::columnId).toList(), handle.layout(), 0);
-                MoraineWritePageSink sink = new MoraineWritePageSink(inLayoutOrder, fileSystem, new org.apache.arrow.memory.RootAllocator(), "moraine",
-                        rowIds != null);
-                sink.appendPage(page);
-                sink.finish().join().forEach(slice -> written.add(WriteFragment.fromSlice(slice).file().orElseThrow().toWrittenDataFile()));
-            }
-            return written;
-        }
-
-        @Override
-        public void close()
-        {
-            extra.forEach(VectorSchemaRoot::close);
-            for (ArrowStreamReader reader : readers) {
-                try {
-                    reader.close();
-                }
-                catch (IOException ignored) {
-                    // memory only
-                }
-            }
-        }
+        return written;
     }
 }

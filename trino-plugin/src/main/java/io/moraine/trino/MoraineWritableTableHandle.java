@@ -1,7 +1,9 @@
 package io.moraine.trino;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.moraine.core.write.InsertInlining;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.SchemaTableName;
@@ -29,5 +31,12 @@ public record MoraineWritableTableHandle(SchemaTableName name, List<String> colu
         this.columnIds = List.copyOf(columnIds);
         this.layout = layout;
         this.inliningRowLimit = inliningRowLimit;
+    }
+
+    /** The core's inlining rule for this statement. */
+    @JsonIgnore
+    public InsertInlining inlining()
+    {
+        return new InsertInlining(inliningRowLimit);
     }
 }

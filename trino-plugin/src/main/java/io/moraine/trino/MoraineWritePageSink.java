@@ -5,7 +5,9 @@ import io.moraine.core.error.MoraineException;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.files.DataFileLayout;
 import io.moraine.core.write.files.DataFileTarget;
+import io.moraine.core.write.HeldRows;
 import io.moraine.core.write.InlinedArrowSchema;
+import io.moraine.core.write.InsertInlining;
 import io.moraine.core.write.files.WrittenDataFile;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.spi.Page;
@@ -43,9 +45,7 @@ final class MoraineWritePageSink
     private final int[] channels;
     private final List<Type> types;
     private final Map<Long, Integer> channelById = new HashMap<>();
-    private final List<Page> buffered = new ArrayList<>();
-    private long bufferedRows;
-    private boolean inlining;
+    private final HeldRows<Page> held;
     private final Map<List<String>, DataFileWriter> writers = new LinkedHashMap<>();
     private final List<WrittenDataFile> written = new ArrayList<>();
     private final boolean keepRowIds;
@@ -75,25 +75,14 @@ final class MoraineWritePageSink
         if (keepRowIds) {
             channels[columns.size()] = table.columnIds().size();
         }
-        this.inlining = table.inliningRowLimit() > 0 && TrinoToArrow.supports(types);
+        this.held = (TrinoToArrow.supports(types) ? table.inlining() : InsertInlining.OFF).newTask();
     }
 
     @Override
     public CompletableFuture<?> appendPage(Page page)
     {
         Page ordered = page.getColumns(channels);
-        if (inlining) {
-            buffered.add(ordered);
-            bufferedRows += ordered.getPositionCount();
-            if (bufferedRows <= table.inliningRowLimit()) {
-                return NOT_BLOCKED;
-            }
-            inlining = false;
-            buffered.forEach(this::writeToFiles);
-            buffered.clear();
-            return NOT_BLOCKED;
-        }
-        writeToFiles(ordered);
+        held.hold(ordered, ordered.getPositionCount()).forEach(this::writeToFiles);
         return NOT_BLOCKED;
     }
 
@@ -146,11 +135,12 @@ final class MoraineWritePageSink
     public CompletableFuture<Collection<Slice>> finish()
     {
         List<Slice> fragments = new ArrayList<>();
-        if (inlining && bufferedRows > 0 && keepRowIds) {
+        List<Page> buffered = held.batches();
+        if (held.rowCount() > 0 && keepRowIds) {
             int[] data = java.util.stream.IntStream.range(0, types.size()).toArray();
             byte[] ipc = TrinoToArrow.toIpc(InlinedArrowSchema.of(layout.columns().columns()), types, buffered.stream().map(page -> page.getColumns(data)).toList(),
                     allocator);
-            long[] rowIds = new long[Math.toIntExact(bufferedRows)];
+            long[] rowIds = new long[Math.toIntExact(held.rowCount())];
             int next = 0;
             for (Page page : buffered) {
                 Block ids = page.getBlock(types.size());
@@ -160,9 +150,9 @@ final class MoraineWritePageSink
             }
             fragments.add(WriteFragment.updated(rowIds, ipc).toSlice());
         }
-        else if (inlining && bufferedRows > 0) {
+        else if (held.rowCount() > 0) {
             byte[] ipc = TrinoToArrow.toIpc(InlinedArrowSchema.of(layout.columns().columns()), types, buffered, allocator);
-            fragments.add(WriteFragment.inlined(bufferedRows, ipc).toSlice());
+            fragments.add(WriteFragment.inlined(held.rowCount(), ipc).toSlice());
         }
         for (DataFileWriter writer : writers.values()) {
             written.add(writer.close(layout.columns().columns()));

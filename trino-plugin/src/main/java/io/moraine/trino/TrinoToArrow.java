@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import io.airlift.slice.Slice;
+import io.moraine.core.write.InlinedStreams;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.DecimalType;
@@ -30,12 +31,8 @@ import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -94,16 +91,7 @@ final class TrinoToArrow
                 vector.setValueCount(rows);
             }
             root.setRowCount(rows);
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, bytes)) {
-                writer.start();
-                writer.writeBatch();
-                writer.end();
-            }
-            return bytes.toByteArray();
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return InlinedStreams.encode(root);
         }
     }
 

@@ -4,6 +4,7 @@ import io.moraine.core.row.ColumnNode;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.io.LakeFileSystem;
+import io.moraine.core.write.files.DataFileRowWriteSupport;
 import io.moraine.core.write.files.DeleteRowWriteSupport;
 import io.moraine.core.write.files.ParquetFileWriter;
 import org.apache.arrow.vector.FieldVector;
@@ -32,7 +33,7 @@ final class FlushFile
     private final List<ColumnNode> columns;
     private final FlushedColumnStats stats;
     private final List<DeleteRowWriteSupport.Deletion> deletions = new ArrayList<>();
-    private ParquetFileWriter<ArrowRowWriteSupport.RowRef> writer;
+    private ParquetFileWriter<DataFileRowWriteSupport.Row<ArrowRowColumns.Cells>> writer;
     private long rows;
     private long minSnapshot = Long.MAX_VALUE;
     private long maxSnapshot = Long.MIN_VALUE;
@@ -60,7 +61,7 @@ final class FlushFile
     {
         if (writer == null) {
             List<Field> fields = row.columns().stream().map(FieldVector::getField).toList();
-            writer = ParquetFileWriter.create(files, path(), new ArrowRowWriteSupport(ParquetSchemas.dataFile(fields, columns)));
+            writer = ParquetFileWriter.create(files, path(), new DataFileRowWriteSupport<>(ParquetSchemas.dataFile(fields, columns), true, true, ArrowRowColumns.WRITER));
         }
         writer.write(row.ref());
         stats.add(row.columns(), row.index());

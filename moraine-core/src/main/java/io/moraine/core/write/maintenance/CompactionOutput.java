@@ -7,6 +7,7 @@ import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.io.ParquetReaders;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.files.DataFileNames;
+import io.moraine.core.write.files.DataFileRowWriteSupport;
 import io.moraine.core.write.files.DataFileSchema;
 import io.moraine.core.write.files.ParquetFileStatistics;
 import io.moraine.core.write.files.ParquetFileWriter;
@@ -17,6 +18,8 @@ import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -55,7 +58,7 @@ final class CompactionOutput
         String firstPath = path(inputs.getFirst().source());
         String path = firstPath.substring(0, firstPath.lastIndexOf('/') + 1) + DataFileNames.dataFileName();
         List<Type> userFields = null;
-        ParquetFileWriter<CopiedRowWriteSupport.CopiedRow> writer = null;
+        ParquetFileWriter<DataFileRowWriteSupport.Row<Group>> writer = null;
         long rows = 0;
         try {
             for (Input input : inputs) {
@@ -94,11 +97,11 @@ final class CompactionOutput
                                     outputFields.add(DataFileSchema.snapshotIdColumn());
                                 }
                                 writer = ParquetFileWriter.create(files, path,
-                                        new CopiedRowWriteSupport(new MessageType(schema.getName(), outputFields), userFields.size(), rowIds, snapshotIds));
+                                        new DataFileRowWriteSupport<>(new MessageType(schema.getName(), outputFields), rowIds, snapshotIds, CompactionOutput::copyFields));
                             }
                             long rowId = rowIdField >= 0 ? group.getLong(rowIdField, 0) : source.rowIdStart() + position;
                             long snapshotId = snapshotField >= 0 ? group.getLong(snapshotField, 0) : source.beginSnapshot();
-                            writer.write(new CopiedRowWriteSupport.CopiedRow(group, rowId, snapshotId));
+                            writer.write(new DataFileRowWriteSupport.Row<>(group, rowId, snapshotId));
                             rows++;
                         }
                     }
@@ -137,6 +140,31 @@ final class CompactionOutput
     private String path(CompactionSource source)
     {
         return CatalogPaths.filePath(tablePath, source.file());
+    }
+
+    /** Copies the first {@code fields} fields of a source row, value for value, nested groups included. */
+    private static void copyFields(Group group, GroupType type, int fields, RecordConsumer consumer)
+    {
+        for (int field = 0; field < fields; field++) {
+            int repetitions = group.getFieldRepetitionCount(field);
+            if (repetitions == 0) {
+                continue;
+            }
+            String name = type.getFieldName(field);
+            consumer.startField(name, field);
+            for (int index = 0; index < repetitions; index++) {
+                if (type.getType(field).isPrimitive()) {
+                    group.writeValue(field, index, consumer);
+                }
+                else {
+                    GroupType child = type.getType(field).asGroupType();
+                    consumer.startGroup();
+                    copyFields(group.getGroup(field, index), child, child.getFieldCount(), consumer);
+                    consumer.endGroup();
+                }
+            }
+            consumer.endField(name, field);
+        }
     }
 
     private static boolean isHidden(Type field)

@@ -2,6 +2,7 @@ package io.moraine.inline.flush;
 
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.ArrowHugeint;
+import io.moraine.core.write.files.DataFileRowWriteSupport;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -26,8 +27,6 @@ import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.holders.NullableIntervalMonthDayNanoHolder;
-import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
@@ -36,63 +35,33 @@ import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Writes rows of Arrow batches (one {@link RowRef} per Parquet record) with parquet-java's record consumer, nested
- * lists, structs and maps included, plus the two hidden DuckLake columns.
+ * Writes the user columns of one row of Arrow batches (its {@link Cells}) with parquet-java's record consumer, nested
+ * lists, structs and maps included; the core's {@link DataFileRowWriteSupport} adds the two hidden DuckLake columns.
  */
-final class ArrowRowWriteSupport
-        extends WriteSupport<ArrowRowWriteSupport.RowRef>
+final class ArrowRowColumns
 {
-    /** One row: its position in a batch of user columns, its row id and the snapshot that inserted it. */
-    record RowRef(List<FieldVector> columns, int index, long rowId, long snapshotId) {}
+    /** One row: its position in a batch of user columns. */
+    record Cells(List<FieldVector> columns, int index) {}
 
-    private final MessageType schema;
-    private RecordConsumer consumer;
+    /** The user columns of a flushed row, as the core's writer of data file rows takes them. */
+    static final DataFileRowWriteSupport.UserColumns<Cells> WRITER = (cells, schema, count, consumer) -> new ArrowRowColumns(consumer).write(cells, schema);
 
-    ArrowRowWriteSupport(MessageType schema)
+    private final RecordConsumer consumer;
+
+    private ArrowRowColumns(RecordConsumer consumer)
     {
-        this.schema = schema;
+        this.consumer = consumer;
     }
 
-    @Override
-    public WriteContext init(ParquetConfiguration configuration)
+    private void write(Cells cells, MessageType schema)
     {
-        return new WriteContext(schema, Map.of());
-    }
-
-    @Override
-    public WriteContext init(org.apache.hadoop.conf.Configuration configuration)
-    {
-        return new WriteContext(schema, Map.of());
-    }
-
-    @Override
-    public void prepareForWrite(RecordConsumer recordConsumer)
-    {
-        this.consumer = recordConsumer;
-    }
-
-    @Override
-    public void write(RowRef row)
-    {
-        consumer.startMessage();
         int field = 0;
-        for (FieldVector column : row.columns()) {
-            writeField(schema.getFieldName(field), field, column, row.index());
+        for (FieldVector column : cells.columns()) {
+            writeField(schema.getFieldName(field), field, column, cells.index());
             field++;
         }
-        writeLong(ParquetSchemas.ROW_ID, field++, row.rowId());
-        writeLong(ParquetSchemas.SNAPSHOT_ID, field, row.snapshotId());
-        consumer.endMessage();
-    }
-
-    private void writeLong(String name, int index, long value)
-    {
-        consumer.startField(name, index);
-        consumer.addLong(value);
-        consumer.endField(name, index);
     }
 
     private void writeField(String name, int index, ValueVector vector, int row)
