@@ -290,6 +290,9 @@ public final class WriteTransaction
             for (MappedDataFile mapped : copy) {
                 draft.dataFiles.add(mapped.file());
                 draft.nameMaps.put(mapped.file(), mapped.nameMap());
+                if (!mapped.partitionKeyIndexes().isEmpty()) {
+                    draft.partitionKeyIndexes.put(mapped.file(), mapped.partitionKeyIndexes());
+                }
             }
         });
     }
@@ -343,6 +346,7 @@ public final class WriteTransaction
             draft.inlined.clear();
             draft.dataFiles.clear();
             draft.nameMaps.clear();
+            draft.partitionKeyIndexes.clear();
             draft.inlinedWithRowIds.clear();
             draft.deletedPositions.clear();
             draft.deletedInlinedRowIds.clear();
