@@ -75,8 +75,10 @@ final class TableStatsUpdate
         for (FileColumnStatistics column : file.columnStatistics()) {
             TableColumn leaf = leaves.get(column.columnId());
             if (leaf != null) {
+                // Bounds count even with no value counted: a Parquet leaf under a list of structs counts its NULL structs'
+                // slots as NULLs of the leaf too, so an added file's value_count (values - NULLs) may be 0 beside real bounds.
                 merge(leaf).add(column.nullCount() == null || column.nullCount() > 0, column.containsNan(), column.minValue(), column.maxValue(),
-                        column.valueCount() == null || column.valueCount() > 0);
+                        column.valueCount() == null || column.valueCount() > 0 || column.minValue() != null);
             }
         }
     }

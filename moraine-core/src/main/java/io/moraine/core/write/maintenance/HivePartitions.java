@@ -86,9 +86,32 @@ final class HivePartitions
         }
     }
 
+    /** The type as DuckDB names it in messages. */
     static String typeName(DuckLakeType type)
     {
-        return type.duckLakeName().toUpperCase(Locale.ROOT);
+        if (type instanceof DuckLakeType.Decimal decimal) {
+            return "DECIMAL(" + decimal.precision() + "," + decimal.scale() + ")";
+        }
+        if (!(type instanceof DuckLakeType.Primitive primitive)) {
+            return type.duckLakeName().toUpperCase(Locale.ROOT);
+        }
+        return switch (primitive.kind()) {
+            case INT8 -> "TINYINT";
+            case INT16 -> "SMALLINT";
+            case INT32 -> "INTEGER";
+            case INT64 -> "BIGINT";
+            case UINT8 -> "UTINYINT";
+            case UINT16 -> "USMALLINT";
+            case UINT32 -> "UINTEGER";
+            case UINT64 -> "UBIGINT";
+            case INT128 -> "HUGEINT";
+            case UINT128 -> "UHUGEINT";
+            case FLOAT32 -> "FLOAT";
+            case FLOAT64 -> "DOUBLE";
+            case TIMESTAMPTZ -> "TIMESTAMP WITH TIME ZONE";
+            case TIMETZ -> "TIME WITH TIME ZONE";
+            default -> primitive.kind().name();
+        };
     }
 
     private static String unescape(String raw)
