@@ -122,6 +122,8 @@ class CoreAddDataFilesTest
         String noYear = root.resolve("k=3/no-year.parquet").toString();
         String hive = temp.resolve("other/k=7/year=2023/u.parquet").toString();
         String nested = root.resolve("nested.parquet").toString();
+        String day = temp.resolve("events/year=2024/month=1/day=1/e.parquet").toString();
+        String noDate = temp.resolve("events/year=2024/month=2/day=10/f.parquet").toString();
         parquets(Map.of(
                 a, "SELECT DATE '2024-03-01' + i::INTEGER AS d, 'a' || i AS v FROM range(5) r(i)",            // k only in the path
                 b, "SELECT 99 AS k, DATE '2023-03-01' + i::INTEGER AS d, 'b' || i AS v FROM range(3) r(i)",  // the path's k wins
@@ -129,21 +131,28 @@ class CoreAddDataFilesTest
                 noYear, "SELECT DATE '2023-03-01' AS d, 'x' AS v",
                 hive, "SELECT i::INTEGER AS id, 'u' || i AS v FROM range(6) r(i)",
                 nested, "SELECT i AS id, [i, i + 1] AS l, MAP {'a': i, 'b': NULL} AS mp, [{'x': i, 'y': 'y' || i}, NULL] AS ls, [[i], []] AS ll "
-                        + "FROM range(8) r(i)"));
+                        + "FROM range(8) r(i)",
+                day, "SELECT 11 AS id, DATE '2024-01-01' AS dt",
+                noDate, "SELECT 12 AS id"));
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             lakes.both("CREATE TABLE lake.main.p (k INTEGER, d DATE, v VARCHAR)");                                   // 1
             lakes.both("ALTER TABLE lake.main.p SET PARTITIONED BY (k, year(d))");                                  // 2
             lakes.both("CREATE TABLE lake.main.u (id INTEGER, k VARCHAR, v VARCHAR)");                              // 3
             lakes.both("CREATE TABLE lake.main.n (id BIGINT, l BIGINT[], mp MAP(VARCHAR, BIGINT), ls STRUCT(x BIGINT, y VARCHAR)[], ll BIGINT[][])"); // 4
+            lakes.both("CREATE TABLE lake.main.e (id INTEGER, dt DATE)");                                             // 5
+            lakes.both("ALTER TABLE lake.main.e SET PARTITIONED BY (year(dt), month(dt), day(dt))");                 // 6
         }
         int compared = 0;
-        // 5: a glob over the partitioned table's hive directories (identity k, year(d)), 6: the same file's directories
-        // on an unpartitioned table (k from the path, year names no column), 7: the same without hive partitioning,
-        // 8: lists (of structs, of lists) and maps.
+        // 7: a glob over the partitioned table's hive directories (identity k, year(d)), 8: the same file's directories
+        // on an unpartitioned table (k from the path, year names no column), 9: the same without hive partitioning,
+        // 10: lists (of structs, of lists) and maps, 11: three keys on one column (DuckLake stores every value under
+        // the last key's index), one file lacking that column (its statistics then come from the year directory).
         compared += add("p", sql(root + "/k=*/year=*/*.parquet"), List.of(root + "/k=*/year=*/*.parquet"), AddFilesOptions.DEFAULTS, List.of(a, b, c));
         compared += add("u", sql(hive), List.of(hive), AddFilesOptions.DEFAULTS, List.of(hive));
         compared += add("u", sql(hive) + ", hive_partitioning => false", List.of(hive), new AddFilesOptions(true, false, false), List.of(hive));
         compared += add("n", sql(nested), List.of(nested), AddFilesOptions.DEFAULTS, List.of(nested));
+        compared += add("e", sql(temp + "/events/**/*.parquet"), List.of(temp + "/events/**/*.parquet"), new AddFilesOptions(true, false),
+                List.of(day, noDate));
 
         // A partitioned table's file must lie in a directory per key; a glob matching nothing fails: on both, naming it.
         refused("p", noYear, AddFilesOptions.DEFAULTS, InvalidArgumentException.class, "contains an invalid partition value", noYear);
@@ -157,20 +166,21 @@ class CoreAddDataFilesTest
             lakes.both("UPDATE lake.main.u SET v = 'x' WHERE id < 3");
             lakes.both("DELETE FROM lake.main.n WHERE id % 3 = 0");
             lakes.both("INSERT INTO lake.main.n VALUES (100, [1], MAP {'z': 1}, [{'x': 1, 'y': 'z'}], [[1, 2]])");
+            lakes.both("INSERT INTO lake.main.e SELECT i, DATE '2024-01-01' + i::INTEGER * 20 FROM range(20, 30) r(i)");
             for (String sql : PARTITIONED_CATALOG) {
                 lakes.same(sql);
                 compared++;
             }
-            for (String table : List.of("p", "u", "n")) {
+            for (String table : List.of("p", "u", "n", "e")) {
                 lakes.same("SELECT *, rowid FROM lake.main." + table + " ORDER BY ALL");
-                lakes.same("SELECT * FROM ducklake_table_changes('lake', 'main', '" + table + "', 1, 12) ORDER BY ALL");
+                lakes.same("SELECT * FROM ducklake_table_changes('lake', 'main', '" + table + "', 1, 17) ORDER BY ALL");
                 compared += 2;
             }
             assertThat(lakes.same("SELECT k, count(*) FROM lake.main.p WHERE year(d) = 2023 GROUP BY k ORDER BY k"))
                     .containsExactly(List.of("0", "1"), List.of("1", "1"), List.of("2", "6")); // b and c (7 rows, k from the path, not b's 99), one deleted
         }
         System.out.println("CoreAddDataFilesTest: " + compared + " oracle comparisons equal (hive, partitioned, nested, globs)");
-        assertThat(compared).isEqualTo(4 * (PARTITIONED_CATALOG.size() + 1) + PARTITIONED_CATALOG.size() + 6);
+        assertThat(compared).isEqualTo(5 * (PARTITIONED_CATALOG.size() + 1) + PARTITIONED_CATALOG.size() + 8);
     }
 
     @Test

@@ -94,7 +94,7 @@ final class Data
                     long keyIndex = keyIndexes == null ? key : keyIndexes.get(key);
                     tx.insert(Row.of(TableKind.FILE_PARTITION_VALUE, fileId, table.tableId, keyIndex, file.partitionValues().get(key)));
                 }
-                stats.addFile(file);
+                stats.addFile(file, entries(table, file) != null, table.keyTypedStatistics.getOrDefault(file, java.util.Set.of()));
             }
             if (!table.dataFiles.isEmpty()) {
                 changes.add("inserted_into_table", table.tableId);
@@ -135,6 +135,11 @@ final class Data
             stats.stage(tx);
         }
         return finalSchemaVersion;
+    }
+
+    private static List<NameMapEntry> entries(TableDraft table, WrittenDataFile file)
+    {
+        return table.nameMaps.get(file);
     }
 
     private Optional<Long> currentPartitionId(TableDraft table)

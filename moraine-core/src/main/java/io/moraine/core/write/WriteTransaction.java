@@ -293,6 +293,9 @@ public final class WriteTransaction
                 if (!mapped.partitionKeyIndexes().isEmpty()) {
                     draft.partitionKeyIndexes.put(mapped.file(), mapped.partitionKeyIndexes());
                 }
+                if (!mapped.keyTypedStatistics().isEmpty()) {
+                    draft.keyTypedStatistics.put(mapped.file(), mapped.keyTypedStatistics());
+                }
             }
         });
     }
@@ -347,6 +350,7 @@ public final class WriteTransaction
             draft.dataFiles.clear();
             draft.nameMaps.clear();
             draft.partitionKeyIndexes.clear();
+            draft.keyTypedStatistics.clear();
             draft.inlinedWithRowIds.clear();
             draft.deletedPositions.clear();
             draft.deletedInlinedRowIds.clear();

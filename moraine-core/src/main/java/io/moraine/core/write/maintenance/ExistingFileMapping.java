@@ -113,13 +113,13 @@ final class ExistingFileMapping
                 .map(column -> new FileColumnStatistics(column.columnId(), column.columnSizeBytes(), column.valueCount(), column.nullCount(),
                         column.minValue(), column.maxValue(), null, column.extraStats()))
                 .toList());
-        mapping.addHiveStatistics(statistics, rows);
+        Set<Long> keyTyped = mapping.addHiveStatistics(statistics, rows);
         List<Long> keyIndexes = new ArrayList<>();
         List<String> partitionValues = mapping.partitionValues(keyIndexes);
         if (rows == 0) {
             return Optional.empty();
         }
-        return Optional.of(new MappedDataFile(new WrittenDataFile(path, size, footerSize, rows, statistics, partitionValues), nameMap, keyIndexes));
+        return Optional.of(new MappedDataFile(new WrittenDataFile(path, size, footerSize, rows, statistics, partitionValues), nameMap, keyIndexes, keyTyped));
     }
 
     /** DuckLake's {@code MapPartitionColumns}: the values of the table's transform keys the path's directories give. */
@@ -235,10 +235,12 @@ final class ExistingFileMapping
 
     /**
      * The statistics of the columns hive directories give, for columns without statistics from the file (bucket keys
-     * give none): every row holds the directory's value (or NULL), so {@code v..v}, no size.
+     * give none): every row holds the directory's value (or NULL), so {@code v..v}, no size. A calendar key's value
+     * (DuckLake 1.5.5 takes it too) is typed as the key, not the column: returns those columns.
      */
-    private void addHiveStatistics(List<FileColumnStatistics> statistics, long rows)
+    private Set<Long> addHiveStatistics(List<FileColumnStatistics> statistics, long rows)
     {
+        Set<Long> keyTyped = new HashSet<>();
         Set<Long> present = new HashSet<>();
         statistics.forEach(column -> present.add(column.columnId()));
         for (HiveValue value : hiveValues) {
@@ -247,8 +249,12 @@ final class ExistingFileMapping
             }
             long nulls = value.text() == null ? rows : 0;
             statistics.add(new FileColumnStatistics(value.columnId(), 0L, rows - nulls, nulls, value.text(), value.text(), null, null));
+            if (value.transform() != PartitionTransform.Kind.IDENTITY) {
+                keyTyped.add(value.columnId());
+            }
         }
         statistics.sort(Comparator.comparingLong(FileColumnStatistics::columnId));
+        return keyTyped;
     }
 
     /**
