@@ -2,7 +2,6 @@ package io.moraine.duckdb.ext;
 
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.write.maintenance.AddFilesOptions;
 import io.moraine.core.write.maintenance.LakeMaintenance;
 import org.junit.jupiter.api.Test;
@@ -12,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 import static io.moraine.duckdb.ext.ExtensionConnections.execute;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -104,22 +105,95 @@ class CoreAddDataFilesTest
         assertThat(compared).isEqualTo(4 * (CATALOG.size() + 1) + 2 * (CATALOG.size() + 1) + 7 + 11);
     }
 
+    /** {@link #CATALOG} with the partition rows, which the tables of the second test have. */
+    static final List<String> PARTITIONED_CATALOG = java.util.stream.Stream.concat(CATALOG.stream(), Stream.of(
+            "SELECT * FROM lake_meta.ducklake_file_partition_value ORDER BY ALL",
+            "SELECT * FROM lake_meta.ducklake_partition_info ORDER BY ALL",
+            "SELECT * FROM lake_meta.ducklake_partition_column ORDER BY ALL")).toList();
+
     @Test
-    void partitionedTablesAndHivePathsAreRefusedWithAClearError()
+    void hiveDirectoriesPartitionedTablesListsMapsAndGlobsMatchDuckLakesOwnCall()
             throws Exception
     {
-        Path hive = temp.resolve("external/id=3");
-        Files.createDirectories(hive);
-        String file = parquet(hive, "h", "SELECT 'v' AS v FROM range(2)");
+        Path root = temp.resolve("external");
+        String a = root.resolve("k=1/year=2024/a.parquet").toString();
+        String b = root.resolve("k=2/year=2023/b.parquet").toString();
+        String c = root.resolve("k=2/year=2023/c.parquet").toString();
+        String noYear = root.resolve("k=3/no-year.parquet").toString();
+        String hive = temp.resolve("other/k=7/year=2023/u.parquet").toString();
+        String nested = root.resolve("nested.parquet").toString();
+        String day = temp.resolve("events/year=2024/month=1/day=1/e.parquet").toString();
+        String noDate = temp.resolve("events/year=2024/month=2/day=10/f.parquet").toString();
+        parquets(Map.of(
+                a, "SELECT DATE '2024-03-01' + i::INTEGER AS d, 'a' || i AS v FROM range(5) r(i)",            // k only in the path
+                b, "SELECT 99 AS k, DATE '2023-03-01' + i::INTEGER AS d, 'b' || i AS v FROM range(3) r(i)",  // the path's k wins
+                c, "SELECT DATE '2023-06-01' + i::INTEGER AS d, NULL::VARCHAR AS v FROM range(4) r(i)",
+                noYear, "SELECT DATE '2023-03-01' AS d, 'x' AS v",
+                hive, "SELECT i::INTEGER AS id, 'u' || i AS v FROM range(6) r(i)",
+                nested, "SELECT i AS id, [i, i + 1] AS l, MAP {'a': i, 'b': NULL} AS mp, [{'x': i, 'y': 'y' || i}, NULL] AS ls, [[i], []] AS ll "
+                        + "FROM range(8) r(i)",
+                day, "SELECT 11 AS id, DATE '2024-01-01' AS dt",
+                noDate, "SELECT 12 AS id"));
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.p (k INTEGER, d DATE, v VARCHAR)");                                   // 1
+            lakes.both("ALTER TABLE lake.main.p SET PARTITIONED BY (k, year(d))");                                  // 2
+            lakes.both("CREATE TABLE lake.main.u (id INTEGER, k VARCHAR, v VARCHAR)");                              // 3
+            lakes.both("CREATE TABLE lake.main.n (id BIGINT, l BIGINT[], mp MAP(VARCHAR, BIGINT), ls STRUCT(x BIGINT, y VARCHAR)[], ll BIGINT[][])"); // 4
+            lakes.both("CREATE TABLE lake.main.e (id INTEGER, dt DATE)");                                             // 5
+            lakes.both("ALTER TABLE lake.main.e SET PARTITIONED BY (year(dt), month(dt), day(dt))");                 // 6
+        }
+        int compared = 0;
+        // 7: a glob over the partitioned table's hive directories (identity k, year(d)), 8: the same file's directories
+        // on an unpartitioned table (k from the path, year names no column), 9: the same without hive partitioning,
+        // 10: lists (of structs, of lists) and maps, 11: three keys on one column (DuckLake stores every value under
+        // the last key's index), one file lacking that column (its statistics then come from the year directory).
+        compared += add("p", sql(root + "/k=*/year=*/*.parquet"), List.of(root + "/k=*/year=*/*.parquet"), AddFilesOptions.DEFAULTS, List.of(a, b, c));
+        compared += add("u", sql(hive), List.of(hive), AddFilesOptions.DEFAULTS, List.of(hive));
+        compared += add("u", sql(hive) + ", hive_partitioning => false", List.of(hive), new AddFilesOptions(true, false, false), List.of(hive));
+        compared += add("n", sql(nested), List.of(nested), AddFilesOptions.DEFAULTS, List.of(nested));
+        compared += add("e", sql(temp + "/events/**/*.parquet"), List.of(temp + "/events/**/*.parquet"), new AddFilesOptions(true, false),
+                List.of(day, noDate));
+
+        // A partitioned table's file must lie in a directory per key; a glob matching nothing fails: on both, naming it.
+        refused("p", noYear, AddFilesOptions.DEFAULTS, InvalidArgumentException.class, "contains an invalid partition value", noYear);
+        refused("p", root + "/k=*/nothing-*.parquet", AddFilesOptions.DEFAULTS, NotFoundException.class, "No files found that match the pattern",
+                "nothing-*.parquet");
+
+        // DuckDB reads and keeps writing both lakes alike: partitioned inserts, deletes and updates of added rows.
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("INSERT INTO lake.main.p SELECT i % 3, DATE '2023-12-30' + i::INTEGER, 'late' FROM range(10) r(i)");
+            lakes.both("DELETE FROM lake.main.p WHERE v = 'a1' OR k = 2 AND d = DATE '2023-06-02'");
+            lakes.both("UPDATE lake.main.u SET v = 'x' WHERE id < 3");
+            lakes.both("DELETE FROM lake.main.n WHERE id % 3 = 0");
+            lakes.both("INSERT INTO lake.main.n VALUES (100, [1], MAP {'z': 1}, [{'x': 1, 'y': 'z'}], [[1, 2]])");
+            lakes.both("INSERT INTO lake.main.e SELECT i, DATE '2024-01-01' + i::INTEGER * 20 FROM range(20, 30) r(i)");
+            for (String sql : PARTITIONED_CATALOG) {
+                lakes.same(sql);
+                compared++;
+            }
+            for (String table : List.of("p", "u", "n", "e")) {
+                lakes.same("SELECT *, rowid FROM lake.main." + table + " ORDER BY ALL");
+                lakes.same("SELECT * FROM ducklake_table_changes('lake', 'main', '" + table + "', 1, 17) ORDER BY ALL");
+                compared += 2;
+            }
+            assertThat(lakes.same("SELECT k, count(*) FROM lake.main.p WHERE year(d) = 2023 GROUP BY k ORDER BY k"))
+                    .containsExactly(List.of("0", "1"), List.of("1", "1"), List.of("2", "6")); // b and c (7 rows, k from the path, not b's 99), one deleted
+        }
+        System.out.println("CoreAddDataFilesTest: " + compared + " oracle comparisons equal (hive, partitioned, nested, globs)");
+        assertThat(compared).isEqualTo(5 * (PARTITIONED_CATALOG.size() + 1) + PARTITIONED_CATALOG.size() + 8);
+    }
+
+    @Test
+    void missingTablesAndUnreadableHiveValuesAreRefusedWithAClearError()
+            throws Exception
+    {
+        Path directory = temp.resolve("external/id=x");
+        Files.createDirectories(directory);
+        String file = parquet(directory, "h", "SELECT 'v' AS v FROM range(2)");
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             lakes.both("CREATE TABLE lake.main.t (id INTEGER, v VARCHAR)");
-            lakes.both("CREATE TABLE lake.main.p (id INTEGER, v VARCHAR)");
-            lakes.both("ALTER TABLE lake.main.p SET PARTITIONED BY (id)");
         }
-        assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "t", List.of(file), AddFilesOptions.DEFAULTS)))
-                .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("id=3").hasMessageContaining("ducklake_add_data_files");
-        assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "p", List.of(file), AddFilesOptions.DEFAULTS)))
-                .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("partitioned");
+        refused("t", file, AddFilesOptions.DEFAULTS, InvalidArgumentException.class, "Unable to cast 'x' (from hive partition column 'ID')", "to: 'INTEGER'");
         assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "nope", List.of(file), AddFilesOptions.DEFAULTS)))
                 .isInstanceOf(NotFoundException.class).hasMessageContaining("main.nope");
     }
@@ -128,28 +202,41 @@ class CoreAddDataFilesTest
     private int add(String oracleList, List<String> paths, AddFilesOptions options, List<String> expectedAdded)
             throws Exception
     {
-        lakes().onOracle("CALL ducklake_add_data_files('lake', 't', " + oracleList + ", allow_missing => " + options.allowMissing()
+        return add("t", oracleList, paths, options, expectedAdded);
+    }
+
+    private int add(String table, String oracleList, List<String> paths, AddFilesOptions options, List<String> expectedAdded)
+            throws Exception
+    {
+        List<String> catalog = table.equals("t") ? CATALOG : PARTITIONED_CATALOG;
+        lakes().onOracle("CALL ducklake_add_data_files('lake', '" + table + "', " + oracleList + ", allow_missing => " + options.allowMissing()
                 + ", ignore_extra_columns => " + options.ignoreExtraColumns() + ")");
-        List<String> added = lakes().core(m -> m.addDataFiles("main", "t", paths, options));
+        List<String> added = lakes().core(m -> m.addDataFiles("main", table, paths, options));
         assertThat(added).isEqualTo(expectedAdded);
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             long head = Long.parseLong(lakes.same("SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst());
-            for (String sql : CATALOG) {
+            for (String sql : catalog) {
                 lakes.same(sql);
             }
-            lakes.same("SELECT *, rowid FROM lake.main.t AT (VERSION => " + head + ") ORDER BY ALL");
+            lakes.same("SELECT *, rowid FROM lake.main." + table + " AT (VERSION => " + head + ") ORDER BY ALL");
         }
-        return CATALOG.size() + 1;
+        return catalog.size() + 1;
     }
 
     /** The file fails on the oracle and on the core (with {@code type}), both naming {@code text} and {@code hint}. */
     private void refused(String path, AddFilesOptions options, Class<? extends Exception> type, String text, String hint)
             throws Exception
     {
-        String oracleCall = "CALL ducklake_add_data_files('lake', 't', " + sql(path) + ", allow_missing => " + options.allowMissing()
+        refused("t", path, options, type, text, hint);
+    }
+
+    private void refused(String table, String path, AddFilesOptions options, Class<? extends Exception> type, String text, String hint)
+            throws Exception
+    {
+        String oracleCall = "CALL ducklake_add_data_files('lake', '" + table + "', " + sql(path) + ", allow_missing => " + options.allowMissing()
                 + ", ignore_extra_columns => " + options.ignoreExtraColumns() + ")";
         var oracleFailure = assertThatThrownBy(() -> lakes().onOracle(oracleCall));
-        var coreFailure = assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", "t", List.of(path), options)));
+        var coreFailure = assertThatThrownBy(() -> lakes().core(m -> m.addDataFiles("main", table, List.of(path), options)));
         oracleFailure.hasMessageContaining(text).hasMessageContaining(hint);
         coreFailure.isInstanceOf(type).hasMessageContaining(text).hasMessageContaining(hint).hasMessageContaining(path);
     }
@@ -162,6 +249,18 @@ class CoreAddDataFilesTest
             execute(connection, "COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
         }
         return file.toString();
+    }
+
+    /** Writes each query's rows to its file (directories created), on one DuckDB connection. */
+    private static void parquets(Map<String, String> selects)
+            throws Exception
+    {
+        try (Connection connection = ExtensionConnections.open()) {
+            for (Map.Entry<String, String> file : selects.entrySet()) {
+                Files.createDirectories(Path.of(file.getKey()).getParent());
+                execute(connection, "COPY (" + file.getValue() + ") TO '" + file.getKey() + "' (FORMAT parquet)");
+            }
+        }
     }
 
     private static String sql(String path)

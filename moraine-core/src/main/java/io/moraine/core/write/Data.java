@@ -89,10 +89,12 @@ final class Data
                     tx.insert(Row.of(TableKind.FILE_COLUMN_STATS, fileId, table.tableId, column.columnId(), column.columnSizeBytes(), column.valueCount(),
                             column.nullCount(), column.minValue(), column.maxValue(), column.containsNan(), column.extraStats()));
                 }
+                List<Long> keyIndexes = table.partitionKeyIndexes.get(file);
                 for (int key = 0; key < file.partitionValues().size(); key++) {
-                    tx.insert(Row.of(TableKind.FILE_PARTITION_VALUE, fileId, table.tableId, (long) key, file.partitionValues().get(key)));
+                    long keyIndex = keyIndexes == null ? key : keyIndexes.get(key);
+                    tx.insert(Row.of(TableKind.FILE_PARTITION_VALUE, fileId, table.tableId, keyIndex, file.partitionValues().get(key)));
                 }
-                stats.addFile(file);
+                stats.addFile(file, entries(table, file) != null, table.keyTypedStatistics.getOrDefault(file, java.util.Set.of()));
             }
             if (!table.dataFiles.isEmpty()) {
                 changes.add("inserted_into_table", table.tableId);
@@ -133,6 +135,11 @@ final class Data
             stats.stage(tx);
         }
         return finalSchemaVersion;
+    }
+
+    private static List<NameMapEntry> entries(TableDraft table, WrittenDataFile file)
+    {
+        return table.nameMaps.get(file);
     }
 
     private Optional<Long> currentPartitionId(TableDraft table)

@@ -53,7 +53,7 @@ final class NameMappings
     private static void stage(StagedTransaction tx, long mappingId, NameMapEntry entry, Long parent, long[] next)
     {
         long columnId = next[0]++;
-        tx.insert(Row.of(TableKind.NAME_MAPPING, mappingId, columnId, entry.sourceName(), entry.targetFieldId(), parent, false));
+        tx.insert(Row.of(TableKind.NAME_MAPPING, mappingId, columnId, entry.sourceName(), entry.targetFieldId(), parent, entry.hivePartition()));
         for (NameMapEntry child : entry.children()) {
             stage(tx, mappingId, child, columnId, next);
         }
@@ -76,9 +76,6 @@ final class NameMappings
                 try (var rows = attempt.base.everyVersion(TableKind.NAME_MAPPING, mappingId)) {
                     columns = rows.toList();
                 }
-                if (columns.stream().anyMatch(row -> Boolean.TRUE.equals(row.get("is_partition")))) {
-                    continue; // hive-partition mappings are never reused by the core's (unpartitioned) mappings
-                }
                 mappings.add(new Existing(id, mappingId, tree(columns, null)));
             }
             return mappings;
@@ -92,7 +89,7 @@ final class NameMappings
             Object columnParent = column.get("parent_column");
             if (parent == null ? columnParent == null : parent.equals(columnParent)) {
                 entries.add(new NameMapEntry(column.getString("source_name"), column.getLong("target_field_id"),
-                        tree(columns, column.getLong("column_id"))));
+                        tree(columns, column.getLong("column_id")), Boolean.TRUE.equals(column.get("is_partition"))));
             }
         }
         return entries;

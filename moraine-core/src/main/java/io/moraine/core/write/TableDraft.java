@@ -54,6 +54,10 @@ final class TableDraft
     final List<WrittenDataFile> dataFiles = new ArrayList<>();
     /** The name mapping of each data file added without field ids (ducklake_add_data_files), by identity. */
     final Map<WrittenDataFile, List<NameMapEntry>> nameMaps = new java.util.IdentityHashMap<>();
+    /** The partition_key_index of each partition value of a data file whose values are not in key order, by identity. */
+    final Map<WrittenDataFile, List<Long>> partitionKeyIndexes = new java.util.IdentityHashMap<>();
+    /** The columns whose statistics in a mapped data file are typed as a transform key's (MappedDataFile), by identity. */
+    final Map<WrittenDataFile, java.util.Set<Long>> keyTypedStatistics = new java.util.IdentityHashMap<>();
     final List<InlinedBatch> inlined = new ArrayList<>();
 
     /** Compactions of the table's data files (Compactions stages them). */

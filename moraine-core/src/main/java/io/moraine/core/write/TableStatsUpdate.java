@@ -67,7 +67,15 @@ final class TableStatsUpdate
         return List.copyOf(leaves.values());
     }
 
-    void addFile(WrittenDataFile file)
+    /**
+     * A new data file: counted, its column statistics merged into the table's. With {@code added} (a file of
+     * {@code ducklake_add_data_files}, whose statistics DuckLake reads from
+     * {@code parquet_metadata}), a column's bounds count even when it counted no value: a Parquet leaf under a list
+     * of structs counts its NULL structs' slots as NULLs too, so value_count (values - NULLs) may be 0 beside real bounds,
+     * which DuckLake merges into the table's. The statistics of {@code keyTyped} columns are typed as a partition key's
+     * (see {@link MappedDataFile#keyTypedStatistics}).
+     */
+    void addFile(WrittenDataFile file, boolean added, java.util.Set<Long> keyTyped)
     {
         recordCount += file.recordCount();
         nextRowId += file.recordCount();
@@ -75,8 +83,10 @@ final class TableStatsUpdate
         for (FileColumnStatistics column : file.columnStatistics()) {
             TableColumn leaf = leaves.get(column.columnId());
             if (leaf != null) {
-                merge(leaf).add(column.nullCount() == null || column.nullCount() > 0, column.containsNan(), column.minValue(), column.maxValue(),
-                        column.valueCount() == null || column.valueCount() > 0);
+                ColumnStatsMerge merge = merge(leaf);
+                merge.typedAs(keyTyped.contains(column.columnId()));
+                merge.add(column.nullCount() == null || column.nullCount() > 0, column.containsNan(), column.minValue(), column.maxValue(),
+                        column.valueCount() == null || column.valueCount() > 0 || added && column.minValue() != null);
             }
         }
     }
@@ -142,6 +152,10 @@ final class TableStatsUpdate
         /** Whether min and max hold the bounds of every value so far (false once a contributor with values had none). */
         private boolean boundsKnown;
         private boolean anyValues;
+        /** Whether the bounds so far are typed as a partition key rather than the column; null before any contributor. */
+        private Boolean keyTyped;
+        /** Whether the next contributor's type differs from the bounds' (DuckLake then drops them: "cannot be compared"). */
+        private boolean typesDiffer;
 
         private ColumnStatsMerge(DuckLakeType type)
         {
@@ -159,6 +173,7 @@ final class TableStatsUpdate
                 merge.max = row.getString("max_value");
                 merge.anyValues = merge.min != null || merge.max != null;
                 merge.boundsKnown = true;
+                merge.keyTyped = false;
             }
             else {
                 merge.boundsKnown = true;
@@ -166,11 +181,25 @@ final class TableStatsUpdate
             return merge;
         }
 
+        /** The next contributor's bounds are typed as a partition key ({@code true}) or as the column. */
+        void typedAs(boolean key)
+        {
+            typesDiffer = keyTyped != null && keyTyped != key;
+            keyTyped = key;
+        }
+
         void add(boolean hasNulls, Boolean hasNan, String otherMin, String otherMax, boolean hasValues)
         {
             containsNull = containsNull == null ? hasNulls : containsNull || hasNulls;
             if (hasNan != null) {
                 containsNan = containsNan == null ? hasNan : containsNan || hasNan;
+            }
+            boolean differ = typesDiffer;
+            typesDiffer = false;
+            if (differ && anyValues) {
+                boundsKnown = false;
+                min = null;
+                max = null;
             }
             if (!hasValues) {
                 return;

@@ -300,6 +300,12 @@ public final class WriteTransaction
             for (MappedDataFile mapped : copy) {
                 draft.dataFiles.add(mapped.file());
                 draft.nameMaps.put(mapped.file(), mapped.nameMap());
+                if (!mapped.partitionKeyIndexes().isEmpty()) {
+                    draft.partitionKeyIndexes.put(mapped.file(), mapped.partitionKeyIndexes());
+                }
+                if (!mapped.keyTypedStatistics().isEmpty()) {
+                    draft.keyTypedStatistics.put(mapped.file(), mapped.keyTypedStatistics());
+                }
             }
         });
     }
@@ -353,6 +359,8 @@ public final class WriteTransaction
             draft.inlined.clear();
             draft.dataFiles.clear();
             draft.nameMaps.clear();
+            draft.partitionKeyIndexes.clear();
+            draft.keyTypedStatistics.clear();
             draft.inlinedWithRowIds.clear();
             draft.deletedPositions.clear();
             draft.deletedInlinedRowIds.clear();

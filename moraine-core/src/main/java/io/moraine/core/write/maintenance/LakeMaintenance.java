@@ -10,7 +10,6 @@ import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.store.StoreFacts;
 import io.moraine.core.tx.StagedTransaction;
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.write.files.DataFileLayout;
 import io.moraine.core.write.MappedDataFile;
 import io.moraine.core.write.WriteTransaction;
@@ -20,7 +19,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -110,10 +109,12 @@ public final class LakeMaintenance
     }
 
     /**
-     * {@code ducklake_add_data_files(table, paths, allow_missing, ignore_extra_columns)}: adds existing Parquet files
-     * (without field ids) to the table where they lie, each read through a name mapping, in one commit; returns the
-     * files added (a file without rows is skipped, as DuckLake skips it; a path given twice is added once). Paths are exact file paths,
-     * not globs; hive-partitioned paths and partitioned tables are refused (not supported by the core yet).
+     * {@code ducklake_add_data_files(table, paths, allow_missing, ignore_extra_columns, hive_partitioning)}: adds existing
+     * Parquet files (without field ids) to the table where they lie, each read through a name mapping
+     * ({@link ExistingFileMapping}: hive directories of the path, list, map and struct columns), in one commit; returns
+     * the files added. Each path is a file or a glob ({@link FileGlob}, expanded with the lake's file system in DuckDB's
+     * order; one matching nothing fails, naming it); a file named twice is added once, a file without rows is skipped,
+     * as DuckLake skips it.
      */
     public List<String> addDataFiles(String schema, String table, List<String> paths, AddFilesOptions options)
     {
@@ -122,13 +123,15 @@ public final class LakeMaintenance
         WriteTransaction transaction = WriteTransaction.begin(catalog, files);
         try {
             DataFileLayout layout = transaction.dataFileLayout(schema, table);
-            if (layout.partitionSpec().isPresent()) {
-                throw new UnsupportedFeatureException("table " + schema + "." + table + " is partitioned; the core adds files to unpartitioned tables "
-                        + "only so far — add them through DuckDB's ducklake_add_data_files, which maps hive partition directories");
-            }
             List<MappedDataFile> mapped = new ArrayList<>();
-            for (String path : new LinkedHashSet<>(paths)) {
-                ExistingFileMapping.map(files, path, table, layout.columns().columns(), options).ifPresent(mapped::add);
+            Set<String> seen = new HashSet<>();
+            for (String pattern : paths) {
+                for (String path : FileGlob.expand(files, pattern)) {
+                    // DuckLake 1.5.5 keys its "already added" set on the path with '\\' turned into '/'
+                    if (seen.add(path.replace('\\', '/'))) {
+                        ExistingFileMapping.map(files, path, table, layout.columns().columns(), layout.partitionSpec(), options).ifPresent(mapped::add);
+                    }
+                }
             }
             if (mapped.isEmpty()) {
                 transaction.rollback();
