@@ -44,6 +44,8 @@ final class CommandHelp
                     + "  --check-files             also check that every referenced file exists (default: off)\n"
                     + "  --data-path <path>        look for the files here instead of the catalog's data path (default: the catalog's)\n"
                     + "  --checkpoint <id>         verify the store as it was at this checkpoint (default: its newest state)\n"
+                    + "  --repair                  first remove the inline records of tables no snapshot sees (INLINE_ORPHAN), in one\n"
+                    + "                            commit that adds no snapshot; nothing else is changed (default: change nothing)\n"
                     + "  exit status 1 when the store breaks an invariant (each problem printed on one line)\n"),
             entry("flush", "usage: bin/moraine " + FlushCommand.USAGE + "\n"
                     + EXISTING_STORE + STORE_TIMEOUT

@@ -108,6 +108,13 @@ class DuckLakeDropTableInlineTest
             assertThat(problem.line()).contains("inline records of table ").contains(leftOver.size() + " records (")
                     .contains("no snapshot can see any more");
         });
+        // The repair (bin/moraine verify --repair) removes exactly those records, and the store verifies clean.
+        try (MoraineCatalog catalog = MoraineCatalog.open(store, OpenMode.READ_WRITE)) {
+            assertThat(io.moraine.core.verify.InlineOrphanRepair.run(catalog)).hasSize(1);
+            assertThat(io.moraine.core.verify.InlineOrphanRepair.run(catalog)).as("a second repair finds nothing").isEmpty();
+        }
+        assertThat(inlineRecords(store)).as("inline records after the repair").isEmpty();
+        assertThat(verify(store).problems()).isEmpty();
     }
 
     /** Every inline record of table {@code tableId}. */

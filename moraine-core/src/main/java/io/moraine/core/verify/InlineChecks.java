@@ -13,6 +13,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -62,6 +63,8 @@ final class InlineChecks
     private final Set<List<Long>> droppedVersions = new HashSet<>();
     /** Per table, how many inline records of each kind it has (kind names as in {@link #kindName}). */
     private final Map<Long, Map<String, Long>> recordsByTable = new java.util.TreeMap<>();
+    /** Tables with inline records that no snapshot can see (found by {@link #run}). */
+    private final List<Long> orphanTables = new ArrayList<>();
 
     InlineChecks(KeyValueReader reader, Findings findings, CatalogRowChecks catalog, OptionalLong head)
     {
@@ -89,6 +92,7 @@ final class InlineChecks
         }
         for (Map.Entry<Long, Map<String, Long>> table : recordsByTable.entrySet()) {
             if (!catalog.anySnapshotSeesTable(table.getKey())) {
+                orphanTables.add(table.getKey());
                 long records = table.getValue().values().stream().mapToLong(Long::longValue).sum();
                 findings.problem(INLINE_ORPHAN, "inline records of table " + table.getKey(), records + " records (" + describe(table.getValue())
                         + ") of a table no snapshot can see any more: no ducklake_table row of it lives at a snapshot that exists. "
@@ -104,6 +108,11 @@ final class InlineChecks
                 findings.problem(INLINE_SCHEMA, name, "is registered in ducklake_inlined_data_tables but marked dropped by a flush");
             }
         }
+    }
+
+    List<Long> orphanTables()
+    {
+        return List.copyOf(orphanTables);
     }
 
     private void check(byte[] key, byte[] value, BufferAllocator allocator)
