@@ -101,6 +101,30 @@ class CoreDeleteConflictsTest
     }
 
     @Test
+    void deletesOfDifferentFilesOfOneTableBothLand()
+            throws Exception
+    {
+        try (MoraineCatalog catalog = catalog()) {
+            WriteTransaction mine = WriteTransaction.begin(catalog, LocalFileSystem.INSTANCE);
+            RowDeletes fileOne = RowDeletes.create();
+            for (long position = 10; position < 20; position++) {
+                fileOne.fileRow(1, position);
+            }
+            mine.deleteRows("main", "t", fileOne);
+            RowDeletes fileZero = RowDeletes.create();
+            for (long position = 0; position < 10; position++) {
+                fileZero.fileRow(0, position);
+            }
+            long theirs = WriteTransaction.begin(catalog, LocalFileSystem.INSTANCE).deleteRows("main", "t", fileZero).commit();
+            // As DuckLake's file-level check: the other delete touched file 0 only, so this one lands on top of it.
+            assertThat(mine.commit()).isEqualTo(theirs + 1);
+        }
+        try (Connection connection = duckDb()) {
+            assertThat(query(connection, "SELECT count(*), min(a) FROM lake.t")).containsExactly(List.of("10", "10"));
+        }
+    }
+
+    @Test
     void aDeleteWhoseFileGotAnotherDeleteFileMeanwhileIsRefused()
             throws Exception
     {

@@ -28,8 +28,22 @@ public final class ChangeConflicts
      */
     public static Optional<String> check(List<Change> mine, long theirSnapshot, List<Change> theirs, LongFunction<Optional<String>> schemaNameById)
     {
+        return check(mine, theirSnapshot, theirs, schemaNameById, false);
+    }
+
+    /**
+     * As {@link #check(List, long, List, LongFunction)}; with {@code filesCheckedByCaller}, two deletes of one table are
+     * not a conflict here: the caller checks, as DuckLake does, that no file it deletes from or retires was deleted
+     * from or retired since its snapshot (the write API's re-planning does).
+     */
+    public static Optional<String> check(List<Change> mine, long theirSnapshot, List<Change> theirs, LongFunction<Optional<String>> schemaNameById,
+            boolean filesCheckedByCaller)
+    {
         for (Change my : mine) {
             for (Change their : theirs) {
+                if (filesCheckedByCaller && my.type().equals("deleted_from_table") && their.type().equals("deleted_from_table")) {
+                    continue;
+                }
                 Optional<String> conflict = conflict(my, their, schemaNameById);
                 if (conflict.isPresent()) {
                     return Optional.of("this transaction's " + entry(my) + " conflicts with " + entry(their) + " committed in snapshot "
@@ -79,8 +93,8 @@ public final class ChangeConflicts
                 }
                 Set<String> conflicting = switch (mine) {
                     case "inserted_into_table", "inlined_insert" -> Set.of("dropped_table", "altered_table", "deleted_from_table", "inlined_delete");
-                    // DuckLake lets two deletes of one table land when they touch different files; moraine refuses the pair at
-                    // the table level until it checks files (the safe side: the loser retries).
+                    // DuckLake lets two deletes of one table land when they touch different files: the write API checks
+                    // files (filesCheckedByCaller); the rebase of DuckLake's own commits refuses the pair (the loser retries).
                     case "deleted_from_table" -> Set.of("dropped_table", "altered_table", "merge_adjacent", "rewrite_delete", "inserted_into_table",
                             "inlined_insert", "deleted_from_table");
                     case "inlined_delete" -> Set.of("dropped_table", "altered_table", "inlined_delete", "inline_flush", "inserted_into_table",

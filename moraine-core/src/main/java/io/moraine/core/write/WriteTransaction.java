@@ -522,7 +522,9 @@ public final class WriteTransaction
                 List<SnapshotChanges.Change> theirs = SnapshotChanges.parse(changes.map(row -> row.getString("changes_made")).orElse(null));
                 Optional<String> conflict = io.moraine.core.tx.ChangeConflicts.check(mine, id, theirs,
                         schemaId -> headSnapshot.model().schema(schemaId).map(schema -> schema.name())
-                                .or(() -> schemaNameAt(base, schemaId)));
+                                .or(() -> schemaNameAt(base, schemaId)),
+                        // The re-planned attempt checks every file this transaction deletes from (TableDeletes.checkUnchanged).
+                        true);
                 if (conflict.isPresent()) {
                     throw new CommitConflictException("Transaction conflict: " + conflict.get() + "; nothing was committed. Begin a new transaction "
                             + "at the current head (" + head + ") and retry");
