@@ -54,11 +54,12 @@ final class ChangeFeedFunction
     static final String VIRTUAL_COLUMNS = "VIRTUAL_COLUMNS";
 
     private final ChangeFeedOutput output;
-    private final MoraineCatalog catalog;
+    /** The catalog, opened on first use: functions are registered on every node, and workers never open the store. */
+    private final java.util.function.Supplier<MoraineCatalog> catalog;
     private final MoraineTableColumns tableColumns;
     private final java.util.function.Function<ConnectorSession, CatalogSnapshot> defaultSnapshot;
 
-    ChangeFeedFunction(ChangeFeedOutput output, MoraineCatalog catalog, MoraineTableColumns tableColumns,
+    ChangeFeedFunction(ChangeFeedOutput output, java.util.function.Supplier<MoraineCatalog> catalog, MoraineTableColumns tableColumns,
             java.util.function.Function<ConnectorSession, CatalogSnapshot> defaultSnapshot)
     {
         super("system", output.functionName(), arguments(output), GENERIC_TABLE, description(output));
@@ -112,6 +113,7 @@ final class ChangeFeedFunction
             throw invalid("both end_snapshot and end_timestamp were given: give at most one of them, the last snapshot of the change feed "
                     + "(an id, or a time: the snapshot current then); without either it ends at the current snapshot");
         }
+        MoraineCatalog catalog = this.catalog.get();
         try (CatalogSnapshot end = endSnapshot.map(catalog::at).or(() -> endTimestamp.map(catalog::asOf)).orElseGet(() -> defaultSnapshot.apply(session))) {
             SchemaTableName name = new SchemaTableName(schema, table);
             long tableId = end.model().table(schema, table).orElseThrow(() -> missing(end, schema, table)).id();

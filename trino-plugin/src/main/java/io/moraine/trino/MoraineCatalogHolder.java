@@ -20,7 +20,7 @@ import java.util.Optional;
  */
 public class MoraineCatalogHolder
 {
-    private final MoraineCatalog catalog;
+    private volatile MoraineCatalog catalog;
     private final Optional<String> dataPathOverride;
     private final io.moraine.core.catalog.AllowedLocations allowedLocations;
     private final BufferAllocator allocator = new RootAllocator();
@@ -49,22 +49,41 @@ public class MoraineCatalogHolder
         this.options = options;
         this.readOnly = config.isReadOnly();
         this.checkpointId = config.getCheckpointId();
-        try {
-            this.catalog = config.getCheckpointId()
-                    .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
-                    .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, options));
-        }
-        catch (MoraineException e) {
-            allocator.close();
-            throw MoraineErrorCode.toTrino(e);
-        }
     }
 
-    /** The catalog reads go through: the writer once this process has written (it sees its own commits at once), else the reader. */
+    /**
+     * The catalog reads go through: the writer once this process has written (it sees its own commits at once), else the
+     * reader, opened on first use — so a worker, which plans nothing, never opens the store.
+     */
     public MoraineCatalog catalog()
     {
         MoraineCatalog opened = writer;
-        return opened != null ? opened : catalog;
+        if (opened != null) {
+            return opened;
+        }
+        opened = catalog;
+        if (opened != null) {
+            return opened;
+        }
+        synchronized (this) {
+            if (catalog == null) {
+                try {
+                    catalog = checkpointId
+                            .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
+                            .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, options));
+                }
+                catch (MoraineException e) {
+                    throw MoraineErrorCode.toTrino(e);
+                }
+            }
+            return catalog;
+        }
+    }
+
+    /** Whether this process has opened the store (a worker never should). */
+    public boolean storeOpened()
+    {
+        return catalog != null || writer != null;
     }
 
     /**
@@ -132,7 +151,9 @@ public class MoraineCatalogHolder
                 }
             }
             finally {
-                catalog.close();
+                if (catalog != null) {
+                    catalog.close();
+                }
             }
         }
     }

@@ -89,7 +89,7 @@ public class MoraineConnector
     {
         java.util.Set<io.trino.spi.function.table.ConnectorTableFunction> functions = new java.util.LinkedHashSet<>();
         for (ChangeFeedOutput output : ChangeFeedOutput.values()) {
-            functions.add(new ChangeFeedFunction(output, catalog.catalog(), tableColumns,
+            functions.add(new ChangeFeedFunction(output, catalog::catalog, tableColumns,
                     session -> new MoraineMetadata(catalog.catalog(), tableColumns, config.getDefaultSnapshotId(), config.getDefaultSnapshotTimestamp())
                             .defaultSnapshot(session)));
         }

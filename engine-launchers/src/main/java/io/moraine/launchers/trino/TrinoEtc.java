@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A Trino installation's {@code etc/} and {@code plugin/} for one single-node server, as Trino's documentation lays
+ * A Trino installation's {@code etc/} and {@code plugin/} for one server (a single node, or a cluster's coordinator or
+ * worker, all on loopback), as Trino's documentation lays
  * them out: {@code etc/config.properties}, {@code etc/node.properties}, {@code etc/jvm.config},
  * {@code etc/log.properties}, {@code etc/catalog/lake.properties}, and {@code plugin/moraine} linking to the build's
  * plugin directory.
@@ -34,7 +35,28 @@ record TrinoEtc(Path home, int port, List<String> jvmOptions, Map<String, String
                 "-Dfile.encoding=UTF-8");
     }
 
+    /**
+     * How a server takes part: a single node (coordinator that also runs tasks), a cluster's coordinator (schedules
+     * tasks on workers only), or a worker announcing itself to the coordinator on {@code coordinatorPort}.
+     */
+    record Role(boolean coordinator, boolean runsTasksOnCoordinator, int coordinatorPort)
+    {
+        static final Role SINGLE_NODE = new Role(true, true, -1);
+        static final Role CLUSTER_COORDINATOR = new Role(true, false, -1);
+
+        static Role workerOf(int coordinatorPort)
+        {
+            return new Role(false, false, coordinatorPort);
+        }
+    }
+
     static TrinoEtc write(Path home, int port, Path pluginDirectory, Map<String, String> catalog, String heap)
+            throws IOException
+    {
+        return write(home, port, pluginDirectory, catalog, heap, Role.SINGLE_NODE);
+    }
+
+    static TrinoEtc write(Path home, int port, Path pluginDirectory, Map<String, String> catalog, String heap, Role role)
             throws IOException
     {
         Path etc = Files.createDirectories(home.resolve("etc"));
@@ -46,10 +68,12 @@ record TrinoEtc(Path home, int port, List<String> jvmOptions, Map<String, String
         // A single node on this machine: it announces itself on loopback, not on the host's network address.
         node.put("node.internal-address", "127.0.0.1");
         Map<String, String> config = new LinkedHashMap<>();
-        config.put("coordinator", "true");
-        config.put("node-scheduler.include-coordinator", "true");
+        config.put("coordinator", Boolean.toString(role.coordinator()));
+        if (role.coordinator()) {
+            config.put("node-scheduler.include-coordinator", Boolean.toString(role.runsTasksOnCoordinator()));
+        }
         config.put("http-server.http.port", Integer.toString(port));
-        config.put("discovery.uri", "http://127.0.0.1:" + port);
+        config.put("discovery.uri", "http://127.0.0.1:" + (role.coordinator() ? port : role.coordinatorPort()));
         config.put("plugin.dir", plugins.toString());
         config.put("catalog.config-dir", Files.createDirectories(etc.resolve("catalog")).toString());
         List<String> jvm = jvmConfig(heap);

@@ -64,11 +64,41 @@ public final class TrinoServerProcess
     public static TrinoServerProcess start(StoreUri store, int port, Duration storeTimeout)
             throws IOException, InterruptedException
     {
+        return start(store, port, storeTimeout, TrinoEtc.Role.SINGLE_NODE);
+    }
+
+    /**
+     * A cluster on this machine: a coordinator that schedules no task on itself, and {@code workers} worker processes
+     * (each with the plugin directory installed as on the coordinator), returned once every worker is active.
+     * The coordinator comes first in the list.
+     */
+    public static List<TrinoServerProcess> startCluster(StoreUri store, int workers)
+            throws IOException, InterruptedException
+    {
+        List<TrinoServerProcess> servers = new ArrayList<>();
+        try {
+            TrinoServerProcess coordinator = start(store, 0, StoreOptions.DEFAULT_TIMEOUT, TrinoEtc.Role.CLUSTER_COORDINATOR);
+            servers.add(coordinator);
+            for (int i = 0; i < workers; i++) {
+                servers.add(start(store, 0, StoreOptions.DEFAULT_TIMEOUT, TrinoEtc.Role.workerOf(coordinator.etc.port())));
+            }
+            coordinator.awaitActiveWorkers(workers);
+            return servers;
+        }
+        catch (IOException | InterruptedException | RuntimeException e) {
+            servers.forEach(TrinoServerProcess::close);
+            throw e;
+        }
+    }
+
+    private static TrinoServerProcess start(StoreUri store, int port, Duration storeTimeout, TrinoEtc.Role role)
+            throws IOException, InterruptedException
+    {
         Path home = Files.createTempDirectory("moraine-trino-");
         TrinoEtc etc = TrinoEtc.write(home, port == 0 ? freePort() : port, PluginDirectory.locate(), Map.of(
                 "connector.name", "moraine",
                 "moraine.store-uri", store.toString(),
-                "moraine.store-timeout", storeTimeout.toMillis() + "ms"), System.getProperty("moraine.trino.heap", "2G"));
+                "moraine.store-timeout", storeTimeout.toMillis() + "ms"), System.getProperty("moraine.trino.heap", "2G"), role);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(etc.jvmOptions());
@@ -128,6 +158,35 @@ public final class TrinoServerProcess
             }
             Thread.sleep(250);
         }
+    }
+
+    /** Waits until the coordinator counts {@code workers} active workers (nodes that are not the coordinator). */
+    private void awaitActiveWorkers(int workers)
+            throws InterruptedException
+    {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        String count = "SELECT count(*) FROM system.runtime.nodes WHERE NOT coordinator AND state = 'active'";
+        while (true) {
+            try {
+                if (queryCsv(count).strip().endsWith("\n" + workers)) {
+                    return;
+                }
+            }
+            catch (SQLException notReadyYet) {
+                // The coordinator answers queries once it has its catalogs.
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TrinoServerFailure("the coordinator did not see " + workers + " active worker(s) within " + STARTUP_TIMEOUT.toSeconds() + "s; "
+                        + logTail(etc));
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** The server's log file (each server of a cluster has its own). */
+    public Path serverLog()
+    {
+        return etc.serverLog();
     }
 
     private static String logTail(TrinoEtc etc)

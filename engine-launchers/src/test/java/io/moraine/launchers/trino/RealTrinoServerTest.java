@@ -37,7 +37,10 @@ class RealTrinoServerTest
     static Path directory;
 
     private DuckLakeOracle oracle;
+    /** The coordinator (it runs no task) and one worker, separate processes. */
+    private List<TrinoServerProcess> cluster;
     private TrinoServerProcess trino;
+    private StoreUri store;
     private Connection connection;
     private long afterFirstInsert;
     private long head;
@@ -58,8 +61,11 @@ class RealTrinoServerTest
         StoreUri store = StoreUri.parse(directory.resolve("store").toString());
         CatalogImporter.importCatalog(DuckLakeSource.parse(oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"))), store, Optional.empty(),
                 CatalogImporter.Progress.SILENT);
-        trino = TrinoServerProcess.start(store, 0);
-        System.out.printf("Trino's server started in %.1f s%n", trino.startupTime().toMillis() / 1000.0);
+        this.store = store;
+        cluster = TrinoServerProcess.startCluster(store, 1);
+        trino = cluster.getFirst();
+        System.out.printf("Trino's coordinator started in %.1f s, its worker in %.1f s%n", trino.startupTime().toMillis() / 1000.0,
+                cluster.get(1).startupTime().toMillis() / 1000.0);
         connection = trino.connect();
     }
 
@@ -70,8 +76,8 @@ class RealTrinoServerTest
         if (connection != null) {
             connection.close();
         }
-        if (trino != null) {
-            trino.close();
+        if (cluster != null) {
+            cluster.forEach(TrinoServerProcess::close);
         }
         if (oracle != null) {
             oracle.close();
@@ -118,6 +124,38 @@ class RealTrinoServerTest
         assertThat(expected).hasSize(500 + 2 + 2 * 90);
         assertThat(actual).isEqualTo(expected);
         comparisons += expected.size();
+    }
+
+    /**
+     * Writes from a cluster: the coordinator plans and commits, the worker writes the Parquet files (the coordinator
+     * runs no task), and DuckDB reads what Trino wrote.
+     */
+    @Test
+    void insertCreateTableAsAndMergeOnAWorker()
+            throws Exception
+    {
+        assertThat(trinoRows("SELECT count(*) FROM system.runtime.nodes WHERE NOT coordinator")).containsExactly("1");
+        execute("CREATE TABLE lake.main.written WITH (data_inlining_row_limit = 0) AS SELECT id, customer, amount FROM orders WHERE id <= 1000");
+        execute("INSERT INTO lake.main.written VALUES (5001, 'new', 1.00)");
+        execute("MERGE INTO lake.main.written t USING (VALUES (1, 'renamed'), (5002, 'added')) s(id, customer) ON t.id = s.id "
+                + "WHEN MATCHED THEN UPDATE SET customer = s.customer WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.customer, NULL)");
+        List<String> expected = List.of("902|460003|renamed|added");
+        String summary = "SELECT count(*), sum(id), max(CASE WHEN id = 1 THEN customer END), max(CASE WHEN id = 5002 THEN customer END) FROM ";
+        assertThat(trinoRows(summary + "lake.main.written")).isEqualTo(expected);
+        assertThat(io.moraine.testing.DuckDbOverStore.run(store, summary + "lake.main.written"))
+                .containsExactly("ROW 0 " + expected.getFirst());
+        // ids divisible by 10 were deleted from orders. Every data file was written by the worker's page sinks, so each landed in the table's directory through the
+        // worker's file system; the coordinator wrote none (it runs no task).
+        assertThat(trinoRows("SELECT count(DISTINCT \"$path\") >= 3 FROM lake.main.written")).containsExactly("true");
+        comparisons += 2;
+    }
+
+    private void execute(String sql)
+            throws SQLException
+    {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     private long headSnapshot()
