@@ -22,6 +22,7 @@ import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -49,31 +50,25 @@ final class CompactionOutput
         this.columns = columns;
     }
 
-    /** The written file, or empty when no source row is live (nothing is written then). */
-    Optional<WrittenDataFile> write(List<Input> inputs, boolean rowIds, boolean snapshotIds, List<String> partitionValues)
+    /**
+     * The written file, or empty when no source row is live (nothing is written then); with a sort order, the rows are
+     * held in memory (an output is bounded by the target file size) and written in that order, ties in source order.
+     */
+    Optional<WrittenDataFile> write(List<Input> inputs, boolean rowIds, boolean snapshotIds, List<String> partitionValues,
+            Optional<CompactionSortOrder> sortOrder)
     {
         String firstPath = path(inputs.getFirst().source());
         String path = firstPath.substring(0, firstPath.lastIndexOf('/') + 1) + DataFileNames.dataFileName();
-        List<Type> userFields = null;
-        ParquetFileWriter<CopiedRowWriteSupport.CopiedRow> writer = null;
-        long rows = 0;
+        Output output = new Output(path, rowIds, snapshotIds);
+        List<SortedRow> sorted = new ArrayList<>();
         try {
             for (Input input : inputs) {
                 CompactionSource source = input.source();
                 String sourcePath = path(source);
                 try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(sourcePath, OptionalLong.of(source.sizeBytes())))) {
                     MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-                    List<Type> fields = schema.getFields();
-                    int user = (int) fields.stream().filter(field -> !isHidden(field)).count();
-                    List<Type> sourceUser = fields.subList(0, user);
-                    if (userFields == null) {
-                        userFields = sourceUser;
-                    }
-                    else if (!userFields.equals(sourceUser)) {
-                        throw new UnsupportedFeatureException("data file " + sourcePath + " has another Parquet schema than " + path(inputs.getFirst().source())
-                                + " though both were written at one schema version; the core merges files of one layout only — compact this table "
-                                + "through DuckDB's ducklake_merge_adjacent_files");
-                    }
+                    output.accept(schema, sourcePath);
+                    int[] sortFields = sortOrder.map(order -> order.fieldsOf(schema)).orElse(null);
                     int rowIdField = schema.containsField(DataFileSchema.ROW_ID_NAME) ? schema.getFieldIndex(DataFileSchema.ROW_ID_NAME) : -1;
                     int snapshotField = schema.containsField(DataFileSchema.SNAPSHOT_ID_NAME) ? schema.getFieldIndex(DataFileSchema.SNAPSHOT_ID_NAME) : -1;
                     long position = 0;
@@ -85,33 +80,29 @@ final class CompactionOutput
                             if (input.deletedPositions().contains(position)) {
                                 continue;
                             }
-                            if (writer == null) {
-                                List<Type> outputFields = new ArrayList<>(userFields);
-                                if (rowIds) {
-                                    outputFields.add(DataFileSchema.rowIdColumn());
-                                }
-                                if (snapshotIds) {
-                                    outputFields.add(DataFileSchema.snapshotIdColumn());
-                                }
-                                writer = ParquetFileWriter.create(files, path,
-                                        new CopiedRowWriteSupport(new MessageType(schema.getName(), outputFields), userFields.size(), rowIds, snapshotIds));
-                            }
                             long rowId = rowIdField >= 0 ? group.getLong(rowIdField, 0) : source.rowIdStart() + position;
                             long snapshotId = snapshotField >= 0 ? group.getLong(snapshotField, 0) : source.beginSnapshot();
-                            writer.write(new CopiedRowWriteSupport.CopiedRow(group, rowId, snapshotId));
-                            rows++;
+                            CopiedRowWriteSupport.CopiedRow row = new CopiedRowWriteSupport.CopiedRow(group, rowId, snapshotId);
+                            if (sortOrder.isPresent()) {
+                                sorted.add(new SortedRow(sortOrder.get().keyOf(group, schema, sortFields), row));
+                            }
+                            else {
+                                output.write(row);
+                            }
                         }
                     }
                 }
             }
-            if (writer == null) {
-                return Optional.empty();
+            if (sortOrder.isPresent()) {
+                // List.sort is stable: rows of equal keys keep their source order, as DuckDB's sort of the scan keeps them
+                Comparator<Comparable<?>[]> keys = sortOrder.get().comparator();
+                sorted.sort((left, right) -> keys.compare(left.key(), right.key()));
+                for (SortedRow row : sorted) {
+                    output.write(row.row());
+                }
+                sorted.clear();
             }
-            writer.close();
-            try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(path, OptionalLong.of(writer.sizeBytes())))) {
-                return Optional.of(new WrittenDataFile(path, writer.sizeBytes(), writer.footerSize(), rows,
-                        ParquetFileStatistics.fromFooter(reader.getFooter(), columns), partitionValues));
-            }
+            return output.finish(partitionValues);
         }
         catch (IOException e) {
             deleteQuietly(path);
@@ -121,6 +112,76 @@ final class CompactionOutput
         catch (RuntimeException e) {
             deleteQuietly(path);
             throw e;
+        }
+    }
+
+    private record SortedRow(Comparable<?>[] key, CopiedRowWriteSupport.CopiedRow row) {}
+
+    /** The output file, opened at its first row, with the user fields every source must share. */
+    private final class Output
+    {
+        private final String path;
+        private final boolean rowIds;
+        private final boolean snapshotIds;
+        private MessageType firstSchema;
+        private String firstPath;
+        private List<Type> userFields;
+        private ParquetFileWriter<CopiedRowWriteSupport.CopiedRow> writer;
+        private long rows;
+
+        Output(String path, boolean rowIds, boolean snapshotIds)
+        {
+            this.path = path;
+            this.rowIds = rowIds;
+            this.snapshotIds = snapshotIds;
+        }
+
+        void accept(MessageType schema, String sourcePath)
+        {
+            List<Type> fields = schema.getFields();
+            int user = (int) fields.stream().filter(field -> !isHidden(field)).count();
+            List<Type> sourceUser = fields.subList(0, user);
+            if (userFields == null) {
+                userFields = sourceUser;
+                firstSchema = schema;
+                firstPath = sourcePath;
+            }
+            else if (!userFields.equals(sourceUser)) {
+                throw new UnsupportedFeatureException("data file " + sourcePath + " has another Parquet schema than " + firstPath
+                        + " though both were written at one schema version; the core merges files of one layout only — compact this table "
+                        + "through DuckDB's ducklake_merge_adjacent_files");
+            }
+        }
+
+        void write(CopiedRowWriteSupport.CopiedRow row)
+                throws IOException
+        {
+            if (writer == null) {
+                List<Type> outputFields = new ArrayList<>(userFields);
+                if (rowIds) {
+                    outputFields.add(DataFileSchema.rowIdColumn());
+                }
+                if (snapshotIds) {
+                    outputFields.add(DataFileSchema.snapshotIdColumn());
+                }
+                writer = ParquetFileWriter.create(files, path,
+                        new CopiedRowWriteSupport(new MessageType(firstSchema.getName(), outputFields), userFields.size(), rowIds, snapshotIds));
+            }
+            writer.write(row);
+            rows++;
+        }
+
+        Optional<WrittenDataFile> finish(List<String> partitionValues)
+                throws IOException
+        {
+            if (writer == null) {
+                return Optional.empty();
+            }
+            writer.close();
+            try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(path, OptionalLong.of(writer.sizeBytes())))) {
+                return Optional.of(new WrittenDataFile(path, writer.sizeBytes(), writer.footerSize(), rows,
+                        ParquetFileStatistics.fromFooter(reader.getFooter(), columns), partitionValues));
+            }
         }
     }
 

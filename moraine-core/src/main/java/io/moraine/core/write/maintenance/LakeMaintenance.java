@@ -152,12 +152,23 @@ public final class LakeMaintenance
     public List<CompactionResult> mergeAdjacentFiles(String schema, String table, MergeAdjacentOptions options)
     {
         requireNonNull(options, "options is null");
-        try (TableCompaction compaction = new TableCompaction(catalog, files, schema, table)) {
-            if (!compaction.autoCompact()) {
-                return List.of();
-            }
-            AdjacentFileMerge.plan(compaction, options);
-            return compaction.commit();
+        try (CompactionCall call = new CompactionCall(catalog, files)) {
+            merge(call.table(schema, table), options);
+            return call.commit();
+        }
+    }
+
+    /**
+     * {@code ducklake_merge_adjacent_files(catalog)} without a table: merges every table of the lake whose
+     * {@code auto_compact} option is not false, all in one snapshot; returns the merges table by table (by table id;
+     * DuckDB lists them in its catalog's order).
+     */
+    public List<CompactionResult> mergeAdjacentFiles(MergeAdjacentOptions options)
+    {
+        requireNonNull(options, "options is null");
+        try (CompactionCall call = new CompactionCall(catalog, files)) {
+            call.everyTable().forEach(table -> merge(table, options));
+            return call.commit();
         }
     }
 
@@ -169,13 +180,36 @@ public final class LakeMaintenance
      */
     public List<CompactionResult> rewriteDataFiles(String schema, String table, Double deleteThreshold)
     {
-        try (TableCompaction compaction = new TableCompaction(catalog, files, schema, table)) {
-            if (!compaction.autoCompact()) {
-                return List.of();
-            }
-            double threshold = DeleteRewrite.threshold(compaction, deleteThreshold);
-            DeleteRewrite.plan(compaction, threshold);
-            return compaction.commit();
+        try (CompactionCall call = new CompactionCall(catalog, files)) {
+            rewrite(call.table(schema, table), deleteThreshold);
+            return call.commit();
+        }
+    }
+
+    /**
+     * {@code ducklake_rewrite_data_files(catalog, delete_threshold)} without a table: rewrites every table of the lake
+     * whose {@code auto_compact} option is not false (each with its own {@code rewrite_delete_threshold} when
+     * {@code deleteThreshold} is null), all in one snapshot; returns the rewrites table by table (by table id).
+     */
+    public List<CompactionResult> rewriteDataFiles(Double deleteThreshold)
+    {
+        try (CompactionCall call = new CompactionCall(catalog, files)) {
+            call.everyTable().forEach(table -> rewrite(table, deleteThreshold));
+            return call.commit();
+        }
+    }
+
+    private static void merge(TableCompaction compaction, MergeAdjacentOptions options)
+    {
+        if (compaction.autoCompact()) {
+            AdjacentFileMerge.plan(compaction, options);
+        }
+    }
+
+    private static void rewrite(TableCompaction compaction, Double deleteThreshold)
+    {
+        if (compaction.autoCompact()) {
+            DeleteRewrite.plan(compaction, DeleteRewrite.threshold(compaction, deleteThreshold));
         }
     }
 
