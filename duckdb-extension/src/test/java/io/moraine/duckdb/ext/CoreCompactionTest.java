@@ -9,6 +9,7 @@ import io.moraine.core.store.StoreUri;
 import io.moraine.core.write.CompactedFiles;
 import io.moraine.core.write.RowDeletes;
 import io.moraine.core.write.WriteTransaction;
+import io.moraine.core.write.maintenance.AddFilesOptions;
 import io.moraine.core.write.maintenance.CompactionResult;
 import io.moraine.core.write.maintenance.LakeMaintenance;
 import io.moraine.core.write.maintenance.MergeAdjacentOptions;
@@ -17,10 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.List;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static io.moraine.duckdb.ext.ExtensionConnections.execute;
 import static io.moraine.duckdb.ext.ExtensionConnections.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -162,6 +165,87 @@ class CoreCompactionTest
         compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, 12).boxed().toList());
         System.out.println("CoreCompactionTest: sorted, " + compared + " oracle comparisons equal");
         assertThat(compared).isEqualTo(3 * (CATALOG.size() + 2) + CATALOG.size() + 12 + 1);
+    }
+
+    /**
+     * Files added with ducklake_add_data_files (read through their name mappings: other names, narrower types, an extra
+     * and a missing column, a reordered struct) merge with the table's own files into DuckDB's layout; the calls
+     * without a table compact every table of the lake in one snapshot, skipping a table whose auto_compact is false.
+     */
+    @Test
+    void addedFilesMergeAndTheWholeLakeCompactsAsDuckLakes()
+            throws Exception
+    {
+        Path external = temp.resolve("external");
+        Files.createDirectories(external);
+        String widened = parquet(external, "widened", "SELECT i::SMALLINT AS ID, 'w' || i AS V, {'a': i::INTEGER, 'b': NULL::VARCHAR} AS s, "
+                + "'extra' AS x FROM range(100, 130) r(i)");
+        String missing = parquet(external, "missing", "SELECT i::INTEGER AS id, {'b': 'm' || i, 'a': i::BIGINT} AS s FROM range(200, 220) r(i)");
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.t (id BIGINT, v VARCHAR, s STRUCT(a BIGINT, b VARCHAR))");                             // 1
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'own' || i, {'a': i, 'b': 'o'} FROM range(0, 20) r(i)");                    // 2
+            lakes.both("INSERT INTO lake.main.t SELECT i, 'own' || i, {'a': i, 'b': 'o'} FROM range(20, 40) r(i)");                   // 3
+        }
+        // 4, 5 (no DOUBLE column: the core's ducklake_add_data_files sets a DOUBLE column's table-wide contains_nan where DuckDB leaves it NULL)
+        for (var added : List.of(List.of(widened, "false", "true"), List.of(missing, "true", "false"))) {
+            AddFilesOptions options = new AddFilesOptions(Boolean.parseBoolean(added.get(1)), Boolean.parseBoolean(added.get(2)));
+            lakes().onOracle("CALL ducklake_add_data_files('lake', 't', '" + added.get(0) + "', allow_missing => " + options.allowMissing()
+                    + ", ignore_extra_columns => " + options.ignoreExtraColumns() + ")");
+            lakes().core(m -> m.addDataFiles("main", "t", List.of(added.get(0)), options));
+        }
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.u (k INTEGER)");                                                                       // 6
+            lakes.both("CREATE TABLE lake.main.skipped (k INTEGER)");                                                                 // 7
+            for (String table : List.of("u", "skipped")) {                                                                            // 8-11
+                lakes.both("INSERT INTO lake.main." + table + " SELECT i FROM range(0, 10) r(i)");
+                lakes.both("INSERT INTO lake.main." + table + " SELECT i FROM range(10, 20) r(i)");
+            }
+            lakes.both("CALL ducklake_set_option('lake', 'auto_compact', false, table_name => 'skipped')");                          // (no snapshot)
+        }
+        // 12: t's four files (two read by name) and u's two merge, in one snapshot; 'skipped' stays as it is.
+        int compared = mergeLake(List.of(new CompactionResult("main", "t", 4, 1), new CompactionResult("main", "u", 2, 1)));
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE id % 10 <> 0");                                                                  // 13
+            lakes.both("DELETE FROM lake.main.u WHERE k < 15");                                                                        // 14
+        }
+        // 15: both merged files lost most of their rows
+        List<List<String>> oracle = lakes().onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_rewrite_data_files('lake', "
+                + "delete_threshold => 0.5) ORDER BY ALL");
+        List<CompactionResult> results = lakes().core(m -> m.rewriteDataFiles(0.5));
+        assertThat(results).isEqualTo(List.of(new CompactionResult("main", "t", 1, 1), new CompactionResult("main", "u", 1, 1)));
+        assertThat(oracle).isEqualTo(rows(results));
+        compared += sameNow();
+        assertThat(head()).isEqualTo(15);
+        compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, 15).boxed().toList());
+        System.out.println("CoreCompactionTest: added files and the whole lake, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(2 * (CATALOG.size() + 1) + CATALOG.size() + 15 + 1);
+    }
+
+    /** The lake-wide merge on both lakes (results compared in table order: DuckDB lists them in its catalog's hash order). */
+    private int mergeLake(List<CompactionResult> expected)
+            throws Exception
+    {
+        List<List<String>> oracle = lakes().onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_merge_adjacent_files('lake') "
+                + "ORDER BY ALL");
+        List<CompactionResult> results = lakes().core(m -> m.mergeAdjacentFiles(MergeAdjacentOptions.DEFAULTS));
+        assertThat(results).isEqualTo(expected);
+        assertThat(oracle).isEqualTo(rows(results));
+        return sameNow();
+    }
+
+    private static List<List<String>> rows(List<CompactionResult> results)
+    {
+        return results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()), String.valueOf(r.filesCreated()))).toList();
+    }
+
+    private static String parquet(Path directory, String name, String select)
+            throws Exception
+    {
+        Path file = directory.resolve(name + ".parquet");
+        try (Connection connection = ExtensionConnections.open()) {
+            execute(connection, "COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
+        }
+        return file.toString();
     }
 
     /** The sort keys of the table's current files, file by file in row order (equal on both lakes, and more than a few). */

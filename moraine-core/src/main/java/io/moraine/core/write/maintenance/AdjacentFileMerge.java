@@ -1,6 +1,5 @@
 package io.moraine.core.write.maintenance;
 
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.write.CompactedFiles;
 import io.moraine.core.write.files.WrittenDataFile;
 
@@ -70,10 +69,6 @@ final class AdjacentFileMerge
 
     private static void merge(TableCompaction compaction, List<CompactionSource> sources)
     {
-        if (sources.stream().anyMatch(source -> source.file().get("mapping_id") != null)) {
-            throw new UnsupportedFeatureException("table " + compaction.table.qualifiedName() + " has files added with ducklake_add_data_files among "
-                    + "those to merge; the core does not merge name-mapped files yet — run ducklake_merge_adjacent_files through DuckDB");
-        }
         boolean adjacent = true;
         Long next = null;
         for (CompactionSource source : sources) {

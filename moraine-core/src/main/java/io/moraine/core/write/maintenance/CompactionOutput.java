@@ -2,9 +2,9 @@ package io.moraine.core.write.maintenance;
 
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.error.StoreException;
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.io.ParquetReaders;
+import io.moraine.core.row.Row;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.files.DataFileNames;
 import io.moraine.core.write.files.DataFileSchema;
@@ -27,12 +27,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * Writes a compaction's output file: the live rows of its sources in order, value for value (the sources share one
- * schema version, so one Parquet schema), with each row's id and inserting snapshot in DuckLake's hidden columns
- * where the compaction carries them, into the first source's directory under a new {@code ducklake-<uuid>.parquet}
- * name; measured from its own footer once written.
+ * Writes a compaction's output file: the live rows of its sources in order (or in the table's sort order), with each
+ * row's id and inserting snapshot in DuckLake's hidden columns where the compaction carries them, into the first
+ * source's directory under a new {@code ducklake-<uuid>.parquet} name; measured from its own footer once written. When
+ * the sources share one Parquet layout and carry field ids, their values are copied as they are; otherwise (a file added
+ * by name, or files of one schema version laid out differently) each row is read into the layout DuckDB writes for the
+ * table's columns ({@link RowConversion}).
  */
 final class CompactionOutput
 {
@@ -53,24 +56,37 @@ final class CompactionOutput
     /**
      * The written file, or empty when no source row is live (nothing is written then); with a sort order, the rows are
      * held in memory (an output is bounded by the target file size) and written in that order, ties in source order.
+     * {@code nameMappings} gives a mapped source's {@code ducklake_name_mapping} rows by mapping id.
      */
     Optional<WrittenDataFile> write(List<Input> inputs, boolean rowIds, boolean snapshotIds, List<String> partitionValues,
-            Optional<CompactionSortOrder> sortOrder)
+            Optional<CompactionSortOrder> sortOrder, Function<Long, List<Row>> nameMappings)
     {
         String firstPath = path(inputs.getFirst().source());
         String path = firstPath.substring(0, firstPath.lastIndexOf('/') + 1) + DataFileNames.dataFileName();
-        Output output = new Output(path, rowIds, snapshotIds);
-        List<SortedRow> sorted = new ArrayList<>();
         try {
+            List<MessageType> schemas = new ArrayList<>();
             for (Input input : inputs) {
+                try (ParquetFileReader reader = open(input.source())) {
+                    schemas.add(reader.getFooter().getFileMetaData().getSchema());
+                }
+            }
+            boolean copy = inputs.stream().allMatch(input -> input.source().file().get("mapping_id") == null)
+                    && schemas.stream().map(CompactionOutput::userFields).distinct().count() == 1;
+            MessageType userSchema = copy ? new MessageType(schemas.getFirst().getName(), userFields(schemas.getFirst()))
+                    : DataFileSchema.of(columns, false);
+            Output output = new Output(path, userSchema, rowIds, snapshotIds);
+            int[] sortFields = sortOrder.map(order -> order.fieldsOf(userSchema)).orElse(null);
+            List<SortedRow> sorted = new ArrayList<>();
+            for (int index = 0; index < inputs.size(); index++) {
+                Input input = inputs.get(index);
                 CompactionSource source = input.source();
-                String sourcePath = path(source);
-                try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(sourcePath, OptionalLong.of(source.sizeBytes())))) {
-                    MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-                    output.accept(schema, sourcePath);
-                    int[] sortFields = sortOrder.map(order -> order.fieldsOf(schema)).orElse(null);
-                    int rowIdField = schema.containsField(DataFileSchema.ROW_ID_NAME) ? schema.getFieldIndex(DataFileSchema.ROW_ID_NAME) : -1;
-                    int snapshotField = schema.containsField(DataFileSchema.SNAPSHOT_ID_NAME) ? schema.getFieldIndex(DataFileSchema.SNAPSHOT_ID_NAME) : -1;
+                MessageType schema = schemas.get(index);
+                Long mappingId = source.file().getLong("mapping_id");
+                RowConversion conversion = copy ? null : RowConversion.of(schema, userSchema,
+                        Optional.ofNullable(mappingId).map(nameMappings), path(source));
+                int rowIdField = schema.containsField(DataFileSchema.ROW_ID_NAME) ? schema.getFieldIndex(DataFileSchema.ROW_ID_NAME) : -1;
+                int snapshotField = schema.containsField(DataFileSchema.SNAPSHOT_ID_NAME) ? schema.getFieldIndex(DataFileSchema.SNAPSHOT_ID_NAME) : -1;
+                try (ParquetFileReader reader = open(source)) {
                     long position = 0;
                     PageReadStore pages;
                     while ((pages = reader.readNextRowGroup()) != null) {
@@ -82,9 +98,10 @@ final class CompactionOutput
                             }
                             long rowId = rowIdField >= 0 ? group.getLong(rowIdField, 0) : source.rowIdStart() + position;
                             long snapshotId = snapshotField >= 0 ? group.getLong(snapshotField, 0) : source.beginSnapshot();
-                            CopiedRowWriteSupport.CopiedRow row = new CopiedRowWriteSupport.CopiedRow(group, rowId, snapshotId);
+                            Group values = conversion == null ? group : conversion.convert(group);
+                            CopiedRowWriteSupport.CopiedRow row = new CopiedRowWriteSupport.CopiedRow(values, rowId, snapshotId);
                             if (sortOrder.isPresent()) {
-                                sorted.add(new SortedRow(sortOrder.get().keyOf(group, schema, sortFields), row));
+                                sorted.add(new SortedRow(sortOrder.get().keyOf(values, userSchema, sortFields), row));
                             }
                             else {
                                 output.write(row);
@@ -94,13 +111,12 @@ final class CompactionOutput
                 }
             }
             if (sortOrder.isPresent()) {
-                // List.sort is stable: rows of equal keys keep their source order, as DuckDB's sort of the scan keeps them
+                // List.sort is stable: rows of equal keys keep their source order (DuckDB's sort does not promise one)
                 Comparator<Comparable<?>[]> keys = sortOrder.get().comparator();
                 sorted.sort((left, right) -> keys.compare(left.key(), right.key()));
                 for (SortedRow row : sorted) {
                     output.write(row.row());
                 }
-                sorted.clear();
             }
             return output.finish(partitionValues);
         }
@@ -115,49 +131,42 @@ final class CompactionOutput
         }
     }
 
+    private ParquetFileReader open(CompactionSource source)
+            throws IOException
+    {
+        return ParquetReaders.open(files.newInputFile(path(source), OptionalLong.of(source.sizeBytes())));
+    }
+
+    private static List<Type> userFields(MessageType schema)
+    {
+        return schema.getFields().stream().filter(field -> !isHidden(field)).toList();
+    }
+
     private record SortedRow(Comparable<?>[] key, CopiedRowWriteSupport.CopiedRow row) {}
 
-    /** The output file, opened at its first row, with the user fields every source must share. */
+    /** The output file, opened at its first row. */
     private final class Output
     {
         private final String path;
+        private final MessageType userSchema;
         private final boolean rowIds;
         private final boolean snapshotIds;
-        private MessageType firstSchema;
-        private String firstPath;
-        private List<Type> userFields;
         private ParquetFileWriter<CopiedRowWriteSupport.CopiedRow> writer;
         private long rows;
 
-        Output(String path, boolean rowIds, boolean snapshotIds)
+        Output(String path, MessageType userSchema, boolean rowIds, boolean snapshotIds)
         {
             this.path = path;
+            this.userSchema = userSchema;
             this.rowIds = rowIds;
             this.snapshotIds = snapshotIds;
-        }
-
-        void accept(MessageType schema, String sourcePath)
-        {
-            List<Type> fields = schema.getFields();
-            int user = (int) fields.stream().filter(field -> !isHidden(field)).count();
-            List<Type> sourceUser = fields.subList(0, user);
-            if (userFields == null) {
-                userFields = sourceUser;
-                firstSchema = schema;
-                firstPath = sourcePath;
-            }
-            else if (!userFields.equals(sourceUser)) {
-                throw new UnsupportedFeatureException("data file " + sourcePath + " has another Parquet schema than " + firstPath
-                        + " though both were written at one schema version; the core merges files of one layout only — compact this table "
-                        + "through DuckDB's ducklake_merge_adjacent_files");
-            }
         }
 
         void write(CopiedRowWriteSupport.CopiedRow row)
                 throws IOException
         {
             if (writer == null) {
-                List<Type> outputFields = new ArrayList<>(userFields);
+                List<Type> outputFields = new ArrayList<>(userSchema.getFields());
                 if (rowIds) {
                     outputFields.add(DataFileSchema.rowIdColumn());
                 }
@@ -165,7 +174,7 @@ final class CompactionOutput
                     outputFields.add(DataFileSchema.snapshotIdColumn());
                 }
                 writer = ParquetFileWriter.create(files, path,
-                        new CopiedRowWriteSupport(new MessageType(firstSchema.getName(), outputFields), userFields.size(), rowIds, snapshotIds));
+                        new CopiedRowWriteSupport(new MessageType(userSchema.getName(), outputFields), userSchema.getFieldCount(), rowIds, snapshotIds));
             }
             writer.write(row);
             rows++;

@@ -2,7 +2,6 @@ package io.moraine.core.write.maintenance;
 
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.error.InvalidArgumentException;
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.row.Row;
 import io.moraine.core.scan.DeleteFiles;
 import io.moraine.core.scan.InlinedFileDeletes;
@@ -77,10 +76,6 @@ final class DeleteRewrite
                 .filter(source -> source.deleteFiles().isEmpty() || source.deleteFiles().getLast().get("end_snapshot") == null).toList();
         if (actionable.isEmpty()) {
             return;
-        }
-        if (actionable.stream().anyMatch(source -> source.file().get("mapping_id") != null)) {
-            throw new UnsupportedFeatureException("table " + compaction.table.qualifiedName() + " has files added with ducklake_add_data_files among "
-                    + "those to rewrite; the core does not rewrite name-mapped files yet — run ducklake_rewrite_data_files through DuckDB");
         }
         List<CompactionOutput.Input> inputs = new ArrayList<>();
         for (CompactionSource source : actionable) {

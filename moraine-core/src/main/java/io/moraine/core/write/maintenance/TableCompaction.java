@@ -4,6 +4,8 @@ import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.LakeTable;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.io.LakeFileSystem;
+import io.moraine.core.row.Row;
+import io.moraine.core.row.TableKind;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.CompactedFiles;
 import io.moraine.core.write.files.WrittenDataFile;
@@ -61,9 +63,17 @@ final class TableCompaction
         List<TableColumn> columns = columnsAt(first.beginSnapshot());
         Optional<CompactionSortOrder> sortOrder = CompactionSortOrder.of(head.model().sortSpec(table), columns, table.qualifiedName(), call);
         Optional<WrittenDataFile> output = new CompactionOutput(files, tablePath, columns)
-                .write(inputs, rowIds, snapshotIds, first.partitionValues(), sortOrder);
+                .write(inputs, rowIds, snapshotIds, first.partitionValues(), sortOrder, this::nameMapping);
         output.ifPresent(file -> this.call.written(file.path()));
         return output;
+    }
+
+    /** The {@code ducklake_name_mapping} rows of mapping {@code mappingId}. */
+    private List<Row> nameMapping(long mappingId)
+    {
+        try (var rows = head.everyVersion(TableKind.NAME_MAPPING, mappingId)) {
+            return rows.toList();
+        }
     }
 
     CompactedFiles.Source source(CompactionSource source, Long deleteFileId)
