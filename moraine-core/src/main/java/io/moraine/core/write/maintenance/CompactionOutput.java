@@ -83,7 +83,7 @@ final class CompactionOutput
                 MessageType schema = schemas.get(index);
                 Long mappingId = source.file().getLong("mapping_id");
                 RowConversion conversion = copy ? null : RowConversion.of(schema, userSchema,
-                        Optional.ofNullable(mappingId).map(nameMappings), path(source));
+                        Optional.ofNullable(mappingId).map(nameMappings), defaulted(columns), path(source));
                 int rowIdField = schema.containsField(DataFileSchema.ROW_ID_NAME) ? schema.getFieldIndex(DataFileSchema.ROW_ID_NAME) : -1;
                 int snapshotField = schema.containsField(DataFileSchema.SNAPSHOT_ID_NAME) ? schema.getFieldIndex(DataFileSchema.SNAPSHOT_ID_NAME) : -1;
                 try (ParquetFileReader reader = open(source)) {
@@ -135,6 +135,17 @@ final class CompactionOutput
             throws IOException
     {
         return ParquetReaders.open(files.newInputFile(path(source), OptionalLong.of(source.sizeBytes())));
+    }
+
+    /** The field ids of the columns (nested ones too) that have an initial default. */
+    private static Set<Integer> defaulted(List<TableColumn> columns)
+    {
+        Set<Integer> ids = new java.util.HashSet<>();
+        for (TableColumn column : columns) {
+            column.initialDefault().filter(value -> !value.strip().equalsIgnoreCase("NULL")).ifPresent(value -> ids.add(Math.toIntExact(column.columnId())));
+            ids.addAll(defaulted(column.children()));
+        }
+        return ids;
     }
 
     private static List<Type> userFields(MessageType schema)

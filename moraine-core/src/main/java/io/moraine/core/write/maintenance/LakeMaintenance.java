@@ -32,7 +32,8 @@ import static java.util.Objects.requireNonNull;
  * DuckLake's maintenance calls as engine-free core operations any engine's procedure calls, each committing exactly
  * what DuckDB+DuckLake 1.5.5's own call commits: {@code ducklake_expire_snapshots},
  * {@code ducklake_cleanup_old_files}, {@code ducklake_add_data_files}, {@code ducklake_merge_adjacent_files} and
- * {@code ducklake_rewrite_data_files}. A dry run reports what the call would do and changes nothing.
+ * {@code ducklake_rewrite_data_files} (on one table or, without a table, on every table of the lake). A dry run reports
+ * what the call would do and changes nothing.
  */
 public final class LakeMaintenance
 {

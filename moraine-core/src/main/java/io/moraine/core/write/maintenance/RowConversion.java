@@ -13,12 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads the rows of one source file into the output's layout (the table's columns at the sources' schema version, as
  * DuckDB writes them), as DuckLake's reader projects a file onto the table before its compaction writes it: a column is
  * found by field id, or, in a file added with {@code ducklake_add_data_files}, through its name mapping; a column the
- * file lacks is NULL; integers widen and FLOAT becomes DOUBLE, as the type check at adding allowed. Any other difference
+ * file lacks is NULL (one with a default value is refused); integers widen and FLOAT becomes DOUBLE, as the type check at adding allowed. Any other difference
  * (another timestamp unit, a narrower decimal, a list or map laid out otherwise) is refused with a typed error.
  */
 final class RowConversion
@@ -49,13 +50,13 @@ final class RowConversion
      * The conversion of a file of {@code source} layout into {@code target} (user fields only); {@code nameMapping}
      * holds the file's {@code ducklake_name_mapping} rows when it was added by name, else empty.
      */
-    static RowConversion of(GroupType source, GroupType target, Optional<List<Row>> nameMapping, String file)
+    static RowConversion of(GroupType source, GroupType target, Optional<List<Row>> nameMapping, Set<Integer> defaulted, String file)
     {
         if (nameMapping.isPresent() && nameMapping.get().stream().anyMatch(row -> Boolean.TRUE.equals(row.get("is_partition")))) {
             throw new UnsupportedFeatureException("data file " + file + " was added with hive partition columns mapped from its path; the core does "
                     + "not compact such files — compact this table through DuckDB");
         }
-        return new RowConversion(nested(source, target, nameMapping, null, file));
+        return new RowConversion(nested(source, target, nameMapping, null, defaulted, file));
     }
 
     Group convert(Group row)
@@ -63,23 +64,28 @@ final class RowConversion
         return fill(row, root);
     }
 
-    private static Nested nested(GroupType source, GroupType target, Optional<List<Row>> mapping, Long parentColumn, String file)
+    private static Nested nested(GroupType source, GroupType target, Optional<List<Row>> mapping, Long parentColumn, Set<Integer> defaulted,
+            String file)
     {
         List<Field> fields = new ArrayList<>();
         for (Type field : target.getFields()) {
             int sourceIndex = sourceField(source, field, mapping, parentColumn);
+            if (sourceIndex < 0 && field.getId() != null && defaulted.contains(field.getId().intValue())) {
+                throw new UnsupportedFeatureException("data file " + file + " lacks column " + field.getName() + ", which has a default value; the core "
+                        + "does not fill in defaults when compacting — compact this table through DuckDB");
+            }
             if (sourceIndex < 0) {
                 fields.add(new Field(-1, new Copy()));
                 continue;
             }
             Type from = source.getType(sourceIndex);
             Long column = mapping.flatMap(rows -> mappingRow(rows, field, parentColumn)).map(row -> row.getLong("column_id")).orElse(null);
-            fields.add(new Field(sourceIndex, conversion(from, field, mapping, column, file)));
+            fields.add(new Field(sourceIndex, conversion(from, field, mapping, column, defaulted, file)));
         }
         return new Nested(target, fields);
     }
 
-    private static Conversion conversion(Type from, Type to, Optional<List<Row>> mapping, Long column, String file)
+    private static Conversion conversion(Type from, Type to, Optional<List<Row>> mapping, Long column, Set<Integer> defaulted, String file)
     {
         if (sameLayout(from, to)) {
             return new Copy();
@@ -90,7 +96,7 @@ final class RowConversion
         boolean struct = !from.isPrimitive() && !to.isPrimitive() && from.getLogicalTypeAnnotation() == null && to.getLogicalTypeAnnotation() == null
                 && from.getRepetition() != Type.Repetition.REPEATED;
         if (struct) {
-            return nested(from.asGroupType(), to.asGroupType(), mapping, column, file);
+            return nested(from.asGroupType(), to.asGroupType(), mapping, column, defaulted, file);
         }
         throw new UnsupportedFeatureException("data file " + file + " holds column " + to.getName() + " as " + from + ", which the core does not "
                 + "convert to the table's " + to + " when compacting — compact this table through DuckDB");
