@@ -3,6 +3,7 @@ package io.moraine.duckdb.ext;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
@@ -165,6 +166,14 @@ class CoreCompactionTest
         compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, 12).boxed().toList());
         System.out.println("CoreCompactionTest: sorted, " + compared + " oracle comparisons equal");
         assertThat(compared).isEqualTo(3 * (CATALOG.size() + 2) + CATALOG.size() + 12 + 1);
+
+        // A sort expression the core does not evaluate is refused, named, with DuckDB's call to use instead.
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("ALTER TABLE lake.main.t SET SORTED BY (lower(k))");
+            lakes.both("INSERT INTO lake.main.t SELECT 'y', i, i FROM range(2000, 2010) r(i)");
+        }
+        assertThatThrownBy(() -> lakes().core(m -> m.mergeAdjacentFiles("main", "t", MergeAdjacentOptions.DEFAULTS)))
+                .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("lower(k)").hasMessageContaining("ducklake_merge_adjacent_files");
     }
 
     /**
