@@ -192,15 +192,17 @@ class CoreCompactionTest
         String missing = parquet(external, "missing", "SELECT i::INTEGER AS id, {'b': 'm' || i, 'a': i::BIGINT} AS s FROM range(200, 220) r(i)");
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             lakes.both("CREATE TABLE lake.main.t (id BIGINT, v VARCHAR, s STRUCT(a BIGINT, b VARCHAR))");                             // 1
-            lakes.both("INSERT INTO lake.main.t SELECT i, 'own' || i, {'a': i, 'b': 'o'} FROM range(0, 20) r(i)");                    // 2
-            lakes.both("INSERT INTO lake.main.t SELECT i, 'own' || i, {'a': i, 'b': 'o'} FROM range(20, 40) r(i)");                   // 3
         }
-        // 4, 5 (no DOUBLE column: the core's ducklake_add_data_files sets a DOUBLE column's table-wide contains_nan where DuckDB leaves it NULL)
-        for (var added : List.of(List.of(widened, "false", "true"), List.of(missing, "true", "false"))) {
+        // 2, 4: added files, the first one first, so the merge's output goes into the table's directory, not the file's
+        // (no DOUBLE column: the core's ducklake_add_data_files sets a DOUBLE column's table-wide contains_nan where DuckDB leaves it NULL)
+        for (var added : List.of(List.of(widened, "false", "true", "0"), List.of(missing, "true", "false", "20"))) {
             AddFilesOptions options = new AddFilesOptions(Boolean.parseBoolean(added.get(1)), Boolean.parseBoolean(added.get(2)));
             lakes().onOracle("CALL ducklake_add_data_files('lake', 't', '" + added.get(0) + "', allow_missing => " + options.allowMissing()
                     + ", ignore_extra_columns => " + options.ignoreExtraColumns() + ")");
             lakes().core(m -> m.addDataFiles("main", "t", List.of(added.get(0)), options));
+            try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {                                                         // 3, 5
+                lakes.both("INSERT INTO lake.main.t SELECT i, 'own' || i, {'a': i, 'b': 'o'} FROM range(" + added.get(3) + ", " + added.get(3) + " + 20) r(i)");
+            }
         }
         try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
             lakes.both("CREATE TABLE lake.main.u (k INTEGER)");                                                                       // 6

@@ -32,7 +32,7 @@ import java.util.function.Function;
 /**
  * Writes a compaction's output file: the live rows of its sources in order (or in the table's sort order), with each
  * row's id and inserting snapshot in DuckLake's hidden columns where the compaction carries them, into the first
- * source's directory under a new {@code ducklake-<uuid>.parquet} name; measured from its own footer once written. When
+ * source's directory (the table's, when that source lies outside it) under a new {@code ducklake-<uuid>.parquet} name; measured from its own footer once written. When
  * the sources share one Parquet layout and carry field ids, their values are copied as they are; otherwise (a file added
  * by name, or files of one schema version laid out differently) each row is read into the layout DuckDB writes for the
  * table's columns ({@link RowConversion}).
@@ -61,8 +61,7 @@ final class CompactionOutput
     Optional<WrittenDataFile> write(List<Input> inputs, boolean rowIds, boolean snapshotIds, List<String> partitionValues,
             Optional<CompactionSortOrder> sortOrder, Function<Long, List<Row>> nameMappings)
     {
-        String firstPath = path(inputs.getFirst().source());
-        String path = firstPath.substring(0, firstPath.lastIndexOf('/') + 1) + DataFileNames.dataFileName();
+        String path = directory(inputs.getFirst().source()) + DataFileNames.dataFileName();
         try {
             List<MessageType> schemas = new ArrayList<>();
             for (Input input : inputs) {
@@ -129,6 +128,19 @@ final class CompactionOutput
             deleteQuietly(path);
             throw e;
         }
+    }
+
+    /**
+     * Where the output goes: the first source's directory (a partition's, in a partitioned table); the table's own
+     * directory when that source lies elsewhere (a file added where it was), as DuckLake writes into the table's path.
+     */
+    private String directory(CompactionSource first)
+    {
+        if (!Boolean.TRUE.equals(first.file().get("path_is_relative"))) {
+            return tablePath;
+        }
+        String firstPath = path(first);
+        return firstPath.substring(0, firstPath.lastIndexOf('/') + 1);
     }
 
     private ParquetFileReader open(CompactionSource source)
