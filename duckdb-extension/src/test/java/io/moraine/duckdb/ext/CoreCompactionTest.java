@@ -3,12 +3,14 @@ package io.moraine.duckdb.ext;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.error.CommitConflictException;
 import io.moraine.core.error.InvalidArgumentException;
+import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.io.LocalFileSystem;
 import io.moraine.core.store.OpenMode;
 import io.moraine.core.store.StoreUri;
 import io.moraine.core.write.CompactedFiles;
 import io.moraine.core.write.RowDeletes;
 import io.moraine.core.write.WriteTransaction;
+import io.moraine.core.write.maintenance.AddFilesOptions;
 import io.moraine.core.write.maintenance.CompactionResult;
 import io.moraine.core.write.maintenance.LakeMaintenance;
 import io.moraine.core.write.maintenance.MergeAdjacentOptions;
@@ -17,10 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.List;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static io.moraine.duckdb.ext.ExtensionConnections.execute;
 import static io.moraine.duckdb.ext.ExtensionConnections.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -116,6 +120,155 @@ class CoreCompactionTest
         compared += lakes().compare(CATALOG, LongStream.rangeClosed(2, head).boxed().toList());
         System.out.println("CoreCompactionTest: partitioned, " + compared + " oracle comparisons equal");
         assertThat(compared).isEqualTo(2 * (CATALOG.size() + 1) + CATALOG.size() + (head - 1) + 1);
+    }
+
+    /**
+     * A table sorted by (k DESC NULLS FIRST, n ASC NULLS LAST): its merges and rewrites write their rows in that order,
+     * NULLs, NaN, -0.0 and strings by their bytes as DuckDB orders them. DuckDB's sort is not stable, so the rows of
+     * equal keys are compared as sets (with their row ids) and the keys in file order; where DuckLake gives the output
+     * positional row ids (an adjacent merge), equal keys hold equal rows.
+     */
+    @Test
+    void mergesAndRewritesOfASortedTableWriteTheRowsInItsOrder()
+            throws Exception
+    {
+        String keyOf = "CASE i % 5 WHEN 0 THEN NULL WHEN 1 THEN 'B' WHEN 2 THEN 'a' WHEN 3 THEN 'ab' ELSE 'é' END";
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.t (k VARCHAR, n DOUBLE, v INTEGER)");                                        // 1
+            // rows i and i + 10 of a file are equal, and the files share no key: ties of the adjacent merge hold equal rows
+            lakes.both("INSERT INTO lake.main.t SELECT " + keyOf + ", CASE (i % 10) // 5 WHEN 0 THEN 1.5 ELSE NULL END, i % 10 "    // 2
+                    + "FROM range(0, 20) r(i)");
+            lakes.both("INSERT INTO lake.main.t SELECT " + keyOf + ", CASE (i % 10) // 5 WHEN 0 THEN 2.5 ELSE -1 END, i % 10 + 10 "   // 3
+                    + "FROM range(20, 40) r(i)");
+            lakes.both("ALTER TABLE lake.main.t SET SORTED BY (k DESC NULLS FIRST, n)");                                   // 4
+        }
+        // 5: adjacent, so DuckLake writes no row ids: the sorted rows take row ids by position.
+        int compared = merge(MergeAdjacentOptions.DEFAULTS, List.of(new CompactionResult("main", "t", 2, 1)));
+        compared += sameFileOrder();
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            // 6, 7: a file whose rows are all deleted again (it ends) takes row ids between the merged file and the next ones
+            lakes.both("INSERT INTO lake.main.t SELECT 'x', i, i FROM range(1000, 1010) r(i)");
+            lakes.both("DELETE FROM lake.main.t WHERE v >= 1000");
+            for (int from : new int[] {40, 70}) {                                                                          // 8, 9
+                lakes.both("INSERT INTO lake.main.t SELECT " + keyOf + ", CASE i % 6 WHEN 0 THEN 'nan'::DOUBLE WHEN 1 THEN -0.0 WHEN 2 THEN 0.0 "
+                        + "WHEN 3 THEN NULL WHEN 4 THEN '-inf'::DOUBLE ELSE i % 3 END, i FROM range(" + from + ", " + (from + 30) + ") r(i)");
+            }
+        }
+        // 10: not adjacent: the rows keep their row ids in the file.
+        compared += merge(MergeAdjacentOptions.DEFAULTS, List.of(new CompactionResult("main", "t", 3, 1)));
+        compared += sameFileOrder();
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE v % 3 <> 0");                                                          // 11
+        }
+        // 12
+        compared += rewrite(0.5, List.of(new CompactionResult("main", "t", 1, 1)));
+        compared += sameFileOrder();
+        compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, 12).boxed().toList());
+        System.out.println("CoreCompactionTest: sorted, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(3 * (CATALOG.size() + 2) + CATALOG.size() + 12 + 1);
+
+        // A sort expression the core does not evaluate is refused, named, with DuckDB's call to use instead.
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("ALTER TABLE lake.main.t SET SORTED BY (lower(k))");
+            lakes.both("INSERT INTO lake.main.t SELECT 'y', i, i FROM range(2000, 2010) r(i)");
+        }
+        assertThatThrownBy(() -> lakes().core(m -> m.mergeAdjacentFiles("main", "t", MergeAdjacentOptions.DEFAULTS)))
+                .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("lower(k)").hasMessageContaining("ducklake_merge_adjacent_files");
+    }
+
+    /**
+     * Files added with ducklake_add_data_files (read through their name mappings: other names, narrower types, an extra
+     * and a missing column, a reordered struct) merge with the table's own files into DuckDB's layout; the calls
+     * without a table compact every table of the lake in one snapshot, skipping a table whose auto_compact is false.
+     */
+    @Test
+    void addedFilesMergeAndTheWholeLakeCompactsAsDuckLakes()
+            throws Exception
+    {
+        Path external = temp.resolve("external");
+        Files.createDirectories(external);
+        String widened = parquet(external, "widened", "SELECT i::SMALLINT AS ID, 'w' || i AS V, {'a': i::INTEGER, 'b': NULL::VARCHAR} AS s, "
+                + "'extra' AS x FROM range(100, 130) r(i)");
+        String missing = parquet(external, "missing", "SELECT i::INTEGER AS id, {'b': 'm' || i, 'a': i::BIGINT} AS s FROM range(200, 220) r(i)");
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.t (id BIGINT, v VARCHAR, s STRUCT(a BIGINT, b VARCHAR))");                             // 1
+        }
+        // 2, 4: added files, the first one first, so the merge's output goes into the table's directory, not the file's
+        // (no DOUBLE column: the core's ducklake_add_data_files sets a DOUBLE column's table-wide contains_nan where DuckDB leaves it NULL)
+        for (var added : List.of(List.of(widened, "false", "true", "0"), List.of(missing, "true", "false", "20"))) {
+            AddFilesOptions options = new AddFilesOptions(Boolean.parseBoolean(added.get(1)), Boolean.parseBoolean(added.get(2)));
+            lakes().onOracle("CALL ducklake_add_data_files('lake', 't', '" + added.get(0) + "', allow_missing => " + options.allowMissing()
+                    + ", ignore_extra_columns => " + options.ignoreExtraColumns() + ")");
+            lakes().core(m -> m.addDataFiles("main", "t", List.of(added.get(0)), options));
+            try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {                                                         // 3, 5
+                lakes.both("INSERT INTO lake.main.t SELECT i, 'own' || i, {'a': i, 'b': 'o'} FROM range(" + added.get(3) + ", " + added.get(3) + " + 20) r(i)");
+            }
+        }
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("CREATE TABLE lake.main.u (k INTEGER)");                                                                       // 6
+            lakes.both("CREATE TABLE lake.main.skipped (k INTEGER)");                                                                 // 7
+            for (String table : List.of("u", "skipped")) {                                                                            // 8-11
+                lakes.both("INSERT INTO lake.main." + table + " SELECT i FROM range(0, 10) r(i)");
+                lakes.both("INSERT INTO lake.main." + table + " SELECT i FROM range(10, 20) r(i)");
+            }
+            lakes.both("CALL ducklake_set_option('lake', 'auto_compact', false, table_name => 'skipped')");                          // (no snapshot)
+        }
+        // 12: t's four files (two read by name) and u's two merge, in one snapshot; 'skipped' stays as it is.
+        int compared = mergeLake(List.of(new CompactionResult("main", "t", 4, 1), new CompactionResult("main", "u", 2, 1)));
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            lakes.both("DELETE FROM lake.main.t WHERE id % 10 <> 0");                                                                  // 13
+            lakes.both("DELETE FROM lake.main.u WHERE k < 15");                                                                        // 14
+        }
+        // 15: both merged files lost most of their rows
+        List<List<String>> oracle = lakes().onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_rewrite_data_files('lake', "
+                + "delete_threshold => 0.5) ORDER BY ALL");
+        List<CompactionResult> results = lakes().core(m -> m.rewriteDataFiles(0.5));
+        assertThat(results).isEqualTo(List.of(new CompactionResult("main", "t", 1, 1), new CompactionResult("main", "u", 1, 1)));
+        assertThat(oracle).isEqualTo(rows(results));
+        compared += sameNow();
+        assertThat(head()).isEqualTo(15);
+        compared += lakes().compare(CATALOG, LongStream.rangeClosed(1, 15).boxed().toList());
+        System.out.println("CoreCompactionTest: added files and the whole lake, " + compared + " oracle comparisons equal");
+        assertThat(compared).isEqualTo(2 * (CATALOG.size() + 1) + CATALOG.size() + 15 + 1);
+    }
+
+    /** The lake-wide merge on both lakes (results compared in table order: DuckDB lists them in its catalog's hash order). */
+    private int mergeLake(List<CompactionResult> expected)
+            throws Exception
+    {
+        List<List<String>> oracle = lakes().onOracle("SELECT schema_name, table_name, files_processed, files_created FROM ducklake_merge_adjacent_files('lake') "
+                + "ORDER BY ALL");
+        List<CompactionResult> results = lakes().core(m -> m.mergeAdjacentFiles(MergeAdjacentOptions.DEFAULTS));
+        assertThat(results).isEqualTo(expected);
+        assertThat(oracle).isEqualTo(rows(results));
+        return sameNow();
+    }
+
+    private static List<List<String>> rows(List<CompactionResult> results)
+    {
+        return results.stream().map(r -> List.of(r.schemaName(), r.tableName(), String.valueOf(r.filesProcessed()), String.valueOf(r.filesCreated()))).toList();
+    }
+
+    private static String parquet(Path directory, String name, String select)
+            throws Exception
+    {
+        Path file = directory.resolve(name + ".parquet");
+        try (Connection connection = ExtensionConnections.open()) {
+            execute(connection, "COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
+        }
+        return file.toString();
+    }
+
+    /** The sort keys of the table's current files, file by file in row order (equal on both lakes, and more than a few). */
+    private int sameFileOrder()
+            throws Exception
+    {
+        try (OracleLakes lakes = OracleLakes.open(temp, INLINE_LIMIT)) {
+            List<List<String>> rows = lakes.same("SELECT f.data_file_id, t.k, t.n FROM lake.main.t t JOIN lake_meta.ducklake_data_file f "
+                    + "ON t.filename LIKE '%/' || f.path WHERE f.end_snapshot IS NULL ORDER BY f.data_file_id, t.file_row_number");
+            assertThat(rows).hasSizeGreaterThan(10);
+        }
+        return 1;
     }
 
     @Test

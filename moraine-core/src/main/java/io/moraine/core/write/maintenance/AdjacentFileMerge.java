@@ -1,6 +1,5 @@
 package io.moraine.core.write.maintenance;
 
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.write.CompactedFiles;
 import io.moraine.core.write.files.WrittenDataFile;
 
@@ -70,11 +69,6 @@ final class AdjacentFileMerge
 
     private static void merge(TableCompaction compaction, List<CompactionSource> sources)
     {
-        if (sources.stream().anyMatch(source -> source.file().get("mapping_id") != null)) {
-            throw new UnsupportedFeatureException("table " + compaction.table.qualifiedName() + " has files added with ducklake_add_data_files among "
-                    + "those to merge; the core does not merge name-mapped files yet — run ducklake_merge_adjacent_files through DuckDB");
-        }
-        compaction.refuseSortedTable("ducklake_merge_adjacent_files");
         boolean adjacent = true;
         Long next = null;
         for (CompactionSource source : sources) {
@@ -84,7 +78,7 @@ final class AdjacentFileMerge
             next = source.rowIdStart() == null ? null : source.rowIdStart() + source.rowCount();
         }
         List<CompactionOutput.Input> inputs = sources.stream().map(source -> new CompactionOutput.Input(source, Set.<Long>of())).toList();
-        Optional<WrittenDataFile> output = compaction.write(inputs, !adjacent, true);
+        Optional<WrittenDataFile> output = compaction.write(inputs, !adjacent, true, "ducklake_merge_adjacent_files");
         long partialMax = sources.stream().mapToLong(source -> source.file().get("partial_max") != null ? source.file().getLong("partial_max")
                 : source.beginSnapshot()).max().orElseThrow();
         compaction.add(new CompactedFiles(CompactedFiles.Kind.MERGE_ADJACENT, sources.stream().map(source -> compaction.source(source, null)).toList(),

@@ -2,9 +2,9 @@ package io.moraine.core.write.maintenance;
 
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.error.StoreException;
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.io.ParquetReaders;
+import io.moraine.core.row.Row;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.files.DataFileNames;
 import io.moraine.core.write.files.DataFileRowWriteSupport;
@@ -25,16 +25,20 @@ import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * Writes a compaction's output file: the live rows of its sources in order, value for value (the sources share one
- * schema version, so one Parquet schema), with each row's id and inserting snapshot in DuckLake's hidden columns
- * where the compaction carries them, into the first source's directory under a new {@code ducklake-<uuid>.parquet}
- * name; measured from its own footer once written.
+ * Writes a compaction's output file: the live rows of its sources in order (or in the table's sort order), with each
+ * row's id and inserting snapshot in DuckLake's hidden columns where the compaction carries them, into the first
+ * source's directory (the table's, when that source lies outside it) under a new {@code ducklake-<uuid>.parquet} name; measured from its own footer once written. When
+ * the sources share one Parquet layout and carry field ids, their values are copied as they are; otherwise (a file added
+ * by name, or files of one schema version laid out differently) each row is read into the layout DuckDB writes for the
+ * table's columns ({@link RowConversion}).
  */
 final class CompactionOutput
 {
@@ -52,33 +56,39 @@ final class CompactionOutput
         this.columns = columns;
     }
 
-    /** The written file, or empty when no source row is live (nothing is written then). */
-    Optional<WrittenDataFile> write(List<Input> inputs, boolean rowIds, boolean snapshotIds, List<String> partitionValues)
+    /**
+     * The written file, or empty when no source row is live (nothing is written then); with a sort order, the rows are
+     * held in memory (an output is bounded by the target file size) and written in that order, ties in source order.
+     * {@code nameMappings} gives a mapped source's {@code ducklake_name_mapping} rows by mapping id.
+     */
+    Optional<WrittenDataFile> write(List<Input> inputs, boolean rowIds, boolean snapshotIds, List<String> partitionValues,
+            Optional<CompactionSortOrder> sortOrder, Function<Long, List<Row>> nameMappings)
     {
-        String firstPath = path(inputs.getFirst().source());
-        String path = firstPath.substring(0, firstPath.lastIndexOf('/') + 1) + DataFileNames.dataFileName();
-        List<Type> userFields = null;
-        ParquetFileWriter<DataFileRowWriteSupport.Row<Group>> writer = null;
-        long rows = 0;
+        String path = directory(inputs.getFirst().source()) + DataFileNames.dataFileName();
         try {
+            List<MessageType> schemas = new ArrayList<>();
             for (Input input : inputs) {
+                try (ParquetFileReader reader = open(input.source())) {
+                    schemas.add(reader.getFooter().getFileMetaData().getSchema());
+                }
+            }
+            boolean copy = inputs.stream().allMatch(input -> input.source().file().get("mapping_id") == null)
+                    && schemas.stream().map(CompactionOutput::userFields).distinct().count() == 1;
+            MessageType userSchema = copy ? new MessageType(schemas.getFirst().getName(), userFields(schemas.getFirst()))
+                    : DataFileSchema.of(columns, false);
+            Output output = new Output(path, userSchema, rowIds, snapshotIds);
+            int[] sortFields = sortOrder.map(order -> order.fieldsOf(userSchema)).orElse(null);
+            List<SortedRow> sorted = new ArrayList<>();
+            for (int index = 0; index < inputs.size(); index++) {
+                Input input = inputs.get(index);
                 CompactionSource source = input.source();
-                String sourcePath = path(source);
-                try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(sourcePath, OptionalLong.of(source.sizeBytes())))) {
-                    MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-                    List<Type> fields = schema.getFields();
-                    int user = (int) fields.stream().filter(field -> !isHidden(field)).count();
-                    List<Type> sourceUser = fields.subList(0, user);
-                    if (userFields == null) {
-                        userFields = sourceUser;
-                    }
-                    else if (!userFields.equals(sourceUser)) {
-                        throw new UnsupportedFeatureException("data file " + sourcePath + " has another Parquet schema than " + path(inputs.getFirst().source())
-                                + " though both were written at one schema version; the core merges files of one layout only — compact this table "
-                                + "through DuckDB's ducklake_merge_adjacent_files");
-                    }
-                    int rowIdField = schema.containsField(DataFileSchema.ROW_ID_NAME) ? schema.getFieldIndex(DataFileSchema.ROW_ID_NAME) : -1;
-                    int snapshotField = schema.containsField(DataFileSchema.SNAPSHOT_ID_NAME) ? schema.getFieldIndex(DataFileSchema.SNAPSHOT_ID_NAME) : -1;
+                MessageType schema = schemas.get(index);
+                Long mappingId = source.file().getLong("mapping_id");
+                RowConversion conversion = copy ? null : RowConversion.of(schema, userSchema,
+                        Optional.ofNullable(mappingId).map(nameMappings), defaulted(columns), path(source));
+                int rowIdField = schema.containsField(DataFileSchema.ROW_ID_NAME) ? schema.getFieldIndex(DataFileSchema.ROW_ID_NAME) : -1;
+                int snapshotField = schema.containsField(DataFileSchema.SNAPSHOT_ID_NAME) ? schema.getFieldIndex(DataFileSchema.SNAPSHOT_ID_NAME) : -1;
+                try (ParquetFileReader reader = open(source)) {
                     long position = 0;
                     PageReadStore pages;
                     while ((pages = reader.readNextRowGroup()) != null) {
@@ -88,33 +98,29 @@ final class CompactionOutput
                             if (input.deletedPositions().contains(position)) {
                                 continue;
                             }
-                            if (writer == null) {
-                                List<Type> outputFields = new ArrayList<>(userFields);
-                                if (rowIds) {
-                                    outputFields.add(DataFileSchema.rowIdColumn());
-                                }
-                                if (snapshotIds) {
-                                    outputFields.add(DataFileSchema.snapshotIdColumn());
-                                }
-                                writer = ParquetFileWriter.create(files, path,
-                                        new DataFileRowWriteSupport<>(new MessageType(schema.getName(), outputFields), rowIds, snapshotIds, CompactionOutput::copyFields));
-                            }
                             long rowId = rowIdField >= 0 ? group.getLong(rowIdField, 0) : source.rowIdStart() + position;
                             long snapshotId = snapshotField >= 0 ? group.getLong(snapshotField, 0) : source.beginSnapshot();
-                            writer.write(new DataFileRowWriteSupport.Row<>(group, rowId, snapshotId));
-                            rows++;
+                            Group values = conversion == null ? group : conversion.convert(group);
+                            DataFileRowWriteSupport.Row<Group> row = new DataFileRowWriteSupport.Row<>(values, rowId, snapshotId);
+                            if (sortOrder.isPresent()) {
+                                sorted.add(new SortedRow(sortOrder.get().keyOf(values, userSchema, sortFields), row));
+                            }
+                            else {
+                                output.write(row);
+                            }
                         }
                     }
                 }
             }
-            if (writer == null) {
-                return Optional.empty();
+            if (sortOrder.isPresent()) {
+                // List.sort is stable: rows of equal keys keep their source order (DuckDB's sort does not promise one)
+                Comparator<Comparable<?>[]> keys = sortOrder.get().comparator();
+                sorted.sort((left, right) -> keys.compare(left.key(), right.key()));
+                for (SortedRow row : sorted) {
+                    output.write(row.row());
+                }
             }
-            writer.close();
-            try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(path, OptionalLong.of(writer.sizeBytes())))) {
-                return Optional.of(new WrittenDataFile(path, writer.sizeBytes(), writer.footerSize(), rows,
-                        ParquetFileStatistics.fromFooter(reader.getFooter(), columns), partitionValues));
-            }
+            return output.finish(partitionValues);
         }
         catch (IOException e) {
             deleteQuietly(path);
@@ -124,6 +130,93 @@ final class CompactionOutput
         catch (RuntimeException e) {
             deleteQuietly(path);
             throw e;
+        }
+    }
+
+    /**
+     * Where the output goes: the first source's directory (a partition's, in a partitioned table); the table's own
+     * directory when that source lies elsewhere (a file added where it was), as DuckLake writes into the table's path.
+     */
+    private String directory(CompactionSource first)
+    {
+        if (!Boolean.TRUE.equals(first.file().get("path_is_relative"))) {
+            return tablePath;
+        }
+        String firstPath = path(first);
+        return firstPath.substring(0, firstPath.lastIndexOf('/') + 1);
+    }
+
+    private ParquetFileReader open(CompactionSource source)
+            throws IOException
+    {
+        return ParquetReaders.open(files.newInputFile(path(source), OptionalLong.of(source.sizeBytes())));
+    }
+
+    /** The field ids of the columns (nested ones too) that have an initial default. */
+    private static Set<Integer> defaulted(List<TableColumn> columns)
+    {
+        Set<Integer> ids = new java.util.HashSet<>();
+        for (TableColumn column : columns) {
+            column.initialDefault().filter(value -> !value.strip().equalsIgnoreCase("NULL")).ifPresent(value -> ids.add(Math.toIntExact(column.columnId())));
+            ids.addAll(defaulted(column.children()));
+        }
+        return ids;
+    }
+
+    private static List<Type> userFields(MessageType schema)
+    {
+        return schema.getFields().stream().filter(field -> !isHidden(field)).toList();
+    }
+
+    private record SortedRow(Comparable<?>[] key, DataFileRowWriteSupport.Row<Group> row) {}
+
+    /** The output file, opened at its first row. */
+    private final class Output
+    {
+        private final String path;
+        private final MessageType userSchema;
+        private final boolean rowIds;
+        private final boolean snapshotIds;
+        private ParquetFileWriter<DataFileRowWriteSupport.Row<Group>> writer;
+        private long rows;
+
+        Output(String path, MessageType userSchema, boolean rowIds, boolean snapshotIds)
+        {
+            this.path = path;
+            this.userSchema = userSchema;
+            this.rowIds = rowIds;
+            this.snapshotIds = snapshotIds;
+        }
+
+        void write(DataFileRowWriteSupport.Row<Group> row)
+                throws IOException
+        {
+            if (writer == null) {
+                List<Type> outputFields = new ArrayList<>(userSchema.getFields());
+                if (rowIds) {
+                    outputFields.add(DataFileSchema.rowIdColumn());
+                }
+                if (snapshotIds) {
+                    outputFields.add(DataFileSchema.snapshotIdColumn());
+                }
+                writer = ParquetFileWriter.create(files, path,
+                        new DataFileRowWriteSupport<>(new MessageType(userSchema.getName(), outputFields), rowIds, snapshotIds, CompactionOutput::copyFields));
+            }
+            writer.write(row);
+            rows++;
+        }
+
+        Optional<WrittenDataFile> finish(List<String> partitionValues)
+                throws IOException
+        {
+            if (writer == null) {
+                return Optional.empty();
+            }
+            writer.close();
+            try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(path, OptionalLong.of(writer.sizeBytes())))) {
+                return Optional.of(new WrittenDataFile(path, writer.sizeBytes(), writer.footerSize(), rows,
+                        ParquetFileStatistics.fromFooter(reader.getFooter(), columns), partitionValues));
+            }
         }
     }
 
@@ -142,7 +235,11 @@ final class CompactionOutput
         return CatalogPaths.filePath(tablePath, source.file());
     }
 
-    /** Copies the first {@code fields} fields of a source row, value for value, nested groups included. */
+    private static boolean isHidden(Type field)
+    {
+        return field.getName().equals(DataFileSchema.ROW_ID_NAME) || field.getName().equals(DataFileSchema.SNAPSHOT_ID_NAME);
+    }
+
     private static void copyFields(Group group, GroupType type, int fields, RecordConsumer consumer)
     {
         for (int field = 0; field < fields; field++) {
@@ -165,10 +262,5 @@ final class CompactionOutput
             }
             consumer.endField(name, field);
         }
-    }
-
-    private static boolean isHidden(Type field)
-    {
-        return field.getName().equals(DataFileSchema.ROW_ID_NAME) || field.getName().equals(DataFileSchema.SNAPSHOT_ID_NAME);
     }
 }

@@ -2,7 +2,6 @@ package io.moraine.core.write.maintenance;
 
 import io.moraine.core.catalog.CatalogPaths;
 import io.moraine.core.error.InvalidArgumentException;
-import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.row.Row;
 import io.moraine.core.scan.DeleteFiles;
 import io.moraine.core.scan.InlinedFileDeletes;
@@ -78,11 +77,6 @@ final class DeleteRewrite
         if (actionable.isEmpty()) {
             return;
         }
-        compaction.refuseSortedTable("ducklake_rewrite_data_files");
-        if (actionable.stream().anyMatch(source -> source.file().get("mapping_id") != null)) {
-            throw new UnsupportedFeatureException("table " + compaction.table.qualifiedName() + " has files added with ducklake_add_data_files among "
-                    + "those to rewrite; the core does not rewrite name-mapped files yet — run ducklake_rewrite_data_files through DuckDB");
-        }
         List<CompactionOutput.Input> inputs = new ArrayList<>();
         for (CompactionSource source : actionable) {
             Set<Long> deleted = new HashSet<>();
@@ -93,7 +87,7 @@ final class DeleteRewrite
             }
             inputs.add(new CompactionOutput.Input(source, deleted));
         }
-        Optional<WrittenDataFile> output = compaction.write(inputs, true, false);
+        Optional<WrittenDataFile> output = compaction.write(inputs, true, false, "ducklake_rewrite_data_files");
         compaction.add(new CompactedFiles(CompactedFiles.Kind.REWRITE_DELETES, actionable.stream()
                 .map(source -> compaction.source(source, currentDeleteFile(source).map(row -> row.getLong("delete_file_id")).orElse(null))).toList(),
                 output.orElse(null), null, null, null));

@@ -31,7 +31,8 @@ import static java.util.Objects.requireNonNull;
  * DuckLake's maintenance calls as engine-free core operations any engine's procedure calls, each committing exactly
  * what DuckDB+DuckLake 1.5.5's own call commits: {@code ducklake_expire_snapshots},
  * {@code ducklake_cleanup_old_files}, {@code ducklake_add_data_files}, {@code ducklake_merge_adjacent_files} and
- * {@code ducklake_rewrite_data_files}. A dry run reports what the call would do and changes nothing.
+ * {@code ducklake_rewrite_data_files} (on one table or, without a table, on every table of the lake). A dry run reports
+ * what the call would do and changes nothing.
  */
 public final class LakeMaintenance
 {
@@ -155,12 +156,23 @@ public final class LakeMaintenance
     public List<CompactionResult> mergeAdjacentFiles(String schema, String table, MergeAdjacentOptions options)
     {
         requireNonNull(options, "options is null");
-        try (TableCompaction compaction = new TableCompaction(catalog, files, schema, table)) {
-            if (!compaction.autoCompact()) {
-                return List.of();
-            }
-            AdjacentFileMerge.plan(compaction, options);
-            return compaction.commit();
+        try (CompactionCall call = new CompactionCall(catalog, files)) {
+            merge(call.table(schema, table), options);
+            return call.commit();
+        }
+    }
+
+    /**
+     * {@code ducklake_merge_adjacent_files(catalog)} without a table: merges every table of the lake whose
+     * {@code auto_compact} option is not false, all in one snapshot; returns the merges table by table (by table id;
+     * DuckDB lists them in its catalog's order).
+     */
+    public List<CompactionResult> mergeAdjacentFiles(MergeAdjacentOptions options)
+    {
+        requireNonNull(options, "options is null");
+        try (CompactionCall call = new CompactionCall(catalog, files)) {
+            call.everyTable().forEach(table -> merge(table, options));
+            return call.commit();
         }
     }
 
@@ -172,13 +184,36 @@ public final class LakeMaintenance
      */
     public List<CompactionResult> rewriteDataFiles(String schema, String table, Double deleteThreshold)
     {
-        try (TableCompaction compaction = new TableCompaction(catalog, files, schema, table)) {
-            if (!compaction.autoCompact()) {
-                return List.of();
-            }
-            double threshold = DeleteRewrite.threshold(compaction, deleteThreshold);
-            DeleteRewrite.plan(compaction, threshold);
-            return compaction.commit();
+        try (CompactionCall call = new CompactionCall(catalog, files)) {
+            rewrite(call.table(schema, table), deleteThreshold);
+            return call.commit();
+        }
+    }
+
+    /**
+     * {@code ducklake_rewrite_data_files(catalog, delete_threshold)} without a table: rewrites every table of the lake
+     * whose {@code auto_compact} option is not false (each with its own {@code rewrite_delete_threshold} when
+     * {@code deleteThreshold} is null), all in one snapshot; returns the rewrites table by table (by table id).
+     */
+    public List<CompactionResult> rewriteDataFiles(Double deleteThreshold)
+    {
+        try (CompactionCall call = new CompactionCall(catalog, files)) {
+            call.everyTable().forEach(table -> rewrite(table, deleteThreshold));
+            return call.commit();
+        }
+    }
+
+    private static void merge(TableCompaction compaction, MergeAdjacentOptions options)
+    {
+        if (compaction.autoCompact()) {
+            AdjacentFileMerge.plan(compaction, options);
+        }
+    }
+
+    private static void rewrite(TableCompaction compaction, Double deleteThreshold)
+    {
+        if (compaction.autoCompact()) {
+            DeleteRewrite.plan(compaction, DeleteRewrite.threshold(compaction, deleteThreshold));
         }
     }
 
