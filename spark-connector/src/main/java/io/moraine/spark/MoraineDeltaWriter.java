@@ -1,0 +1,109 @@
+package io.moraine.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.connector.write.DeltaWriter;
+import org.apache.spark.sql.connector.write.DeltaWriterFactory;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An executor's share of a DELETE, UPDATE or MERGE, in Spark's delta form: a deleted row is named by its
+ * {@code _file_id} and {@code _pos} (a file row) or its {@code _row_id} (an inlined row), as the core's
+ * {@code RowDeletes} takes them; an updated row is deleted so and its new version written keeping its row id
+ * (DuckLake's update, whose change feed pairs the two as pre- and post-image); a MERGE's inserts are plain new rows.
+ * New rows are held for inlining or written to data files as an append's are ({@link MoraineDataWriter}). It never
+ * opens the store; the driver commits what it reports.
+ */
+final class MoraineDeltaWriter
+        implements DeltaWriter<InternalRow>
+{
+    private final RowIdentity identity;
+    private final MoraineDataWriter inserts;
+    private final MoraineDataWriter updates;
+    private final List<Long> fileIds = new ArrayList<>();
+    private final List<Long> positions = new ArrayList<>();
+    private final List<Long> inlinedRowIds = new ArrayList<>();
+
+    MoraineDeltaWriter(WriteRecipe recipe, Configuration hadoop, long inliningRowLimit, RowIdentity identity)
+    {
+        this.identity = identity;
+        this.inserts = new MoraineDataWriter(recipe, hadoop, inliningRowLimit, false);
+        this.updates = new MoraineDataWriter(recipe, hadoop, inliningRowLimit, true);
+    }
+
+    /**
+     * Where a row's identity sits in what Spark hands over: {@code _file_id} and {@code _pos} in the metadata row,
+     * {@code _row_id} in the row-id row.
+     */
+    record RowIdentity(int fileIdOrdinal, int positionOrdinal, int rowIdOrdinal)
+            implements java.io.Serializable {}
+
+    @Override
+    public void delete(InternalRow metadata, InternalRow id)
+    {
+        if (metadata.isNullAt(identity.fileIdOrdinal())) {
+            inlinedRowIds.add(id.getLong(identity.rowIdOrdinal()));
+        }
+        else {
+            fileIds.add(metadata.getLong(identity.fileIdOrdinal()));
+            positions.add(metadata.getLong(identity.positionOrdinal()));
+        }
+    }
+
+    @Override
+    public void update(InternalRow metadata, InternalRow id, InternalRow row)
+            throws IOException
+    {
+        delete(metadata, id);
+        updates.write(new JoinedRow(row, new GenericInternalRow(new Object[] {id.getLong(identity.rowIdOrdinal())})));
+    }
+
+    @Override
+    public void insert(InternalRow row)
+            throws IOException
+    {
+        inserts.write(row);
+    }
+
+    @Override
+    public WriterCommitMessage commit()
+            throws IOException
+    {
+        return new RowChangesMessage((WrittenFilesMessage) inserts.commit(), (WrittenFilesMessage) updates.commit(), longs(fileIds), longs(positions),
+                longs(inlinedRowIds));
+    }
+
+    @Override
+    public void abort()
+    {
+        inserts.abort();
+        updates.abort();
+    }
+
+    @Override
+    public void close() {}
+
+    private static long[] longs(List<Long> values)
+    {
+        return values.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Ships the recipe, the inlining limit, where the row identity sits and the Hadoop configuration to the executors. */
+    record Factory(WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, long inliningRowLimit, RowIdentity identity)
+            implements DeltaWriterFactory
+    {
+        @Override
+        public DeltaWriter<InternalRow> createWriter(int partitionId, long taskId)
+        {
+            return new MoraineDeltaWriter(recipe, hadoop.value().value(), inliningRowLimit, identity);
+        }
+    }
+}
