@@ -3,6 +3,7 @@ package io.moraine.spark;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.write.InlinedArrowSchema;
 import io.moraine.core.write.files.ParquetFileStatistics;
+import io.moraine.core.write.StatementInlining;
 import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.files.WrittenDataFile;
 import org.apache.arrow.memory.BufferAllocator;
@@ -69,7 +70,7 @@ final class MoraineBatchWrite
         List<WrittenFilesMessage.File> driverFiles = new ArrayList<>();
         boolean committed = false;
         try (BufferAllocator allocator = new RootAllocator()) {
-            if (heldRows > 0 && heldRows + fileRows <= inliningRowLimit) {
+            if (StatementInlining.inlinesNewRows(heldRows, fileRows, inliningRowLimit)) {
                 try (VectorSchemaRoot inlined = VectorSchemaRoot.create(InlinedArrowSchema.of(recipe.columns().columns()), allocator)) {
                     ArrowWriter writer = ArrowWriter.create(inlined);
                     written.stream().filter(message -> message.inlinedRows() != null)

@@ -3,6 +3,7 @@ package io.moraine.spark;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.write.InlinedArrowSchema;
 import io.moraine.core.write.RowDeletes;
+import io.moraine.core.write.StatementInlining;
 import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.files.WrittenDataFile;
 import org.apache.arrow.memory.BufferAllocator;
@@ -13,6 +14,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.connector.write.DeltaBatchWrite;
 import org.apache.spark.sql.connector.write.DeltaWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.RowLevelOperation;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.execution.arrow.ArrowWriter;
 import org.apache.spark.util.SerializableConfiguration;
@@ -31,6 +33,8 @@ import java.util.stream.LongStream;
 final class MoraineDeltaBatchWrite
         implements DeltaBatchWrite
 {
+    /** Kept so that the operation (whose transaction this commits) is not rolled back as garbage while Spark writes. */
+    private final RowLevelOperation operation;
     private final MoraineTable table;
     private final String statement;
     private final WriteTransaction transaction;
@@ -39,9 +43,10 @@ final class MoraineDeltaBatchWrite
     private final long inliningRowLimit;
     private final MoraineDeltaWriter.RowIdentity identity;
 
-    MoraineDeltaBatchWrite(MoraineTable table, String statement, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop,
+    MoraineDeltaBatchWrite(RowLevelOperation operation, MoraineTable table, String statement, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop,
             long inliningRowLimit, MoraineDeltaWriter.RowIdentity identity)
     {
+        this.operation = operation;
         this.table = table;
         this.statement = statement;
         this.transaction = transaction;
@@ -79,7 +84,7 @@ final class MoraineDeltaBatchWrite
         try (BufferAllocator allocator = new RootAllocator()) {
             try {
                 long heldUpdates = held(updated);
-                boolean inlineUpdates = heldUpdates > 0 && heldUpdates <= inliningRowLimit;
+                boolean inlineUpdates = StatementInlining.inlinesUpdatedRows(heldUpdates, inliningRowLimit);
                 if (heldUpdates > 0 && !inlineUpdates) {
                     // each task's updated rows fit the limit, but not all of them: a file with their row ids, as DuckLake's
                     driverFiles.addAll(MoraineBatchWrite.writeHeldRows(recipe, configuration, updated, allocator, true));
@@ -89,7 +94,7 @@ final class MoraineDeltaBatchWrite
                 updated.forEach(message -> files.addAll(message.files()));
                 long heldInserts = held(inserted);
                 long fileRows = files.stream().mapToLong(WrittenFilesMessage.File::recordCount).sum();
-                boolean inlineInserts = heldInserts > 0 && heldInserts + fileRows <= inliningRowLimit;
+                boolean inlineInserts = StatementInlining.inlinesNewRows(heldInserts, fileRows, inliningRowLimit);
                 if (heldInserts > 0 && !inlineInserts) {
                     List<WrittenFilesMessage.File> written = MoraineBatchWrite.writeHeldRows(recipe, configuration, inserted, allocator, false);
                     driverFiles.addAll(written);
@@ -137,6 +142,9 @@ final class MoraineDeltaBatchWrite
             }
             throw e;
         }
+        finally {
+            java.lang.ref.Reference.reachabilityFence(operation);
+        }
     }
 
     /** The rows the tasks held, in one batch of the core's inlined types (open until the transaction ends). */
@@ -166,6 +174,9 @@ final class MoraineDeltaBatchWrite
         }
         catch (MoraineException | IllegalStateException ignored) {
             // already ended by a failed commit
+        }
+        finally {
+            java.lang.ref.Reference.reachabilityFence(operation);
         }
     }
 

@@ -18,13 +18,17 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.apache.spark.util.SerializableConfiguration;
 
+import java.lang.ref.Cleaner;
+
 /**
  * A DELETE, UPDATE or MERGE on a moraine table in Spark's delta form (as Iceberg's position-delta operation): its
  * write transaction begins when Spark builds the operation, and the rows are scanned at that transaction's snapshot, so
  * that the (data file id, position) and row ids the scan reports are what the core's {@code deleteRows} takes and a
  * concurrent change of the same rows fails the commit as a conflict. Rows are identified by {@code _row_id}; the
  * metadata {@code _file_id} and {@code _pos} say where a file row sits (both NULL for an inlined row). Updates are
- * updates, not delete and insert: the new version keeps the row id.
+ * updates, not delete and insert: the new version keeps the row id. An operation Spark drops unwritten (an
+ * {@code EXPLAIN}, a failed plan) has its transaction rolled back once it is garbage (its batch write keeps it
+ * reachable while Spark writes).
  */
 final class MoraineRowLevelOperation
         implements SupportsDelta
@@ -32,6 +36,7 @@ final class MoraineRowLevelOperation
     static final String FILE_ID = "_file_id";
     static final String POSITION = "_pos";
     static final String ROW_ID = "_row_id";
+    private static final Cleaner ABANDONED = Cleaner.create();
 
     private final MoraineTable table;
     private final Command command;
@@ -70,7 +75,9 @@ final class MoraineRowLevelOperation
                 throw SparkErrors.analysis("MORAINE_TABLE_CHANGED", "40001", "table " + loaded.name() + " changed while " + statement
                         + " was planned (its columns are now " + current.schema().simpleString() + "); run the statement again");
             }
-            return new MoraineRowLevelOperation(current, command, transaction);
+            MoraineRowLevelOperation operation = new MoraineRowLevelOperation(current, command, transaction);
+            ABANDONED.register(operation, new Rollback(transaction));
+            return operation;
         }
         catch (RuntimeException e) {
             transaction.rollback();
@@ -167,7 +174,7 @@ final class MoraineRowLevelOperation
                     rowIds.fieldIndex(ROW_ID));
             SparkSession session = SparkSession.active();
             var hadoop = SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
-            return new MoraineDeltaBatchWrite(table, statement(command, table) + " (Spark)", transaction, recipe, hadoop,
+            return new MoraineDeltaBatchWrite(this, table, statement(command, table) + " (Spark)", transaction, recipe, hadoop,
                     transaction.inliningRowLimit(table.schemaName(), table.tableName()), identity);
         }
         catch (RuntimeException e) {
@@ -176,6 +183,22 @@ final class MoraineRowLevelOperation
                 throw SparkErrors.of(moraine);
             }
             throw e;
+        }
+    }
+
+    /** Rolls back a transaction no write committed or aborted (run once its operation is garbage; a no-op on an ended one). */
+    private record Rollback(WriteTransaction transaction)
+            implements Runnable
+    {
+        @Override
+        public void run()
+        {
+            try {
+                transaction.rollback();
+            }
+            catch (MoraineException | IllegalStateException ignored) {
+                // committed or rolled back already
+            }
         }
     }
 

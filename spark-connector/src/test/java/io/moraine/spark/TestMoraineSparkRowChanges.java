@@ -72,9 +72,8 @@ class TestMoraineSparkRowChanges
         Map<Long, Long> rowIds = rowIds();
 
         spark.sql("DELETE FROM lake.main.t WHERE id IN (3, 100)");
-        long updateSnapshot = -1;
         spark.sql("UPDATE lake.main.t SET amount = amount + 1000, name = upper(name) WHERE id IN (5, 101)");
-        updateSnapshot = headSnapshot();
+        long updateSnapshot = headSnapshot();
         spark.sql("MERGE INTO lake.main.t USING (SELECT * FROM VALUES (6L, 'm6', 60), (7L, 'm7', 70), (102L, 'm102', 1020), (500L, 'm500', 5000) "
                 + "AS s(id, name, amount)) s ON lake.main.t.id = s.id "
                 + "WHEN MATCHED AND s.id = 7 THEN DELETE "
@@ -82,6 +81,10 @@ class TestMoraineSparkRowChanges
                 + "WHEN NOT MATCHED THEN INSERT *");
         // 12 rows updated: more than the inlining limit, so their new versions go to a data file with their row ids
         spark.sql("UPDATE lake.main.t SET amount = -amount WHERE id >= 8 AND id < 20");
+        assertThat(rows("SELECT id, _file IS NULL FROM lake.main.t WHERE id IN (0, 5, 6, 8, 101, 102, 500) ORDER BY id"))
+                .as("small updates and the merge's insert inlined; the 12 updated rows in a data file").containsExactly(
+                        "0|false", "5|true", "6|true", "8|false", "101|true", "102|true", "500|true");
+        assertThat(rows("SELECT count(DISTINCT _file_id) FROM lake.main.t")).as("the appended file and the update's").containsExactly("2");
 
         List<String> expected = new ArrayList<>();
         for (long id = 0; id < 20; id++) {

@@ -10,6 +10,7 @@ import io.moraine.core.write.files.DataFileLayout;
 import io.moraine.core.write.LakeOptions;
 import io.moraine.core.write.NewTable;
 import io.moraine.core.write.RowDeletes;
+import io.moraine.core.write.StatementInlining;
 import io.moraine.core.io.LakeFileSystem;
 import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.files.WrittenDataFile;
@@ -239,7 +240,7 @@ final class LakeWrites
                 }
                 List<VectorSchemaRoot> updateRoots = updates.roots();
                 long updatedRows = updated.stream().mapToLong(rows -> rows.rowIds().length).sum();
-                if (updatedRows <= handle.inliningRowLimit()) {
+                if (StatementInlining.inlinesUpdatedRows(updatedRows, handle.inliningRowLimit())) {
                     for (int i = 0; i < updated.size(); i++) {
                         transaction.insertInlinedKeepingRowIds(schema, table, updateRoots.get(i), updated.get(i).rowIds());
                     }
@@ -248,7 +249,7 @@ final class LakeWrites
                     // Each task's updated rows fit the limit, but not all of them: a file with their row ids, as DuckLake's.
                     files.addAll(updates.writeFiles(handle, fileSystemFactory.create(session), updated.stream().map(WriteFragment.Updated::rowIds).toList()));
                 }
-                if (inlinedRows > 0 && inlinedRows + files.stream().mapToLong(WrittenDataFile::recordCount).sum() <= handle.inliningRowLimit()) {
+                if (StatementInlining.inlinesNewRows(inlinedRows, files.stream().mapToLong(WrittenDataFile::recordCount).sum(), handle.inliningRowLimit())) {
                     transaction.insertInlined(schema, table, batches.merged(allocator));
                 }
                 else if (inlinedRows > 0) {
