@@ -56,6 +56,12 @@ final class MoraineRowLevelOperation
         if (loaded.settings().readOnly()) {
             throw SparkErrors.readOnly(statement);
         }
+        for (String identity : java.util.List.of(FILE_ID, POSITION, ROW_ID)) {
+            if (loaded.tableSchema().columns().stream().anyMatch(column -> column.name().equalsIgnoreCase(identity))) {
+                throw SparkErrors.unsupported(statement + " is refused: the table has a column named " + identity + ", which hides the metadata column "
+                        + "Spark's row-level operations identify rows by; rename the column (ALTER TABLE ... RENAME COLUMN) or change the rows through DuckDB or Trino");
+            }
+        }
         io.moraine.core.catalog.MoraineCatalog writer = MoraineSparkCatalog.writer(loaded.settings(), loaded.catalogName());
         WriteTransaction transaction;
         try {

@@ -139,6 +139,15 @@ class TestMoraineSparkRowChanges
         assertThat(rows("SELECT id FROM lake.main.kept ORDER BY id")).containsExactly("1", "2");
     }
 
+    @Test
+    void aColumnHidingTheRowIdentityIsRefused()
+    {
+        spark.sql("CREATE TABLE lake.main.clash (id BIGINT, _row_id BIGINT)");
+        assertThatThrownBy(() -> spark.sql("DELETE FROM lake.main.clash WHERE id = 1"))
+                .hasMessageContaining("has a column named _row_id")
+                .hasMessageContaining("rename the column");
+    }
+
     private Map<Long, Long> rowIds()
     {
         Map<Long, Long> ids = new TreeMap<>();
