@@ -25,18 +25,32 @@ import java.util.List;
 final class MoraineDeltaWriter
         implements DeltaWriter<InternalRow>
 {
+    private final WriteRecipe recipe;
+    private final Configuration hadoop;
+    private final long inliningRowLimit;
     private final RowIdentity identity;
-    private final MoraineDataWriter inserts;
-    private final MoraineDataWriter updates;
+    /** Made at the first row each writes: a DELETE has no recipe (its table may hold types Spark cannot write). */
+    private MoraineDataWriter inserts;
+    private MoraineDataWriter updates;
     private final List<Long> fileIds = new ArrayList<>();
     private final List<Long> positions = new ArrayList<>();
     private final List<Long> inlinedRowIds = new ArrayList<>();
 
+    /** @param recipe how to write new rows; null for a DELETE, which writes none */
     MoraineDeltaWriter(WriteRecipe recipe, Configuration hadoop, long inliningRowLimit, RowIdentity identity)
     {
+        this.recipe = recipe;
+        this.hadoop = hadoop;
+        this.inliningRowLimit = inliningRowLimit;
         this.identity = identity;
-        this.inserts = new MoraineDataWriter(recipe, hadoop, inliningRowLimit, false);
-        this.updates = new MoraineDataWriter(recipe, hadoop, inliningRowLimit, true);
+    }
+
+    private MoraineDataWriter writer(boolean keepRowIds)
+    {
+        if (recipe == null) {
+            throw new IllegalStateException("a DELETE writes no rows");
+        }
+        return new MoraineDataWriter(recipe, hadoop, inliningRowLimit, keepRowIds);
     }
 
     /**
@@ -63,6 +77,9 @@ final class MoraineDeltaWriter
             throws IOException
     {
         delete(metadata, id);
+        if (updates == null) {
+            updates = writer(true);
+        }
         updates.write(new JoinedRow(row, new GenericInternalRow(new Object[] {id.getLong(identity.rowIdOrdinal())})));
     }
 
@@ -70,6 +87,9 @@ final class MoraineDeltaWriter
     public void insert(InternalRow row)
             throws IOException
     {
+        if (inserts == null) {
+            inserts = writer(false);
+        }
         inserts.write(row);
     }
 
@@ -77,15 +97,24 @@ final class MoraineDeltaWriter
     public WriterCommitMessage commit()
             throws IOException
     {
-        return new RowChangesMessage((WrittenFilesMessage) inserts.commit(), (WrittenFilesMessage) updates.commit(), longs(fileIds), longs(positions),
-                longs(inlinedRowIds));
+        return new RowChangesMessage(written(inserts), written(updates), longs(fileIds), longs(positions), longs(inlinedRowIds));
+    }
+
+    private static WrittenFilesMessage written(MoraineDataWriter writer)
+            throws IOException
+    {
+        return writer == null ? new WrittenFilesMessage(List.of(), null, 0, new long[0]) : (WrittenFilesMessage) writer.commit();
     }
 
     @Override
     public void abort()
     {
-        inserts.abort();
-        updates.abort();
+        if (inserts != null) {
+            inserts.abort();
+        }
+        if (updates != null) {
+            updates.abort();
+        }
     }
 
     @Override

@@ -168,7 +168,8 @@ final class MoraineRowLevelOperation
     private DeltaBatchWrite batch(LogicalWriteInfo info)
     {
         try {
-            WriteRecipe recipe = WriteRecipe.of(transaction.dataFileLayout(table.schemaName(), table.tableName()), table.name());
+            // a DELETE writes no rows: its table may hold types Spark cannot write
+            WriteRecipe recipe = command == Command.DELETE ? null : WriteRecipe.of(transaction.dataFileLayout(table.schemaName(), table.tableName()), table.name());
             StructType rows = info.schema();
             if (rows.fields().length > 0 && !rows.catalogString().equals(table.schema().catalogString())) {
                 throw SparkErrors.analysis("MORAINE_TABLE_CHANGED", "40001", "the rows " + statement(command, table) + " writes are " + rows.simpleString()

@@ -148,6 +148,24 @@ class TestMoraineSparkRowChanges
                 .hasMessageContaining("rename the column");
     }
 
+    @Test
+    void deleteWorksOnATableWithAColumnSparkCannotWrite()
+    {
+        spark.sql("CREATE TABLE lake.main.odd (id BIGINT)");
+        spark.sql("INSERT INTO lake.main.odd VALUES (1), (2), (3)");
+        io.moraine.core.write.WriteTransaction transaction = io.moraine.core.write.WriteTransaction.begin(writer());
+        transaction.addColumn("main", "odd", io.moraine.core.write.ColumnDefinition.of("u", "uuid"));
+        transaction.commit();
+        assertThatThrownBy(() -> spark.sql("UPDATE lake.main.odd SET id = 4 WHERE id = 1")).hasMessageContaining("uuid");
+        spark.sql("DELETE FROM lake.main.odd WHERE id = 2");
+        assertThat(rows("SELECT id FROM lake.main.odd ORDER BY id")).containsExactly("1", "3");
+    }
+
+    private MoraineCatalog writer()
+    {
+        return OpenStores.writer(MoraineSettings.from(new org.apache.spark.sql.util.CaseInsensitiveStringMap(Map.of("store", store)), "test"));
+    }
+
     private Map<Long, Long> rowIds()
     {
         Map<Long, Long> ids = new TreeMap<>();
@@ -159,8 +177,7 @@ class TestMoraineSparkRowChanges
 
     private long headSnapshot()
     {
-        try (CatalogSnapshot snapshot = OpenStores.writer(MoraineSettings.from(new org.apache.spark.sql.util.CaseInsensitiveStringMap(Map.of("store", store)), "test"))
-                .latest()) {
+        try (CatalogSnapshot snapshot = writer().latest()) {
             return snapshot.id();
         }
     }
