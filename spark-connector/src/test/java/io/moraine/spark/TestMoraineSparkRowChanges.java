@@ -109,11 +109,21 @@ class TestMoraineSparkRowChanges
         spark.sql("TRUNCATE TABLE lake.main.gone");
         assertThat(rows("SELECT count(*) FROM lake.main.gone")).containsExactly("0");
 
+        // partitioned, no inlining: an update moving a row to another partition writes it there keeping its row id
+        spark.sql("CREATE TABLE lake.main.parted (id BIGINT, region STRING) PARTITIONED BY (region) TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        spark.sql("INSERT INTO lake.main.parted VALUES (1, 'eu'), (2, 'eu'), (3, 'us'), (4, 'us')");
+        long movedRowId = spark.sql("SELECT _row_id FROM lake.main.parted WHERE id = 1").first().getLong(0);
+        spark.sql("UPDATE lake.main.parted SET region = 'apac' WHERE id = 1");
+        spark.sql("DELETE FROM lake.main.parted WHERE id = 3");
+        List<String> parted = rows("SELECT id, region, _row_id FROM lake.main.parted ORDER BY id");
+        assertThat(parted).hasSize(3).first().isEqualTo("1|apac|" + movedRowId);
+
         List<String> duckdb = DuckDbOverStore.run(StoreUri.parse(store),
                 "SELECT id, name, amount, rowid FROM lake.main.t ORDER BY id",
                 "SELECT rowid, change_type, id, name, amount FROM ducklake_table_changes('lake', 'main', 't', " + updateSnapshot + ", " + updateSnapshot
                         + ") ORDER BY rowid, change_type",
-                "SELECT count(*) FROM lake.main.gone");
+                "SELECT count(*) FROM lake.main.gone",
+                "SELECT id, region, rowid FROM lake.main.parted ORDER BY id");
         assertThat(rowsOf(duckdb, 0)).as("DuckDB reads the rows and row ids Spark reads").containsExactlyElementsOf(all);
         assertThat(rowsOf(duckdb, 1)).as("DuckDB's change feed pairs the UPDATE's pre- and post-images by row id").containsExactly(
                 rowIds.get(5L) + "|update_postimage|5|N5|1005",
@@ -121,6 +131,7 @@ class TestMoraineSparkRowChanges
                 rowIds.get(101L) + "|update_postimage|101|I101|1101",
                 rowIds.get(101L) + "|update_preimage|101|i101|101");
         assertThat(rowsOf(duckdb, 2)).as("DuckDB reads the truncated table empty").containsExactly("0");
+        assertThat(rowsOf(duckdb, 3)).as("DuckDB reads the partitioned table as Spark does").containsExactlyElementsOf(parted);
     }
 
     @Test
