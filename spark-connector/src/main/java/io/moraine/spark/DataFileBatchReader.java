@@ -77,7 +77,7 @@ final class DataFileBatchReader
         DataFileTask task = (DataFileTask) ScanTaskCodec.decode(partition.task());
         VisibleRows visible = VisibleRows.of(task, new HadoopLakeFileSystem(hadoop));
         HiddenFields hiddenFields = HiddenFields.forScan(task);
-        boolean hidden = !visible.keepsEveryRow() || !metadata.stream().allMatch(kind -> kind == MetadataColumns.Kind.FILE);
+        boolean hidden = !visible.keepsEveryRow() || !metadata.stream().allMatch(kind -> kind == MetadataColumns.Kind.FILE || kind == MetadataColumns.Kind.FILE_ID);
         boolean needsDefaults = columns.stream().anyMatch(column -> column.defaultValue().isPresent());
         MessageType footer = needsDefaults || !rowGroupFilters.isEmpty() || hiddenFields.needsRowSnapshots() ? footerSchema(task, hadoop) : null;
         if (footer != null) {
@@ -179,6 +179,7 @@ final class DataFileBatchReader
         for (int i = 0; i < metadata.size(); i++) {
             vectors[columns.size() + i] = switch (metadata.get(i)) {
                 case FILE -> constant(DataTypes.StringType, filePath, kept);
+                case FILE_ID -> constant(DataTypes.LongType, task.dataFileId(), kept);
                 case POS, ROW_ID, SNAPSHOT_ID -> computed(i, metadata.get(i), read, selection, kept);
             };
         }
@@ -206,7 +207,7 @@ final class DataFileBatchReader
                 case POS -> positions.getLong(row);
                 case ROW_ID -> task.rowId(positions.getLong(row), rowIds.isNullAt(row) ? OptionalLong.empty() : OptionalLong.of(rowIds.getLong(row)));
                 case SNAPSHOT_ID -> task.rowSnapshot(snapshots.isNullAt(row) ? OptionalLong.empty() : OptionalLong.of(snapshots.getLong(row)));
-                case FILE -> throw new IllegalStateException();
+                case FILE, FILE_ID -> throw new IllegalStateException();
             };
             vector.putLong(i, value);
         }

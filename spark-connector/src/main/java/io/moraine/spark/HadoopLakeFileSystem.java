@@ -14,7 +14,8 @@ import java.util.OptionalLong;
 
 /**
  * The lake's files through Hadoop's file systems (Spark's: {@code file:}, {@code s3a:}, ...), for reading delete files
- * and footers on executors. A DuckLake path without a scheme is a local path. Read-only: Spark never writes the lake.
+ * and footers on executors. A DuckLake path without a scheme is a local path. The driver of a DELETE, UPDATE or MERGE
+ * also writes and deletes delete files through it (the core's write transaction does); executors only read.
  */
 final class HadoopLakeFileSystem
         implements LakeFileSystem
@@ -53,19 +54,38 @@ final class HadoopLakeFileSystem
     @Override
     public OutputFile newOutputFile(String path)
     {
-        throw new UnsupportedOperationException("the Spark connector does not write the lake");
+        try {
+            return org.apache.parquet.hadoop.util.HadoopOutputFile.fromPath(hadoopPath(path), configuration);
+        }
+        catch (IOException e) {
+            throw new StoreException("cannot create " + path + " through Hadoop: " + e.getMessage(), e);
+        }
     }
 
     @Override
     public void deleteFile(String path)
+            throws IOException
     {
-        throw new UnsupportedOperationException("the Spark connector does not write the lake");
+        Path file = hadoopPath(path);
+        file.getFileSystem(configuration).delete(file, false);
     }
 
     @Override
     public List<String> listFiles(String directory)
+            throws IOException
     {
-        throw new UnsupportedOperationException("the Spark connector does not list the lake");
+        Path root = hadoopPath(directory);
+        org.apache.hadoop.fs.FileSystem fileSystem = root.getFileSystem(configuration);
+        List<String> paths = new java.util.ArrayList<>();
+        if (!fileSystem.exists(root)) {
+            return paths;
+        }
+        org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files = fileSystem.listFiles(root, true);
+        while (files.hasNext()) {
+            Path file = files.next().getPath();
+            paths.add(directory.startsWith("/") ? file.toUri().getPath() : file.toString());
+        }
+        return paths;
     }
 
     /** A file that does not exist: every open says so. */

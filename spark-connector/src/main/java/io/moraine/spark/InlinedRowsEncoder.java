@@ -46,7 +46,7 @@ final class InlinedRowsEncoder
 
     /** A scan's metadata columns: an inlined row has no file or position; its row id, and its begin snapshot as its snapshot. */
     static final ExtraValues SCAN_METADATA = (batch, row, field) -> switch (MetadataColumns.byName(field).orElseThrow().kind()) {
-        case FILE, POS -> null;
+        case FILE, FILE_ID, POS -> null;
         case ROW_ID -> batch.rowIds().get(row);
         case SNAPSHOT_ID -> batch.beginSnapshots().get(row);
     };

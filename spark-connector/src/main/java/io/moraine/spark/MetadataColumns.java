@@ -12,7 +12,7 @@ final class MetadataColumns
 {
     enum Kind
     {
-        FILE, POS, ROW_ID, SNAPSHOT_ID
+        FILE, FILE_ID, POS, ROW_ID, SNAPSHOT_ID
     }
 
     /** One metadata column: Spark's view of it and which value it is. */
@@ -21,6 +21,7 @@ final class MetadataColumns
 
     static final List<Column> ALL = List.of(
             new Column("_file", DataTypes.StringType, true, "the data file holding the row (NULL for inlined rows)", Kind.FILE),
+            new Column("_file_id", DataTypes.LongType, true, "the DuckLake data_file_id of the file holding the row (NULL for inlined rows)", Kind.FILE_ID),
             new Column("_pos", DataTypes.LongType, true, "the row's position in its data file (NULL for inlined rows)", Kind.POS),
             new Column("_row_id", DataTypes.LongType, false, "the row's DuckLake rowid, kept across updates, compaction and flush", Kind.ROW_ID),
             new Column("_snapshot_id", DataTypes.LongType, false, "the snapshot that wrote the row", Kind.SNAPSHOT_ID));

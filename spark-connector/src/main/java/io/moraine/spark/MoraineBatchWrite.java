@@ -99,13 +99,27 @@ final class MoraineBatchWrite
     /** The rows tasks held back, in data files the driver writes (the append is over the inlining limit). */
     private List<WrittenFilesMessage.File> writeHeldRows(List<WrittenFilesMessage> written, BufferAllocator allocator)
     {
-        MoraineDataWriter writer = new MoraineDataWriter(recipe, hadoop.value().value(), InsertInlining.OFF);
+        return writeHeldRows(recipe, hadoop.value().value(), written, allocator, false);
+    }
+
+    /**
+     * The rows tasks held back, in data files the driver writes; with {@code keepRowIds} (the new rows of an update)
+     * each with the row id its message gives it, in the files' {@code _ducklake_internal_row_id} column.
+     */
+    static List<WrittenFilesMessage.File> writeHeldRows(WriteRecipe recipe, Configuration configuration, List<WrittenFilesMessage> written,
+            BufferAllocator allocator, boolean keepRowIds)
+    {
+        MoraineDataWriter writer = new MoraineDataWriter(recipe, configuration, InsertInlining.OFF, keepRowIds);
         try {
             for (WrittenFilesMessage message : written) {
                 if (message.inlinedRows() != null) {
+                    int[] next = {0};
                     SparkInlinedRows.forEachRow(message.inlinedRows(), allocator, row -> {
                         try {
-                            writer.write(row);
+                            writer.write(keepRowIds
+                                    ? new org.apache.spark.sql.catalyst.expressions.JoinedRow(row, new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(
+                                            new Object[] {message.keptRowIds()[next[0]++]}))
+                                    : row);
                         }
                         catch (IOException e) {
                             throw new UncheckedIOException(e);
@@ -124,19 +138,26 @@ final class MoraineBatchWrite
     /** Commits the tasks' files, the driver's and the {@code inlining} step in the one transaction. */
     private void append(List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles, Consumer<WriteTransaction> inlining)
     {
-        List<WrittenDataFile> files = new ArrayList<>();
         List<WrittenFilesMessage.File> all = new ArrayList<>(driverFiles);
         written.forEach(message -> all.addAll(message.files()));
-        for (WrittenFilesMessage.File file : all) {
-            files.add(new WrittenDataFile(file.location(), file.sizeBytes(), file.footerSize(), file.recordCount(),
-                    ParquetFileStatistics.fromFooter(footer(file), recipe.columns().columns()), file.partitionValues()));
-        }
+        List<WrittenDataFile> files = dataFiles(all, recipe);
         CatalogWrites.commit(transaction, statement, writes -> {
             inlining.accept(writes);
             if (!files.isEmpty()) {
                 writes.appendDataFiles(table.schemaName(), table.tableName(), files);
             }
         });
+    }
+
+    /** Written files as the core adds them, their statistics from the footers the writers produced. */
+    static List<WrittenDataFile> dataFiles(List<WrittenFilesMessage.File> written, WriteRecipe recipe)
+    {
+        List<WrittenDataFile> files = new ArrayList<>();
+        for (WrittenFilesMessage.File file : written) {
+            files.add(new WrittenDataFile(file.location(), file.sizeBytes(), file.footerSize(), file.recordCount(),
+                    ParquetFileStatistics.fromFooter(footer(file), recipe.columns().columns()), file.partitionValues()));
+        }
+        return files;
     }
 
     private void deleteAll(List<WrittenFilesMessage.File> files)
@@ -167,7 +188,7 @@ final class MoraineBatchWrite
         return files;
     }
 
-    private static List<WrittenFilesMessage> written(WriterCommitMessage[] messages)
+    static List<WrittenFilesMessage> written(WriterCommitMessage[] messages)
     {
         List<WrittenFilesMessage> written = new ArrayList<>();
         for (WriterCommitMessage message : messages) {

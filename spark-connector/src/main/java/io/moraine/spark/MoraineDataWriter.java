@@ -1,7 +1,7 @@
 package io.moraine.spark;
 
-import io.moraine.core.write.HeldRows;
 import io.moraine.core.write.InsertInlining;
+import io.moraine.core.write.HeldRows;
 import io.moraine.core.write.files.DataFileLayout;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -21,6 +21,9 @@ import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.DataTypes;
+import io.moraine.core.scan.DataFileTask;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.broadcast.Broadcast;
@@ -41,22 +44,39 @@ import java.util.Map;
  * (DuckLake rolls unpartitioned files over at the target size only). While the task has no more rows than the table's
  * inlining limit it holds them instead, for the driver to inline when the whole append fits the limit; its first row
  * past the limit sends the held rows to files too. It never opens the store; the driver commits what it reports.
+ * A writer that keeps row ids (the new rows of an UPDATE or MERGE) takes rows with one more column, the row id each
+ * keeps, and writes it to its files as DuckLake's {@code _ducklake_internal_row_id} (or reports it with the held rows).
  */
 final class MoraineDataWriter
         implements DataWriter<InternalRow>
 {
+    /** The column DuckLake keeps an updated row's id in. */
+    static final String ROW_ID_COLUMN = io.moraine.core.write.files.DataFileSchema.ROW_ID_NAME;
+
     private final WriteRecipe recipe;
     private final DataFileLayout layout;
     private final Configuration hadoop;
     private final Map<Long, Integer> ordinals = new HashMap<>();
     private final Map<List<String>, SparkDataFileWriter> open = new HashMap<>();
     private final List<WrittenFilesMessage.File> written = new ArrayList<>();
+    private final boolean keepRowIds;
+    private final StructType fileSchema;
     private final HeldRows<InternalRow> held;
 
     /** {@code inlining}: how many rows the task may hold for inlining ({@link InsertInlining#OFF}: every row goes to a file). */
     MoraineDataWriter(WriteRecipe recipe, Configuration hadoop, InsertInlining inlining)
     {
+        this(recipe, hadoop, inlining, false);
+    }
+
+    /** {@code keepRowIds}: each row ends with the row id it keeps (BIGINT, after the table's columns). */
+    MoraineDataWriter(WriteRecipe recipe, Configuration hadoop, InsertInlining inlining, boolean keepRowIds)
+    {
         this.recipe = recipe;
+        this.keepRowIds = keepRowIds;
+        this.fileSchema = keepRowIds
+                ? recipe.fileSchema().add(SparkTypes.withFieldId(ROW_ID_COLUMN, DataTypes.LongType, DataFileTask.ROW_ID_FIELD_ID))
+                : recipe.fileSchema();
         this.held = inlining.newTask();
         this.layout = recipe.layout();
         this.hadoop = hadoop;
@@ -84,7 +104,7 @@ final class MoraineDataWriter
         List<String> partition = layout.partitionValues(columnId -> value(row, ordinals.get(columnId)));
         SparkDataFileWriter file = open.get(partition);
         if (file == null) {
-            file = new SparkDataFileWriter(layout.target(partition, false), recipe.fileSchema(), hadoop);
+            file = new SparkDataFileWriter(layout.target(partition, keepRowIds), fileSchema, hadoop);
             open.put(partition, file);
         }
         file.write(row);
@@ -103,7 +123,12 @@ final class MoraineDataWriter
         }
         open.clear();
         byte[] inlined = held.rowCount() == 0 ? null : SparkInlinedRows.encode(held.batches(), recipe.columns().columns());
-        return new WrittenFilesMessage(List.copyOf(written), inlined, held.rowCount());
+        long[] rowIds = null;
+        if (keepRowIds) {
+            int ordinal = recipe.columns().columns().size();
+            rowIds = held.batches().stream().mapToLong(row -> row.getLong(ordinal)).toArray();
+        }
+        return new WrittenFilesMessage(List.copyOf(written), inlined, held.rowCount(), rowIds);
     }
 
     @Override

@@ -458,6 +458,12 @@ public class MoraineSparkCatalog
     /** The store opened read-write in this driver, for DDL and commits of writes. */
     io.moraine.core.catalog.MoraineCatalog writer()
     {
+        return writer(settings, name);
+    }
+
+    /** The store of catalog {@code name} opened read-write in this driver; refused for a read-only or fixed-snapshot catalog. */
+    static io.moraine.core.catalog.MoraineCatalog writer(MoraineSettings settings, String name)
+    {
         if (settings.checkpointId().isPresent() || settings.defaultSnapshotId().isPresent() || settings.defaultSnapshotTimestamp().isPresent()) {
             throw SparkErrors.unsupported("catalog " + name + " reads a fixed snapshot (checkpoint-id, default-snapshot-id or default-snapshot-timestamp); "
                     + "it cannot write. Write through a catalog without those settings");

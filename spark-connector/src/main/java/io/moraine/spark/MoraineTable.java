@@ -4,6 +4,10 @@ import io.moraine.core.types.TableSchema;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
+import org.apache.spark.sql.connector.catalog.TruncatableTable;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
@@ -16,13 +20,14 @@ import java.util.Set;
 
 /**
  * A moraine table at one snapshot: its columns there, and scans of it at that snapshot; appends go to the lake's head
- * ({@link MoraineWriteBuilder}).
+ * ({@link MoraineWriteBuilder}); DELETE, UPDATE and MERGE are row-level operations at the lake's head
+ * ({@link MoraineRowLevelOperation}); TRUNCATE TABLE deletes every row in a commit of its own.
  *
  * @param catalogName the Spark catalog it was loaded through
  * @param snapshotId the snapshot every scan of it reads
  */
 record MoraineTable(MoraineSettings settings, String catalogName, String schemaName, String tableName, long tableId, long snapshotId, TableSchema tableSchema)
-        implements SupportsRead, SupportsWrite, SupportsMetadataColumns
+        implements SupportsRead, SupportsWrite, SupportsMetadataColumns, SupportsRowLevelOperations, TruncatableTable
 {
     @Override
     public String name()
@@ -77,6 +82,24 @@ record MoraineTable(MoraineSettings settings, String catalogName, String schemaN
     public WriteBuilder newWriteBuilder(LogicalWriteInfo info)
     {
         return new MoraineWriteBuilder(this, info);
+    }
+
+    @Override
+    public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info)
+    {
+        return new MoraineRowLevelOperation.Builder(this, info.command());
+    }
+
+    /** TRUNCATE TABLE: every row the lake's head has deleted, in one commit (DuckLake's truncate, which Trino's TRUNCATE also is). */
+    @Override
+    public boolean truncateTable()
+    {
+        String statement = "TRUNCATE TABLE " + name();
+        if (settings.readOnly()) {
+            throw SparkErrors.readOnly(statement);
+        }
+        CatalogWrites.commit(MoraineSparkCatalog.writer(settings, catalogName), statement + " (Spark)", writes -> writes.truncate(schemaName, tableName));
+        return true;
     }
 
     @Override

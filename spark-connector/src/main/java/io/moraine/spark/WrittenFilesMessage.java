@@ -10,8 +10,9 @@ import java.util.List;
  *
  * @param inlinedRows the held rows as an Arrow IPC stream ({@link SparkInlinedRows}); null when none
  * @param inlinedRowCount how many rows {@code inlinedRows} holds
+ * @param keptRowIds the row id each held row keeps (the new rows of an update), or null for new rows
  */
-record WrittenFilesMessage(List<File> files, byte[] inlinedRows, long inlinedRowCount)
+record WrittenFilesMessage(List<File> files, byte[] inlinedRows, long inlinedRowCount, long[] keptRowIds)
         implements WriterCommitMessage
 {
     long fileRowCount()
