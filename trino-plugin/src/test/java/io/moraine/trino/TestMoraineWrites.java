@@ -236,6 +236,14 @@ public class TestMoraineWrites
         assertThat(rows(summary.formatted("lake"))).containsExactly("8|43|n4|310|c2|m2");
         assertThat(rows("SELECT id, name, s.a, s.b FROM main.added WHERE id = 11")).containsExactly("11|m1|100|c1");
         assertThat(rows("SELECT id, s.b FROM main.added WHERE s.a = 3")).containsExactly("3|b3");
+        // A file DuckLake reads a column of from its hive partition directory (is_partition) is refused, naming the column.
+        trino.execute("CREATE TABLE main.added_hive (k integer, v varchar)");
+        Path hive = directory.resolve("hive");
+        assertThat(duckDb("COPY (SELECT 1 AS k, 'x' AS v) TO '" + hive + "' (FORMAT parquet, PARTITION_BY (k))",
+                "CALL ducklake_add_data_files('lake', 'added_hive', '" + hive + "/**/*.parquet', hive_partitioning => true)",
+                "SELECT k, v FROM lake.main.added_hive")).containsExactly("ROW 2 1|x");
+        assertThatThrownBy(() -> trino.execute("SELECT * FROM main.added_hive")).hasMessageContaining("hive partitioning")
+                .hasMessageContaining("column 'k'");
         assertThatThrownBy(() -> trino.execute("CALL lake.system.add_files('main', 'added', ARRAY['" + directory.resolve("missing.parquet") + "'])"))
                 .hasMessageContaining("missing.parquet");
         assertThatThrownBy(() -> trino.execute("CALL lake_ro.system.add_files('main', 'added', ARRAY['" + file + "'])"))
