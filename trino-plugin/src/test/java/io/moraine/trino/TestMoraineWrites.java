@@ -236,6 +236,13 @@ public class TestMoraineWrites
         assertThat(rows(summary.formatted("lake"))).containsExactly("8|43|n4|310|c2|m2");
         assertThat(rows("SELECT id, name, s.a, s.b FROM main.added WHERE id = 11")).containsExactly("11|m1|100|c1");
         assertThat(rows("SELECT id, s.b FROM main.added WHERE s.a = 3")).containsExactly("3|b3");
+        // A row deleted from an added file; the change feed reads the files through their mappings too.
+        trino.execute("DELETE FROM main.added WHERE id = 11");
+        assertThat(duckDb(summary.formatted("lake"))).containsExactly("ROW 0 7|32|n4|210|c2|m2");
+        assertThat(rows(summary.formatted("lake"))).containsExactly("7|32|n4|210|c2|m2");
+        String feed = "SELECT count(*), sum(id), max(s.b) FROM TABLE(lake.system.%s(schema_name => 'main', table_name => 'added', start_snapshot => 0))";
+        assertThat(rows(feed.formatted("table_insertions"))).containsExactly("8|43|c2");
+        assertThat(rows(feed.formatted("table_deletions"))).containsExactly("1|11|c1");
         // A file DuckLake reads a column of from its hive partition directory (is_partition) is refused, naming the column.
         trino.execute("CREATE TABLE main.added_hive (k integer, v varchar)");
         Path hive = directory.resolve("hive");
