@@ -80,6 +80,15 @@ class CatTypesTest
         oracle.execute("INSERT INTO lake.main.inlined VALUES " + rows("TIMETZ '01:02:03+00'", "TIMETZ '23:59:59+00'"));
         // Parquet cannot hold negative intervals; inlined rows can.
         oracle.execute("INSERT INTO lake.main.inlined (iv) VALUES (INTERVAL '-1 year -2 months -3 days -04:05:06.789'), (INTERVAL '-1 microsecond')");
+        // The same rows in a file DuckDB wrote outside the lake (no field ids, two columns moved to the end) and added:
+        // read through its name mapping.
+        oracle.execute("CREATE TABLE lake.main.added (b BOOLEAN, i64 BIGINT, d183 DECIMAL(18, 3), dt DATE, ts TIMESTAMP, s VARCHAR, bl BLOB, "
+                + "strings VARCHAR[], nested STRUCT(\"a b\" VARCHAR, \"it's\" INTEGER[], m MAP(VARCHAR, INTEGER)), lists INTEGER[][], "
+                + "by_key MAP(INTEGER, VARCHAR), records STRUCT(x INTEGER, y VARCHAR)[])");
+        Path outside = directory.resolve("outside.parquet");
+        oracle.execute("COPY (SELECT records, nested, s, dt, by_key, lists, bl, ts, strings, d183, i64, b FROM lake.main.in_files) TO '" + outside
+                + "' (FORMAT parquet)");
+        oracle.execute("CALL ducklake_add_data_files('lake', 'added', '" + outside + "')");
         String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
         store = StoreUri.parse(directory.resolve("store").toString());
         CatalogImporter.importCatalog(DuckLakeSource.parse(copy), store, Optional.empty(), CatalogImporter.Progress.SILENT);
@@ -104,6 +113,12 @@ class CatTypesTest
     void valuesReadFromAParquetFilePrintAsDuckDbPrintsThem()
     {
         assertSameAsDuckDb("main.in_files");
+    }
+
+    @Test
+    void valuesReadFromAFileAddedWithANameMappingPrintAsDuckDbPrintsThem()
+    {
+        assertSameAsDuckDb("main.added");
     }
 
     @Test

@@ -36,7 +36,8 @@ import java.util.OptionalLong;
  * would read it as NULLs), the core's {@link VisibleRows} says which rows of each batch the snapshot sees (none deleted,
  * none newer than it), and the kept rows are passed on through {@link FilteredColumnVector}s — or the reader's own
  * vectors untouched when every row is kept. Columns the file lacks read as their initial default ({@link ConstantColumnVector}); metadata columns are
- * computed from the row positions and DuckLake's hidden row-id and snapshot columns.
+ * computed from the row positions and DuckLake's hidden row-id and snapshot columns. A file without field ids is read
+ * through its name mapping: {@link #footerSchema} and Spark's reader see the field ids the core's mapping gives it.
  */
 final class DataFileBatchReader
         implements PartitionReader<ColumnarBatch>
@@ -91,9 +92,15 @@ final class DataFileBatchReader
 
     /**
      * Spark's reader of the task's file: over the catalog's copy when the task carries one (served through
-     * {@link CatalogCopies} while the reader is open), else over the file.
+     * {@link CatalogCopies} while the reader is open), else over the file; a file read through a name mapping is
+     * matched by the field ids the mapping gives it ({@link MoraineParquetReadSupport#openingThrough}).
      */
     static PartitionReader<ColumnarBatch> columnarReader(DataFileTask task, ParquetPartitionReaderFactory factory)
+    {
+        return MoraineParquetReadSupport.openingThrough(task.nameMapping(), () -> openColumnarReader(task, factory));
+    }
+
+    private static PartitionReader<ColumnarBatch> openColumnarReader(DataFileTask task, ParquetPartitionReaderFactory factory)
     {
         if (task.copy().isEmpty()) {
             return factory.buildColumnarReader(partitionedFile(HadoopLakeFileSystem.hadoopPath(task.path()), task.sizeBytes()));
@@ -119,7 +126,7 @@ final class DataFileBatchReader
         try (ParquetFileReader reader = task.copy().isPresent()
                 ? io.moraine.core.io.ParquetReaders.open(task.copy().get().inputFile())
                 : ParquetFileReader.open(HadoopInputFile.fromPath(HadoopLakeFileSystem.hadoopPath(task.path()), hadoop))) {
-            return reader.getFooter().getFileMetaData().getSchema();
+            return task.fileSchema(reader.getFooter().getFileMetaData().getSchema());
         }
         catch (IOException e) {
             throw new UncheckedIOException("reading the footer of " + task.path() + " failed: " + e.getMessage(), e);

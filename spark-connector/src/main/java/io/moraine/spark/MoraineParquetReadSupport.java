@@ -8,7 +8,11 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 
+import io.moraine.core.scan.NameMapping;
+
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Spark's Parquet read support (columns clipped by field id), with the uuid and interval annotations taken off the
@@ -19,10 +23,30 @@ import java.util.List;
 public class MoraineParquetReadSupport
         extends ParquetReadSupport
 {
+    private static final ThreadLocal<NameMapping> OPENING_THROUGH = new ThreadLocal<>();
+
+    /** Opens a reader with {@code open}, clipping its file in the field ids of {@code mapping} when there is one. */
+    static <T> T openingThrough(Optional<NameMapping> mapping, Supplier<T> open)
+    {
+        if (mapping.isEmpty()) {
+            return open.get();
+        }
+        OPENING_THROUGH.set(mapping.get());
+        try {
+            return open.get();
+        }
+        finally {
+            OPENING_THROUGH.remove();
+        }
+    }
+
     @Override
     public ReadContext init(InitContext context)
     {
-        ReadContext clipped = super.init(context);
+        NameMapping mapping = OPENING_THROUGH.get();
+        InitContext mapped = mapping == null ? context
+                : new InitContext(context.getConfiguration(), context.getKeyValueMetadata(), mapping.applyTo(context.getFileSchema()));
+        ReadContext clipped = super.init(mapped);
         MessageType requested = clipped.getRequestedSchema();
         return new ReadContext(new MessageType(requested.getName(), plain(requested.getFields())), clipped.getReadSupportMetadata());
     }

@@ -184,6 +184,39 @@ class TestMoraineSparkDuckDbCrossReads
         }
     }
 
+    @Test
+    void filesAddedByDuckDbAreReadThroughTheirNameMapping()
+            throws Exception
+    {
+        spark.sql("CREATE TABLE lake.main.added (id BIGINT, name STRING, s STRUCT<a: INT, b: STRING>, tags ARRAY<STRING>, scores MAP<STRING, INT>) "
+                + "TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        Path outside = Files.createDirectories(store.getParent().resolve("outside"));
+        Path inOrder = outside.resolve("in_order.parquet");
+        Path reordered = outside.resolve("reordered.parquet");
+        String text = "id, name, s.a, s.b, %s, %s, %s, %s";
+        String duckDbText = text.formatted("tags::VARCHAR", "map_keys(scores)::VARCHAR", "map_values(scores)::VARCHAR", "rowid");
+        String sparkText = text.formatted("CAST(tags AS STRING)", "CAST(map_keys(scores) AS STRING)", "CAST(map_values(scores) AS STRING)", "_row_id");
+        List<String> duckdb = duckDb(List.of(
+                "COPY (SELECT range AS id, 'n' || range AS name, {'a': range::INTEGER, 'b': 'b' || range} AS s, ['t' || range, 'u'] AS tags, "
+                        + "MAP {'k': range::INTEGER} AS scores FROM range(4)) TO '" + inOrder + "' (FORMAT parquet)",
+                "COPY (SELECT MAP {'q': 9} AS scores, {'b': 'c' || range, 'a': (range * 100)::INTEGER} AS s, ['v'] AS tags, 'm' || range AS name, "
+                        + "range + 10 AS id FROM range(3)) TO '" + reordered + "' (FORMAT parquet)",
+                "CALL ducklake_add_data_files('lake', 'added', '" + inOrder + "')",
+                "CALL ducklake_add_data_files('lake', 'added', '" + reordered + "')",
+                "SELECT count(*) FROM __ducklake_metadata_lake.ducklake_data_file WHERE mapping_id IS NOT NULL AND end_snapshot IS NULL",
+                "SELECT " + duckDbText + " FROM lake.main.added ORDER BY id"));
+        assertThat(rowsOf(duckdb, 4)).as("both files are read through a name mapping").containsExactly("2");
+        List<String> duckDbRows = rowsOf(duckdb, 5);
+        assertThat(duckDbRows).hasSize(7).contains("11|m1|100|c1|[v]|[q]|[9]|5");
+        String query = "SELECT " + sparkText + " FROM lake.main.added ORDER BY id";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (rowsOf(spark, query).size() != duckDbRows.size() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(rowsOf(spark, query)).as("Spark reads the added files as DuckDB does").containsExactlyElementsOf(duckDbRows);
+        assertThat(rowsOf(spark, "SELECT id, s.b FROM lake.main.added WHERE id = 11 OR s.a = 3")).containsExactlyInAnyOrder("3|b3", "11|c1");
+    }
+
     private List<String> sparkRows(String table)
     {
         return rowsOf(spark, "SELECT " + SPARK_TEXT + " FROM lake.main." + table + " ORDER BY id");

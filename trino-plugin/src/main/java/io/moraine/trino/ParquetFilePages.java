@@ -111,7 +111,7 @@ final class ParquetFilePages
         try {
             source = dataSource(dataFile, files, options);
             ParquetMetadata metadata = footer(source, dataFile.footerSize(), options);
-            MessageType fileSchema = metadata.getFileMetaData().getSchema();
+            MessageType fileSchema = dataFile.fileSchema(metadata.getFileMetaData().getSchema());
             MessageColumnIO columnIO = getColumnIO(fileSchema, fileSchema);
             Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileSchema, fileSchema);
             TupleDomain<ColumnDescriptor> fileDomain = ParquetPredicates.forFile(predicate, columnIO);

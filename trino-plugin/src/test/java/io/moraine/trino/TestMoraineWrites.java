@@ -221,14 +221,36 @@ public class TestMoraineWrites
     public void testAddFilesProcedure()
             throws Exception
     {
-        trino.execute("CREATE TABLE main.added (id bigint, name varchar)");
+        trino.execute("CREATE TABLE main.added (id bigint, name varchar, s row(a integer, b varchar))");
         Path file = directory.resolve("outside.parquet");
-        duckDb("COPY (SELECT range AS id, 'n' || range AS name FROM range(5)) TO '" + file + "' (FORMAT parquet)");
-        trino.execute("CALL lake.system.add_files(schema_name => 'main', table_name => 'added', paths => ARRAY['" + file + "'])");
-        // DuckLake registers an added file with a name mapping; DuckDB reads it, Trino refuses it clearly (moraine's
-        // engines match columns by field id; see docs/trino.md).
-        assertThat(duckDb("SELECT count(*), sum(id), max(name) FROM lake.main.added")).containsExactly("ROW 0 5|10|n4");
-        assertThatThrownBy(() -> trino.execute("SELECT count(*), sum(id) FROM main.added")).hasMessageContaining("was added with a name mapping");
+        duckDb("COPY (SELECT range AS id, 'n' || range AS name, {'b': 'b' || range, 'a': range::INTEGER} AS s FROM range(5)) TO '" + file
+                + "' (FORMAT parquet)");
+        Path reordered = directory.resolve("reordered.parquet");
+        duckDb("COPY (SELECT {'a': (range * 100)::INTEGER, 'b': 'c' || range} AS s, 'm' || range AS name, range + 10 AS id FROM range(3)) TO '" + reordered
+                + "' (FORMAT parquet)");
+        trino.execute("CALL lake.system.add_files(schema_name => 'main', table_name => 'added', paths => ARRAY['" + file + "', '" + reordered + "'])");
+        // DuckLake registers an added file (no field ids) with a name mapping; Trino reads it through the mapping as DuckDB
+        // does, whatever the order of the file's columns and struct fields.
+        String summary = "SELECT count(*), sum(id), max(name), sum(s.a), max(s.b), max_by(name, id) FROM %s.main.added";
+        assertThat(duckDb(summary.formatted("lake"))).containsExactly("ROW 0 8|43|n4|310|c2|m2");
+        assertThat(rows(summary.formatted("lake"))).containsExactly("8|43|n4|310|c2|m2");
+        assertThat(rows("SELECT id, name, s.a, s.b FROM main.added WHERE id = 11")).containsExactly("11|m1|100|c1");
+        assertThat(rows("SELECT id, s.b FROM main.added WHERE s.a = 3")).containsExactly("3|b3");
+        // A row deleted from an added file; the change feed reads the files through their mappings too.
+        trino.execute("DELETE FROM main.added WHERE id = 11");
+        assertThat(duckDb(summary.formatted("lake"))).containsExactly("ROW 0 7|32|n4|210|c2|m2");
+        assertThat(rows(summary.formatted("lake"))).containsExactly("7|32|n4|210|c2|m2");
+        String feed = "SELECT count(*), sum(id), max(s.b) FROM TABLE(lake.system.%s(schema_name => 'main', table_name => 'added', start_snapshot => 0))";
+        assertThat(rows(feed.formatted("table_insertions"))).containsExactly("8|43|c2");
+        assertThat(rows(feed.formatted("table_deletions"))).containsExactly("1|11|c1");
+        // A file DuckLake reads a column of from its hive partition directory (is_partition) is refused, naming the column.
+        trino.execute("CREATE TABLE main.added_hive (k integer, v varchar)");
+        Path hive = directory.resolve("hive");
+        assertThat(duckDb("COPY (SELECT 1 AS k, 'x' AS v) TO '" + hive + "' (FORMAT parquet, PARTITION_BY (k))",
+                "CALL ducklake_add_data_files('lake', 'added_hive', '" + hive + "/**/*.parquet', hive_partitioning => true)",
+                "SELECT k, v FROM lake.main.added_hive")).containsExactly("ROW 2 1|x");
+        assertThatThrownBy(() -> trino.execute("SELECT * FROM main.added_hive")).hasMessageContaining("hive partitioning")
+                .hasMessageContaining("column 'k'");
         assertThatThrownBy(() -> trino.execute("CALL lake.system.add_files('main', 'added', ARRAY['" + directory.resolve("missing.parquet") + "'])"))
                 .hasMessageContaining("missing.parquet");
         assertThatThrownBy(() -> trino.execute("CALL lake_ro.system.add_files('main', 'added', ARRAY['" + file + "'])"))

@@ -105,7 +105,7 @@ final class ChangeFileRows
         List<DecodedFiles.Row> rows = new ArrayList<>();
         boolean embedsSnapshots;
         try (ParquetFileReader reader = io.moraine.core.io.ParquetReaders.open(files.newInputFile(file.path(), OptionalLong.of(file.sizeBytes())))) {
-            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            MessageType fileSchema = file.fileSchema(reader.getFooter().getFileMetaData().getSchema());
             // Whichever hidden columns the file has, whatever this task needs: the decoded rows may serve the file's other task.
             HiddenFields.Found found = HiddenFields.forDeletions(file).in(fileSchema, table);
             embedsSnapshots = found.snapshots().isPresent();

@@ -51,7 +51,7 @@ final class DataFileRows
     {
         try (ParquetFileReader reader = io.moraine.core.io.ParquetReaders.open(files.newInputFile(task.path(), OptionalLong.of(task.sizeBytes())))) {
             VisibleRows visible = VisibleRows.of(task, files);
-            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            MessageType fileSchema = task.fileSchema(reader.getFooter().getFileMetaData().getSchema());
             HiddenFields hidden = HiddenFields.forScan(task);
             HiddenFields.Found found = hidden.in(fileSchema, table);
             FileProjection projection = FileProjection.of(fileSchema, columns, hidden.needsRowSnapshots() ? found.snapshots() : Optional.empty(), Optional.empty());

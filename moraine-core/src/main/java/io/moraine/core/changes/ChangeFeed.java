@@ -41,6 +41,7 @@ public final class ChangeFeed
     private static final long[] NONE = new long[0];
 
     private final CatalogSnapshot end;
+    private io.moraine.core.scan.FileNameMappings nameMappings;
     private final long tableId;
     private final long startSnapshot;
     private final TableSchema tableSchema;
@@ -286,10 +287,14 @@ public final class ChangeFeed
     /** The data file as a reader opens it: no deletes, no split. */
     private DataFileTask fileToRead(TableFileLocations locations, Row file)
     {
-        return new DataFileTask(tableId, end.id(), file.getLong("data_file_id"), locations.readPath(file), file.getLong("file_size_bytes"),
+        if (nameMappings == null) {
+            nameMappings = new io.moraine.core.scan.FileNameMappings(end, tableId);
+        }
+        DataFileTask task = new DataFileTask(tableId, end.id(), file.getLong("data_file_id"), locations.readPath(file), file.getLong("file_size_bytes"),
                 file.getLong("record_count"), optional(file.getLong("footer_size")), optional(file.getLong("row_id_start")), file.getLong("begin_snapshot"),
                 optional(file.getLong("partial_max")), List.of(), new long[0], optional(file.getLong("partition_id")), List.of(), 0,
                 file.getLong("file_size_bytes"));
+        return nameMappings.of(file).map(task::withNameMapping).orElse(task);
     }
 
     private static OptionalLong optional(Long value)

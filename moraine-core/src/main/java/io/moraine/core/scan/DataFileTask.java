@@ -19,6 +19,8 @@ import static java.util.Objects.requireNonNull;
  *         (null where a key has no value row, or several: {@link FilePartitionValues})
  * @param copy the file's bytes when the catalog keeps a copy of this (tiny) file: readers parse them instead of opening
  *         {@code path}
+ * @param nameMapping for a file without field ids (added with {@code ducklake_add_data_files}), how its columns map to
+ *         the table's: readers match the fields of {@link #fileSchema} by field id
  */
 public record DataFileTask(
         long tableId,
@@ -37,7 +39,8 @@ public record DataFileTask(
         List<String> partitionValues,
         long splitStart,
         long splitLength,
-        Optional<FileCopy> copy)
+        Optional<FileCopy> copy,
+        Optional<NameMapping> nameMapping)
         implements ScanTask
 {
     /** Field id of DuckLake's hidden {@code _ducklake_internal_row_id} column. */
@@ -52,6 +55,15 @@ public record DataFileTask(
         inlinedDeletes = inlinedDeletes.clone();
         partitionValues = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(partitionValues));
         requireNonNull(copy, "copy is null");
+        requireNonNull(nameMapping, "nameMapping is null");
+    }
+
+    public DataFileTask(long tableId, long snapshotId, long dataFileId, String path, long sizeBytes, long recordCount, OptionalLong footerSize,
+            OptionalLong rowIdStart, long beginSnapshot, OptionalLong partialMax, List<DeleteFileRef> deleteFiles, long[] inlinedDeletes,
+            OptionalLong partitionId, List<String> partitionValues, long splitStart, long splitLength, Optional<FileCopy> copy)
+    {
+        this(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax, deleteFiles,
+                inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, copy, Optional.empty());
     }
 
     public DataFileTask(long tableId, long snapshotId, long dataFileId, String path, long sizeBytes, long recordCount, OptionalLong footerSize,
@@ -59,7 +71,7 @@ public record DataFileTask(
             OptionalLong partitionId, List<String> partitionValues, long splitStart, long splitLength)
     {
         this(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax, deleteFiles,
-                inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, Optional.empty());
+                inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, Optional.empty(), Optional.empty());
     }
 
     @Override
@@ -85,21 +97,37 @@ public record DataFileTask(
     public DataFileTask withSplit(long start, long length)
     {
         return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
-                deleteFiles, inlinedDeletes, partitionId, partitionValues, start, length, copy);
+                deleteFiles, inlinedDeletes, partitionId, partitionValues, start, length, copy, nameMapping);
     }
 
     /** The same task, reading its file from the catalog's copy of it. */
     public DataFileTask withCopy(FileCopy fileCopy)
     {
         return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
-                deleteFiles, inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, Optional.of(fileCopy));
+                deleteFiles, inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, Optional.of(fileCopy), nameMapping);
     }
 
     /** The same task with these delete files (the planner attaches the delete files' copies). */
     public DataFileTask withDeleteFiles(List<DeleteFileRef> files)
     {
         return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
-                files, inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, copy);
+                files, inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, copy, nameMapping);
+    }
+
+    /** The same task, reading its file (which has no field ids) through {@code mapping}. */
+    public DataFileTask withNameMapping(NameMapping mapping)
+    {
+        return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
+                deleteFiles, inlinedDeletes, partitionId, partitionValues, splitStart, splitLength, copy, Optional.of(mapping));
+    }
+
+    /**
+     * The schema readers match the file's columns in, by field id ({@link FieldIds}): the footer's own, or for a file
+     * read through a name mapping, the footer's with the mapping's field ids.
+     */
+    public org.apache.parquet.schema.MessageType fileSchema(org.apache.parquet.schema.MessageType footerSchema)
+    {
+        return nameMapping.map(mapping -> mapping.applyTo(footerSchema)).orElse(footerSchema);
     }
 
     /** The file for parquet-java: the catalog's copy when there is one, else the file at {@code path} in {@code files}. */

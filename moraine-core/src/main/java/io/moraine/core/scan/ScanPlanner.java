@@ -53,6 +53,7 @@ final class ScanPlanner
     private InlinedFileDeletes.Stream inlinedDeletes;
     private boolean inlinedDeletePending;
     private TinyFileCopies copies;
+    private FileNameMappings nameMappings;
 
     ScanPlanner(CatalogSnapshot snapshot, long tableId, String dataPath, FilePruning pruning, RowIdentityPruning identityPruning, ScanFilter filter, long limit,
             long maxSplitSize, boolean catalogCopies, AllowedLocations allowedLocations)
@@ -118,11 +119,12 @@ final class ScanPlanner
         if (!pruning.mayMatch(file, fileStats, fileValues)) {
             return;
         }
-        refuseUnreadable(file);
+        refuseEncrypted(file);
         DataFileTask task = new DataFileTask(tableId, snapshot.id(), fileId, locations.readPath(file), file.getLong("file_size_bytes"),
                 file.getLong("record_count"), optional(file.getLong("footer_size")), optional(file.getLong("row_id_start")),
                 file.getLong("begin_snapshot"), optional(file.getLong("partial_max")), deleteFiles.getOrDefault(fileId, List.of()), deleted,
                 optional(file.getLong("partition_id")), byKeyIndex(fileValues), 0, file.getLong("file_size_bytes"));
+        task = nameMappings.of(file).map(task::withNameMapping).orElse(task);
         if (!identityPruning.mayMatch(task)) {
             return;
         }
@@ -153,6 +155,7 @@ final class ScanPlanner
             ready.add(new InlinedRowsTask(tableId, snapshot.id(), snapshot.viewHeadSnapshotId(), inlinedVersions));
         }
         locations = TableFileLocations.forTable(snapshot, dataPath, tableId, allowedLocations);
+        nameMappings = new FileNameMappings(snapshot, tableId);
         deleteFiles = new HashMap<>();
         Map<Long, io.moraine.core.store.KeyValue> deleteCopies = catalogCopies ? TinyFileCopies.deleteFiles(snapshot, tableId) : Map.of();
         try (RowCursor rows = snapshot.deleteFiles(tableId)) {
@@ -179,18 +182,12 @@ final class ScanPlanner
         inlinedDeletePending = inlinedDeletes.advance();
     }
 
-    /**
-     * Files moraine cannot read correctly yet are refused rather than read wrongly: a file added with a name mapping
-     * (its columns have no field ids) or an encrypted one.
-     */
-    private void refuseUnreadable(Row file)
+    /** An encrypted file is refused rather than read wrongly. */
+    private void refuseEncrypted(Row file)
     {
-        String problem = file.getLong("mapping_id") != null ? "was added with a name mapping (ducklake_add_data_files), and moraine matches columns by field id only"
-                : file.getString("encryption_key") != null ? "is encrypted, and moraine does not read encrypted lakes yet"
-                : null;
-        if (problem != null) {
-            throw new UnsupportedFeatureException("data file " + file.getLong("data_file_id") + " (" + file.getString("path") + ") of table " + tableId + " "
-                    + problem + "; read this table with DuckDB");
+        if (file.getString("encryption_key") != null) {
+            throw new UnsupportedFeatureException("data file " + file.getLong("data_file_id") + " (" + file.getString("path") + ") of table " + tableId
+                    + " is encrypted, and moraine does not read encrypted lakes yet; read this table with DuckDB");
         }
     }
 

@@ -2,6 +2,7 @@ package io.moraine.core.scan;
 
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.io.WireFormat;
+import io.moraine.core.write.NameMapEntry;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -22,7 +23,7 @@ import static io.moraine.core.io.WireFormat.writeOptional;
  */
 public final class ScanTaskCodec
 {
-    private static final byte VERSION = 3;
+    private static final byte VERSION = 4;
     private static final byte DATA_FILE = 1;
     private static final byte INLINED_ROWS = 2;
 
@@ -78,6 +79,11 @@ public final class ScanTaskCodec
                     out.writeLong(file.splitStart());
                     out.writeLong(file.splitLength());
                     writeCopy(out, file.copy());
+                    out.writeBoolean(file.nameMapping().isPresent());
+                    if (file.nameMapping().isPresent()) {
+                        out.writeLong(file.nameMapping().get().mappingId());
+                        writeEntries(out, file.nameMapping().get().columns());
+                    }
                 }
             }
         });
@@ -132,13 +138,43 @@ public final class ScanTaskCodec
                 values.add(in.readBoolean() ? readString(in) : null);
             }
             return new DataFileTask(tableId, snapshotId, dataFileId, path, sizeBytes, recordCount, footerSize, rowIdStart, beginSnapshot, partialMax,
-                    deletes, inlined, partitionId, values, in.readLong(), in.readLong(), readCopy(in));
+                    deletes, inlined, partitionId, values, in.readLong(), in.readLong(), readCopy(in), readMapping(in));
         }
     }
 
+    private static void writeEntries(DataOutputStream out, List<NameMapEntry> entries)
+            throws IOException
+    {
+        out.writeInt(entries.size());
+        for (NameMapEntry entry : entries) {
+            writeString(out, entry.sourceName());
+            out.writeLong(entry.targetFieldId());
+            writeEntries(out, entry.children());
+        }
+    }
 
+    private static Optional<NameMapping> readMapping(DataInputStream in)
+            throws IOException
+    {
+        if (!in.readBoolean()) {
+            return Optional.empty();
+        }
+        long mappingId = in.readLong();
+        return Optional.of(new NameMapping(mappingId, readEntries(in)));
+    }
 
-
+    private static List<NameMapEntry> readEntries(DataInputStream in)
+            throws IOException
+    {
+        int count = in.readInt();
+        List<NameMapEntry> entries = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String sourceName = readString(in);
+            long targetFieldId = in.readLong();
+            entries.add(new NameMapEntry(sourceName, targetFieldId, readEntries(in)));
+        }
+        return entries;
+    }
 
     private static void writeCopy(DataOutputStream out, Optional<FileCopy> copy)
             throws IOException

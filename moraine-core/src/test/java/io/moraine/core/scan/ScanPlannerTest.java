@@ -135,5 +135,63 @@ class ScanPlannerTest
         assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(longValue))).usingRecursiveComparison().isEqualTo(longValue);
         InlinedRowsTask inlined = new InlinedRowsTask(7, 42, 45, List.of(3L, 5L));
         assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(inlined))).isEqualTo(inlined);
+        DataFileTask mapped = file.withNameMapping(new NameMapping(12, List.of(new io.moraine.core.write.NameMapEntry("id", 1, List.of()),
+                new io.moraine.core.write.NameMapEntry("s", 2, List.of(new io.moraine.core.write.NameMapEntry("x", 3, List.of()))))));
+        assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(mapped))).usingRecursiveComparison().isEqualTo(mapped);
+    }
+
+    @Test
+    void aNameMappingGivesTheFileSchemaFieldIdsByNameAtEveryLevel()
+    {
+        org.apache.parquet.schema.MessageType footer = org.apache.parquet.schema.MessageTypeParser.parseMessageType("""
+                message duckdb_schema {
+                  optional binary name (STRING);
+                  optional int64 ID;
+                  optional int32 extra = 7;
+                  optional group s {
+                    optional int32 b;
+                    optional int32 a;
+                  }
+                  optional group l (LIST) {
+                    repeated group list {
+                      optional int64 element;
+                    }
+                  }
+                  optional group m (MAP) {
+                    repeated group key_value {
+                      required binary key (STRING);
+                      optional int32 value;
+                    }
+                  }
+                }
+                """);
+        NameMapping mapping = new NameMapping(5, List.of(
+                entry("id", 1), entry("name", 2),
+                new io.moraine.core.write.NameMapEntry("s", 3, List.of(entry("a", 4), entry("b", 5))),
+                new io.moraine.core.write.NameMapEntry("l", 6, List.of(entry("list", 8))),
+                new io.moraine.core.write.NameMapEntry("m", 9, List.of(entry("key", 10), entry("value", 11)))));
+        DataFileTask task = new DataFileTask(1, 1, 1, "/f.parquet", 1, 1, OptionalLong.empty(), OptionalLong.of(0), 1, OptionalLong.empty(), List.of(),
+                new long[0], OptionalLong.empty(), List.of(), 0, 1).withNameMapping(mapping);
+        org.apache.parquet.schema.MessageType mapped = task.fileSchema(footer);
+
+        assertThat(FieldIds.find(mapped, 1).orElseThrow().getName()).isEqualTo("ID");
+        assertThat(FieldIds.find(mapped, 2).orElseThrow().getName()).isEqualTo("name");
+        assertThat(FieldIds.has(mapped, 7)).as("a field the mapping does not name keeps no stray id").isFalse();
+        org.apache.parquet.schema.GroupType struct = FieldIds.find(mapped, 3).orElseThrow().asGroupType();
+        assertThat(FieldIds.find(struct, 4).orElseThrow().getName()).isEqualTo("a");
+        assertThat(FieldIds.find(struct, 5).orElseThrow().getName()).isEqualTo("b");
+        org.apache.parquet.schema.GroupType list = FieldIds.find(mapped, 6).orElseThrow().asGroupType();
+        assertThat(list.getType(0).asGroupType().getType(0).getId().intValue()).isEqualTo(8);
+        org.apache.parquet.schema.GroupType keyValue = FieldIds.find(mapped, 9).orElseThrow().asGroupType().getType(0).asGroupType();
+        assertThat(keyValue.getType(0).getId().intValue()).isEqualTo(10);
+        assertThat(keyValue.getType(1).getId().intValue()).isEqualTo(11);
+        assertThat(mapped.getColumns()).extracting(column -> String.join(".", column.getPath()))
+                .containsExactlyElementsOf(footer.getColumns().stream().map(column -> String.join(".", column.getPath())).toList());
+        assertThat(task.withNameMapping(mapping).withSplit(0, 1).fileSchema(footer)).isEqualTo(mapped);
+    }
+
+    private static io.moraine.core.write.NameMapEntry entry(String sourceName, long targetFieldId)
+    {
+        return new io.moraine.core.write.NameMapEntry(sourceName, targetFieldId, List.of());
     }
 }
