@@ -6,6 +6,8 @@ import io.moraine.core.write.CommitInfo;
 import io.moraine.core.write.LakeOptions;
 import io.moraine.core.write.WriteTransaction;
 
+import org.apache.spark.util.SerializableConfiguration;
+
 import java.util.function.Consumer;
 
 /** The driver's commits: one {@link WriteTransaction} per Spark statement, its errors as Spark analysis errors. */
@@ -43,6 +45,31 @@ final class CatalogWrites
             }
             throw SparkErrors.analysis("MORAINE_" + e.code().name(), "42000", statement + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Builds the write a statement runs over {@code transaction} (on the driver, before any task); a failure rolls the
+     * transaction back and reaches Spark as its error.
+     */
+    static <T> T build(WriteTransaction transaction, java.util.function.Supplier<T> build)
+    {
+        try {
+            return build.get();
+        }
+        catch (RuntimeException e) {
+            transaction.rollback();
+            if (e instanceof MoraineException moraine) {
+                throw SparkErrors.of(moraine);
+            }
+            throw e;
+        }
+    }
+
+    /** The session's Hadoop configuration, broadcast for the executors' file writes. */
+    static org.apache.spark.broadcast.Broadcast<org.apache.spark.util.SerializableConfiguration> hadoopConfiguration()
+    {
+        org.apache.spark.sql.SparkSession session = org.apache.spark.sql.SparkSession.active();
+        return SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
     }
 
     static void setTableOption(MoraineCatalog catalog, String schema, String table, String key, String value, String qualifiedName)

@@ -16,7 +16,6 @@ import org.apache.spark.sql.connector.write.RowLevelOperation;
 import org.apache.spark.sql.connector.write.SupportsDelta;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.apache.spark.util.SerializableConfiguration;
 
 import java.lang.ref.Cleaner;
 
@@ -167,7 +166,7 @@ final class MoraineRowLevelOperation
 
     private DeltaBatchWrite batch(LogicalWriteInfo info)
     {
-        try {
+        return CatalogWrites.build(transaction, () -> {
             // a DELETE writes no rows: its table may hold types Spark cannot write
             WriteRecipe recipe = command == Command.DELETE ? null : WriteRecipe.of(transaction.dataFileLayout(table.schemaName(), table.tableName()), table.name());
             StructType rows = info.schema();
@@ -179,18 +178,9 @@ final class MoraineRowLevelOperation
             StructType rowIds = info.rowIdSchema().orElseThrow();
             MoraineDeltaWriter.RowIdentity identity = new MoraineDeltaWriter.RowIdentity(metadata.fieldIndex(FILE_ID), metadata.fieldIndex(POSITION),
                     rowIds.fieldIndex(ROW_ID));
-            SparkSession session = SparkSession.active();
-            var hadoop = SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
-            return new MoraineDeltaBatchWrite(this, table, statement(command, table) + " (Spark)", transaction, recipe, hadoop,
+            return new MoraineDeltaBatchWrite(this, table, statement(command, table) + " (Spark)", transaction, recipe, CatalogWrites.hadoopConfiguration(),
                     io.moraine.core.write.InsertInlining.of(transaction, table.schemaName(), table.tableName()), identity);
-        }
-        catch (RuntimeException e) {
-            transaction.rollback();
-            if (e instanceof MoraineException moraine) {
-                throw SparkErrors.of(moraine);
-            }
-            throw e;
-        }
+        });
     }
 
     /** Rolls back a transaction no write committed or aborted (run once its operation is garbage; a no-op on an ended one). */

@@ -3,13 +3,11 @@ package io.moraine.spark;
 import io.moraine.core.error.MoraineException;
 import io.moraine.core.write.InsertInlining;
 import io.moraine.core.write.WriteTransaction;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * Appends to a moraine table ({@code INSERT INTO}, {@code df.writeTo(t).append()}, the insert of CTAS): the write
@@ -47,20 +45,12 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
         catch (MoraineException e) {
             throw SparkErrors.of(e);
         }
-        try {
-            WriteRecipe recipe = WriteRecipe.of(transaction.dataFileLayout(table.schemaName(), table.tableName()), table.name());
+        WriteTransaction begun = transaction;
+        return CatalogWrites.build(begun, () -> {
+            WriteRecipe recipe = WriteRecipe.of(begun.dataFileLayout(table.schemaName(), table.tableName()), table.name());
             checkSchema(recipe.fileSchema());
-            SparkSession session = SparkSession.active();
-            var hadoop = SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
-            return new MoraineBatchWrite(table, transaction, recipe, hadoop, InsertInlining.of(transaction, table.schemaName(), table.tableName()));
-        }
-        catch (RuntimeException e) {
-            transaction.rollback();
-            if (e instanceof MoraineException moraine) {
-                throw SparkErrors.of(moraine);
-            }
-            throw e;
-        }
+            return new MoraineBatchWrite(table, begun, recipe, CatalogWrites.hadoopConfiguration(), InsertInlining.of(begun, table.schemaName(), table.tableName()));
+        });
     }
 
     /** Spark hands rows in the table's schema as loaded; a table changed since then is refused rather than written wrongly. */

@@ -11,7 +11,6 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,10 +90,10 @@ class TestMoraineSparkDuckDbCrossReads
         spark.sql("CREATE TABLE lake.main.small_parted (" + COLUMNS + ") PARTITIONED BY (region) TBLPROPERTIES ('data_inlining_row_limit' = '10')");
         for (String table : List.of("small", "small_parted")) {
             spark.sql("INSERT INTO lake.main." + table + " SELECT * FROM lake.main.plain WHERE id <= 3");
-            assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main." + table + " WHERE _file IS NULL")).as("3 rows inlined, no data file").containsExactly("3");
+            assertThat(TextRows.of(spark, "SELECT count(*) FROM lake.main." + table + " WHERE _file IS NULL")).as("3 rows inlined, no data file").containsExactly("3");
             spark.sql("SELECT * FROM lake.main.plain WHERE id >= 100 AND id < 116").repartition(4).writeTo("lake.main." + table).append();
             spark.sql("INSERT INTO lake.main." + table + " SELECT * FROM lake.main.plain WHERE id >= 200 AND id < 203");
-            assertThat(rowsOf(spark, "SELECT _file IS NULL, count(*) FROM lake.main." + table + " GROUP BY 1 ORDER BY 1")).containsExactly("false|16", "true|6");
+            assertThat(TextRows.of(spark, "SELECT _file IS NULL, count(*) FROM lake.main." + table + " GROUP BY 1 ORDER BY 1")).containsExactly("false|16", "true|6");
         }
         List<String> statements = new ArrayList<>();
         for (String table : TABLES) {
@@ -113,11 +112,11 @@ class TestMoraineSparkDuckDbCrossReads
 
         for (int i = 0; i < TABLES.size(); i++) {
             assertThat(sparkWrote.get(i)).as("Spark's rows of " + TABLES.get(i)).hasSizeGreaterThan(20);
-            assertThat(rowsOf(duckdb, i)).as("DuckDB reads " + TABLES.get(i) + " as Spark wrote it").containsExactlyElementsOf(sparkWrote.get(i));
+            assertThat(TextRows.ofStatement(duckdb, i)).as("DuckDB reads " + TABLES.get(i) + " as Spark wrote it").containsExactlyElementsOf(sparkWrote.get(i));
         }
         for (int i = 0; i < TABLES.size(); i++) {
             String table = TABLES.get(i);
-            List<String> duckDbRows = rowsOf(duckdb, TABLES.size() + 2 * TABLES.size() + i);
+            List<String> duckDbRows = TextRows.ofStatement(duckdb, TABLES.size() + 2 * TABLES.size() + i);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (sparkRows(table).size() != duckDbRows.size() && System.nanoTime() < deadline) {
                 Thread.sleep(200);
@@ -144,9 +143,9 @@ class TestMoraineSparkDuckDbCrossReads
         for (String table : tables) {
             spark.sql("INSERT INTO lake.main." + table + " VALUES " + values);
         }
-        assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main.nested_files WHERE _file IS NULL")).containsExactly("0");
-        assertThat(rowsOf(spark, "SELECT count(*) FROM lake.main.nested_inlined WHERE _file IS NULL")).containsExactly("3");
-        String file = rowsOf(spark, "SELECT DISTINCT _file FROM lake.main.nested_files").getFirst();
+        assertThat(TextRows.of(spark, "SELECT count(*) FROM lake.main.nested_files WHERE _file IS NULL")).containsExactly("0");
+        assertThat(TextRows.of(spark, "SELECT count(*) FROM lake.main.nested_inlined WHERE _file IS NULL")).containsExactly("3");
+        String file = TextRows.of(spark, "SELECT DISTINCT _file FROM lake.main.nested_files").getFirst();
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), new Configuration()))) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
             GroupType scores = schema.getType("scores").asGroupType().getType("key_value").asGroupType();
@@ -155,7 +154,7 @@ class TestMoraineSparkDuckDbCrossReads
                     .as("list elements and map keys and values carry their column ids (" + schema + ")").doesNotContainNull();
         }
 
-        List<List<String>> sparkWrote = tables.stream().map(table -> rowsOf(spark, "SELECT " + sparkText + " FROM lake.main." + table + " ORDER BY id")).toList();
+        List<List<String>> sparkWrote = tables.stream().map(table -> TextRows.of(spark, "SELECT " + sparkText + " FROM lake.main." + table + " ORDER BY id")).toList();
         List<String> statements = new ArrayList<>();
         for (String table : tables) {
             statements.add("SELECT " + duckDbText + " FROM lake.main." + table + " ORDER BY id");
@@ -169,18 +168,18 @@ class TestMoraineSparkDuckDbCrossReads
         List<String> duckdb = duckDb(statements);
         for (int i = 0; i < tables.size(); i++) {
             assertThat(sparkWrote.get(i)).as("Spark's rows of " + tables.get(i)).hasSize(3);
-            assertThat(rowsOf(duckdb, i)).as("DuckDB reads " + tables.get(i) + " as Spark wrote it").containsExactlyElementsOf(sparkWrote.get(i));
+            assertThat(TextRows.ofStatement(duckdb, i)).as("DuckDB reads " + tables.get(i) + " as Spark wrote it").containsExactlyElementsOf(sparkWrote.get(i));
         }
         for (int i = 0; i < tables.size(); i++) {
             String table = tables.get(i);
-            List<String> duckDbRows = rowsOf(duckdb, 2 * tables.size() + i);
+            List<String> duckDbRows = TextRows.ofStatement(duckdb, 2 * tables.size() + i);
             assertThat(duckDbRows).hasSize(4);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             String query = "SELECT " + sparkText + " FROM lake.main." + table + " ORDER BY id";
-            while (rowsOf(spark, query).size() != duckDbRows.size() && System.nanoTime() < deadline) {
+            while (TextRows.of(spark, query).size() != duckDbRows.size() && System.nanoTime() < deadline) {
                 Thread.sleep(200);
             }
-            assertThat(rowsOf(spark, query)).as("Spark reads " + table + " after DuckDB's insert").containsExactlyElementsOf(duckDbRows);
+            assertThat(TextRows.of(spark, query)).as("Spark reads " + table + " after DuckDB's insert").containsExactlyElementsOf(duckDbRows);
         }
     }
 
@@ -205,41 +204,24 @@ class TestMoraineSparkDuckDbCrossReads
                 "CALL ducklake_add_data_files('lake', 'added', '" + reordered + "')",
                 "SELECT count(*) FROM __ducklake_metadata_lake.ducklake_data_file WHERE mapping_id IS NOT NULL AND end_snapshot IS NULL",
                 "SELECT " + duckDbText + " FROM lake.main.added ORDER BY id"));
-        assertThat(rowsOf(duckdb, 4)).as("both files are read through a name mapping").containsExactly("2");
-        List<String> duckDbRows = rowsOf(duckdb, 5);
+        assertThat(TextRows.ofStatement(duckdb, 4)).as("both files are read through a name mapping").containsExactly("2");
+        List<String> duckDbRows = TextRows.ofStatement(duckdb, 5);
         assertThat(duckDbRows).hasSize(7).contains("11|m1|100|c1|[v]|[q]|[9]|5");
         String query = "SELECT " + sparkText + " FROM lake.main.added ORDER BY id";
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (rowsOf(spark, query).size() != duckDbRows.size() && System.nanoTime() < deadline) {
+        while (TextRows.of(spark, query).size() != duckDbRows.size() && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
-        assertThat(rowsOf(spark, query)).as("Spark reads the added files as DuckDB does").containsExactlyElementsOf(duckDbRows);
-        assertThat(rowsOf(spark, "SELECT id, s.b FROM lake.main.added WHERE id = 11 OR s.a = 3")).containsExactlyInAnyOrder("3|b3", "11|c1");
+        assertThat(TextRows.of(spark, query)).as("Spark reads the added files as DuckDB does").containsExactlyElementsOf(duckDbRows);
+        assertThat(TextRows.of(spark, "SELECT id, s.b FROM lake.main.added WHERE id = 11 OR s.a = 3")).containsExactlyInAnyOrder("3|b3", "11|c1");
     }
 
     private List<String> sparkRows(String table)
     {
-        return rowsOf(spark, "SELECT " + SPARK_TEXT + " FROM lake.main." + table + " ORDER BY id");
+        return TextRows.of(spark, "SELECT " + SPARK_TEXT + " FROM lake.main." + table + " ORDER BY id");
     }
 
-    private static List<String> rowsOf(SparkSession spark, String sql)
-    {
-        List<String> rows = new ArrayList<>();
-        for (Row row : spark.sql(sql).collectAsList()) {
-            List<String> values = new ArrayList<>();
-            for (int i = 0; i < row.length(); i++) {
-                values.add(String.valueOf(row.get(i)));
-            }
-            rows.add(String.join("|", values));
-        }
-        return rows;
-    }
 
-    private static List<String> rowsOf(List<String> lines, int statement)
-    {
-        String prefix = "ROW " + statement + " ";
-        return lines.stream().filter(line -> line.startsWith(prefix)).map(line -> line.substring(prefix.length())).toList();
-    }
 
     /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
     private List<String> duckDb(List<String> statements)

@@ -68,7 +68,7 @@ class TestMoraineSparkRowChanges
         // 20 rows: over the inlining limit, a data file; then 3 small inserts' rows, inlined
         spark.range(0, 20).selectExpr("id", "concat('n', id) AS name", "CAST(id AS INT) AS amount").coalesce(1).writeTo("lake.main.t").append();
         spark.sql("INSERT INTO lake.main.t VALUES (100, 'i100', 100), (101, 'i101', 101), (102, 'i102', 102)");
-        assertThat(rows("SELECT _file IS NULL, count(*) FROM lake.main.t GROUP BY 1 ORDER BY 1")).containsExactly("false|20", "true|3");
+        assertThat(TextRows.of(spark, "SELECT _file IS NULL, count(*) FROM lake.main.t GROUP BY 1 ORDER BY 1")).containsExactly("false|20", "true|3");
         Map<Long, Long> rowIds = rowIds();
 
         spark.sql("DELETE FROM lake.main.t WHERE id IN (3, 100)");
@@ -81,10 +81,10 @@ class TestMoraineSparkRowChanges
                 + "WHEN NOT MATCHED THEN INSERT *");
         // 12 rows updated: more than the inlining limit, so their new versions go to a data file with their row ids
         spark.sql("UPDATE lake.main.t SET amount = -amount WHERE id >= 8 AND id < 20");
-        assertThat(rows("SELECT id, _file IS NULL FROM lake.main.t WHERE id IN (0, 5, 6, 8, 101, 102, 500) ORDER BY id"))
+        assertThat(TextRows.of(spark, "SELECT id, _file IS NULL FROM lake.main.t WHERE id IN (0, 5, 6, 8, 101, 102, 500) ORDER BY id"))
                 .as("small updates and the merge's insert inlined; the 12 updated rows in a data file").containsExactly(
                         "0|false", "5|true", "6|true", "8|false", "101|true", "102|true", "500|true");
-        assertThat(rows("SELECT count(DISTINCT _file_id) FROM lake.main.t")).as("the appended file and the update's").containsExactly("2");
+        assertThat(TextRows.of(spark, "SELECT count(DISTINCT _file_id) FROM lake.main.t")).as("the appended file and the update's").containsExactly("2");
 
         List<String> expected = new ArrayList<>();
         for (long id = 0; id < 20; id++) {
@@ -97,17 +97,17 @@ class TestMoraineSparkRowChanges
         }
         expected.add("101|I101|1101|" + rowIds.get(101L));
         expected.add("102|m102|1020|" + rowIds.get(102L));
-        List<String> sparkRows = rows("SELECT id, name, amount, _row_id FROM lake.main.t WHERE id <> 500 ORDER BY id");
+        List<String> sparkRows = TextRows.of(spark, "SELECT id, name, amount, _row_id FROM lake.main.t WHERE id <> 500 ORDER BY id");
         assertThat(sparkRows).as("Spark reads the changed rows, updated rows with the row ids they had").containsExactlyElementsOf(expected);
-        assertThat(rows("SELECT id, name, amount, _row_id NOT IN (" + String.join(", ", rowIds.values().stream().map(String::valueOf).toList())
+        assertThat(TextRows.of(spark, "SELECT id, name, amount, _row_id NOT IN (" + String.join(", ", rowIds.values().stream().map(String::valueOf).toList())
                 + ") FROM lake.main.t WHERE id = 500")).as("the merged insert has a new row id").containsExactly("500|m500|5000|true");
-        List<String> all = rows("SELECT id, name, amount, _row_id FROM lake.main.t ORDER BY id");
+        List<String> all = TextRows.of(spark, "SELECT id, name, amount, _row_id FROM lake.main.t ORDER BY id");
 
         spark.sql("CREATE TABLE lake.main.gone (id BIGINT) TBLPROPERTIES ('data_inlining_row_limit' = '5')");
         spark.range(0, 50).coalesce(1).writeTo("lake.main.gone").append();
         spark.sql("INSERT INTO lake.main.gone VALUES (1000), (1001)");
         spark.sql("TRUNCATE TABLE lake.main.gone");
-        assertThat(rows("SELECT count(*) FROM lake.main.gone")).containsExactly("0");
+        assertThat(TextRows.of(spark, "SELECT count(*) FROM lake.main.gone")).containsExactly("0");
 
         // partitioned, no inlining: an update moving a row to another partition writes it there keeping its row id
         spark.sql("CREATE TABLE lake.main.parted (id BIGINT, region STRING) PARTITIONED BY (region) TBLPROPERTIES ('data_inlining_row_limit' = '0')");
@@ -115,7 +115,7 @@ class TestMoraineSparkRowChanges
         long movedRowId = spark.sql("SELECT _row_id FROM lake.main.parted WHERE id = 1").first().getLong(0);
         spark.sql("UPDATE lake.main.parted SET region = 'apac' WHERE id = 1");
         spark.sql("DELETE FROM lake.main.parted WHERE id = 3");
-        List<String> parted = rows("SELECT id, region, _row_id FROM lake.main.parted ORDER BY id");
+        List<String> parted = TextRows.of(spark, "SELECT id, region, _row_id FROM lake.main.parted ORDER BY id");
         assertThat(parted).hasSize(3).first().isEqualTo("1|apac|" + movedRowId);
 
         List<String> duckdb = DuckDbOverStore.run(StoreUri.parse(store),
@@ -124,14 +124,14 @@ class TestMoraineSparkRowChanges
                         + ") ORDER BY rowid, change_type",
                 "SELECT count(*) FROM lake.main.gone",
                 "SELECT id, region, rowid FROM lake.main.parted ORDER BY id");
-        assertThat(rowsOf(duckdb, 0)).as("DuckDB reads the rows and row ids Spark reads").containsExactlyElementsOf(all);
-        assertThat(rowsOf(duckdb, 1)).as("DuckDB's change feed pairs the UPDATE's pre- and post-images by row id").containsExactly(
+        assertThat(TextRows.ofStatement(duckdb, 0)).as("DuckDB reads the rows and row ids Spark reads").containsExactlyElementsOf(all);
+        assertThat(TextRows.ofStatement(duckdb, 1)).as("DuckDB's change feed pairs the UPDATE's pre- and post-images by row id").containsExactly(
                 rowIds.get(5L) + "|update_postimage|5|N5|1005",
                 rowIds.get(5L) + "|update_preimage|5|n5|5",
                 rowIds.get(101L) + "|update_postimage|101|I101|1101",
                 rowIds.get(101L) + "|update_preimage|101|i101|101");
-        assertThat(rowsOf(duckdb, 2)).as("DuckDB reads the truncated table empty").containsExactly("0");
-        assertThat(rowsOf(duckdb, 3)).as("DuckDB reads the partitioned table as Spark does").containsExactlyElementsOf(parted);
+        assertThat(TextRows.ofStatement(duckdb, 2)).as("DuckDB reads the truncated table empty").containsExactly("0");
+        assertThat(TextRows.ofStatement(duckdb, 3)).as("DuckDB reads the partitioned table as Spark does").containsExactlyElementsOf(parted);
     }
 
     @Test
@@ -147,7 +147,7 @@ class TestMoraineSparkRowChanges
                     .hasMessageContaining("ro.main.kept");
         }
         assertThat(headSnapshot()).isEqualTo(before);
-        assertThat(rows("SELECT id FROM lake.main.kept ORDER BY id")).containsExactly("1", "2");
+        assertThat(TextRows.of(spark, "SELECT id FROM lake.main.kept ORDER BY id")).containsExactly("1", "2");
     }
 
     @Test
@@ -169,7 +169,7 @@ class TestMoraineSparkRowChanges
         transaction.commit();
         assertThatThrownBy(() -> spark.sql("UPDATE lake.main.odd SET id = 4 WHERE id = 1")).hasMessageContaining("uuid");
         spark.sql("DELETE FROM lake.main.odd WHERE id = 2");
-        assertThat(rows("SELECT id FROM lake.main.odd ORDER BY id")).containsExactly("1", "3");
+        assertThat(TextRows.of(spark, "SELECT id FROM lake.main.odd ORDER BY id")).containsExactly("1", "3");
     }
 
     private MoraineCatalog writer()
@@ -193,22 +193,5 @@ class TestMoraineSparkRowChanges
         }
     }
 
-    private List<String> rows(String sql)
-    {
-        List<String> rows = new ArrayList<>();
-        for (Row row : spark.sql(sql).collectAsList()) {
-            List<String> values = new ArrayList<>();
-            for (int i = 0; i < row.length(); i++) {
-                values.add(String.valueOf(row.get(i)));
-            }
-            rows.add(String.join("|", values));
-        }
-        return rows;
-    }
 
-    private static List<String> rowsOf(List<String> lines, int statement)
-    {
-        String prefix = "ROW " + statement + " ";
-        return lines.stream().filter(line -> line.startsWith(prefix)).map(line -> line.substring(prefix.length())).toList();
-    }
 }
