@@ -43,15 +43,19 @@ final class MoraineBatchWrite
     private final Broadcast<SerializableConfiguration> hadoop;
     private final String statement;
     private final InsertInlining inlining;
+    private final boolean truncate;
 
-    MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining)
+    /** {@code truncate}: the table's rows are deleted in the commit that adds the written ones (an overwrite). */
+    MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining,
+            boolean truncate)
     {
         this.table = table;
+        this.truncate = truncate;
         this.inlining = inlining;
         this.transaction = transaction;
         this.recipe = recipe;
         this.hadoop = hadoop;
-        this.statement = "append to " + table.name() + " (Spark)";
+        this.statement = (truncate ? "overwrite of " : "append to ") + table.name() + " (Spark)";
     }
 
     @Override
@@ -142,6 +146,10 @@ final class MoraineBatchWrite
         written.forEach(message -> all.addAll(message.files()));
         List<WrittenDataFile> files = dataFiles(all, recipe);
         CatalogWrites.commit(transaction, statement, writes -> {
+            if (truncate) {
+                // Rows added after the truncation in the same transaction are kept.
+                writes.truncate(table.schemaName(), table.tableName());
+            }
             inlining.accept(writes);
             if (!files.isEmpty()) {
                 writes.appendDataFiles(table.schemaName(), table.tableName(), files);

@@ -63,7 +63,7 @@ record MoraineTable(MoraineSettings settings, String catalogName, String schemaN
     @Override
     public Set<TableCapability> capabilities()
     {
-        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE);
+        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
     }
 
     @Override

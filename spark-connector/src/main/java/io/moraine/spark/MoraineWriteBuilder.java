@@ -6,17 +6,36 @@ import io.moraine.core.write.WriteTransaction;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.SupportsTruncate;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 
 /**
  * Appends to a moraine table ({@code INSERT INTO}, {@code df.writeTo(t).append()}, the insert of CTAS): the write
  * transaction begins on the driver when Spark plans the batch, at the lake's head, and fixes the layout the executors
- * write by. Overwrites are not supported yet.
+ * write by. An overwrite ({@link #truncate}) deletes the table's rows in the same commit; overwrites by a filter or of
+ * partitions (dynamic mode) are not supported yet.
  */
-record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
-        implements WriteBuilder
+record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, boolean overwrite)
+        implements WriteBuilder, SupportsTruncate
 {
+    MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
+    {
+        this(table, info, false);
+    }
+
+
+    /**
+     * {@code INSERT OVERWRITE t ...} (static mode) and {@code df.writeTo(t).overwrite(lit(true))}: every row of the
+     * table is deleted and the written rows added in the same commit, as DuckLake's {@code DELETE FROM t} plus
+     * {@code INSERT} in one transaction.
+     */
+    @Override
+    public WriteBuilder truncate()
+    {
+        return new MoraineWriteBuilder(table, info, true);
+    }
+
     @Override
     public Write build()
     {
@@ -25,7 +44,7 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
             @Override
             public String description()
             {
-                return "moraine append to " + table.name();
+                return (overwrite ? "moraine overwrite of " : "moraine append to ") + table.name();
             }
 
             @Override
@@ -49,7 +68,8 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
         return CatalogWrites.build(begun, () -> {
             WriteRecipe recipe = WriteRecipe.of(begun.dataFileLayout(table.schemaName(), table.tableName()), table.name());
             checkSchema(recipe.fileSchema());
-            return new MoraineBatchWrite(table, begun, recipe, CatalogWrites.hadoopConfiguration(), InsertInlining.of(begun, table.schemaName(), table.tableName()));
+            return new MoraineBatchWrite(table, begun, recipe, CatalogWrites.hadoopConfiguration(), InsertInlining.of(begun, table.schemaName(), table.tableName()),
+                    overwrite);
         });
     }
 

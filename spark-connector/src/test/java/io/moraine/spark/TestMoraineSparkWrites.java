@@ -116,6 +116,20 @@ class TestMoraineSparkWrites
 
         spark.sql("CREATE TABLE lake.main.copy AS SELECT id, name FROM lake.main.events WHERE id < 200");
         assertThat(spark.sql("SELECT count(*), sum(id) FROM lake.main.copy").first().toString()).isEqualTo("[103,14956]");
+
+        // An overwrite deletes the table's rows and adds the new ones in one snapshot (small ones inlined, large ones in files).
+        long before;
+        try (CatalogSnapshot snapshot = catalog().latest()) {
+            before = snapshot.id();
+        }
+        spark.sql("INSERT OVERWRITE lake.main.copy SELECT id, name FROM lake.main.events WHERE id BETWEEN 500 AND 504");
+        assertThat(spark.sql("SELECT count(*), sum(id) FROM lake.main.copy").first().toString()).isEqualTo("[5,2510]");
+        spark.range(0, 300).selectExpr("id", "'big' AS name").writeTo("lake.main.copy").overwrite(org.apache.spark.sql.functions.lit(true));
+        assertThat(spark.sql("SELECT count(*), sum(id), min(name) FROM lake.main.copy").first().toString()).isEqualTo("[300,44850,big]");
+        try (CatalogSnapshot snapshot = catalog().latest()) {
+            assertThat(snapshot.id()).as("one snapshot per overwrite").isEqualTo(before + 2);
+        }
+        assertThat(spark.sql("SELECT count(*) FROM lake.main.copy VERSION AS OF " + (before + 1)).first().getLong(0)).isEqualTo(5);
     }
 
     private MoraineCatalog catalog()
