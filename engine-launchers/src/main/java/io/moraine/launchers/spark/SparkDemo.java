@@ -24,6 +24,7 @@ public final class SparkDemo
         try {
             runStep(store, "Time travel: the table now and right after the first insert (snapshot 3)", TIME_TRAVEL);
             runStep(store, "Change feed of snapshots 5 to 7: the UPDATE as pre/post images, the inlined INSERT, the DELETE", CHANGE_FEED);
+            runStep(store, "The table Trino wrote (CREATE TABLE AS, then MERGE)", io.moraine.launchers.trino.DemoCommand.WRITTEN);
         }
         catch (SparkSubmit.SparkUnavailableException e) {
             System.out.println("(Spark part skipped: " + e.getMessage() + ")");

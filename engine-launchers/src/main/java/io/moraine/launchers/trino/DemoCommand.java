@@ -16,7 +16,8 @@ import static io.moraine.cli.LocalDirectories.deleteRecursively;
 /**
  * {@code make demo}: DuckDB writes a small lake through {@code ATTACH 'ducklake:moraine:<store>'} (real DuckLake: Parquet
  * files, a delete file, inlined rows, several snapshots; the catalog lives in a moraine store on the local file system),
- * then Trino's own server (a child JVM, the plugin from its plugin directory) serves that store and runs a few queries, a real Spark reads the lake once more
+ * then Trino's own server (a child JVM, the plugin from its plugin directory) serves that store, runs a few queries and
+ * writes a table (CREATE TABLE AS, then MERGE) that DuckDB reads back, a real Spark reads the lake once more, Trino's table too
  * ({@code SparkDemo}), and the command prints how to connect and keeps serving (unless {@code --once}).
  */
 public final class DemoCommand
@@ -37,6 +38,18 @@ public final class DemoCommand
             new String[] {"Inlined rows: tiny inserts that live in the catalog, not in Parquet",
                     "SELECT id, customer, amount, placed FROM lake.shop.orders WHERE id > 30000 ORDER BY id"},
             new String[] {"Top customers", "SELECT customer, count(*) AS orders, sum(amount) AS total FROM lake.shop.orders GROUP BY customer ORDER BY total DESC LIMIT 5"});
+
+    /** Trino writes: a CREATE TABLE AS (Parquet written by Trino's writer) and a MERGE (an update keeping row ids, an insert). */
+    private static final List<String[]> TRINO_WRITES = List.of(
+            new String[] {"Trino writes: CREATE TABLE AS (Parquet files, committed through the core)",
+                    "CREATE TABLE lake.shop.customer_totals AS SELECT customer, count(*) AS orders, sum(amount) AS total FROM lake.shop.orders GROUP BY customer"},
+            new String[] {"Trino writes: MERGE (customer-1 updated in place, a newcomer inserted)",
+                    "MERGE INTO lake.shop.customer_totals t USING (VALUES ('customer-1', 1, 99.00), ('newcomer', 1, 5.00)) s(customer, orders, total) "
+                            + "ON t.customer = s.customer WHEN MATCHED THEN UPDATE SET orders = t.orders + s.orders, total = t.total + s.total "
+                            + "WHEN NOT MATCHED THEN INSERT VALUES (s.customer, s.orders, s.total)"});
+
+    /** What DuckDB and Spark read of Trino's writes. */
+    public static final String WRITTEN = "SELECT count(*) AS customers, sum(orders) AS orders, sum(total) AS total FROM lake.shop.customer_totals";
 
     private DemoCommand() {}
 
@@ -73,6 +86,24 @@ public final class DemoCommand
                 System.out.println("-- " + query[0]);
                 System.out.println(query[1] + ";");
                 System.out.print(trino.queryCsv(query[1]));
+            }
+            for (String[] write : TRINO_WRITES) {
+                System.out.println();
+                System.out.println("-- " + write[0]);
+                System.out.println(write[1] + ";");
+                System.out.print(trino.queryCsv(write[1]));
+            }
+            System.out.println();
+            System.out.println("-- DuckDB reads what Trino wrote (a READ_ONLY attach: Trino keeps the store's writer)");
+            System.out.println(WRITTEN + ";");
+            try (Connection connection = MoraineDuckDb.openWithDuckLake(); Statement statement = connection.createStatement()) {
+                statement.execute("ATTACH " + MoraineDuckDb.quote("ducklake:moraine:" + store) + " AS lake (READ_ONLY)");
+                try (ResultSet result = statement.executeQuery(WRITTEN)) {
+                    System.out.println("customers,orders,total");
+                    while (result.next()) {
+                        System.out.println(result.getString(1) + "," + result.getString(2) + "," + result.getString(3));
+                    }
+                }
             }
             io.moraine.launchers.spark.SparkDemo.run(store);
             System.out.println();

@@ -6,7 +6,7 @@ import io.moraine.core.error.CorruptionException;
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
-import io.moraine.core.write.NameMapEntry;
+import io.moraine.core.catalog.NameMapEntry;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.moraine.core.scan;
 
-import io.moraine.core.write.NameMapEntry;
+import io.moraine.core.catalog.NameMapEntry;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;

@@ -2,7 +2,7 @@ package io.moraine.core.scan;
 
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.io.WireFormat;
-import io.moraine.core.write.NameMapEntry;
+import io.moraine.core.catalog.NameMapEntry;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -1,5 +1,6 @@
 package io.moraine.core.write;
 
+import io.moraine.core.catalog.NameMapEntry;
 import io.moraine.core.write.files.DataFileTarget;
 import io.moraine.core.write.files.WrittenDataFile;
 import io.moraine.core.write.files.FileColumnStatistics;

@@ -1,5 +1,6 @@
 package io.moraine.core.write;
 
+import io.moraine.core.catalog.NameMapEntry;
 import io.moraine.core.row.Row;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.tx.StagedTransaction;

@@ -135,8 +135,8 @@ class ScanPlannerTest
         assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(longValue))).usingRecursiveComparison().isEqualTo(longValue);
         InlinedRowsTask inlined = new InlinedRowsTask(7, 42, 45, List.of(3L, 5L));
         assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(inlined))).isEqualTo(inlined);
-        DataFileTask mapped = file.withNameMapping(new NameMapping(12, List.of(new io.moraine.core.write.NameMapEntry("id", 1, List.of()),
-                new io.moraine.core.write.NameMapEntry("s", 2, List.of(new io.moraine.core.write.NameMapEntry("x", 3, List.of()))))));
+        DataFileTask mapped = file.withNameMapping(new NameMapping(12, List.of(new io.moraine.core.catalog.NameMapEntry("id", 1, List.of()),
+                new io.moraine.core.catalog.NameMapEntry("s", 2, List.of(new io.moraine.core.catalog.NameMapEntry("x", 3, List.of()))))));
         assertThat(ScanTaskCodec.decode(ScanTaskCodec.encode(mapped))).usingRecursiveComparison().isEqualTo(mapped);
     }
 
@@ -167,9 +167,9 @@ class ScanPlannerTest
                 """);
         NameMapping mapping = new NameMapping(5, List.of(
                 entry("id", 1), entry("name", 2),
-                new io.moraine.core.write.NameMapEntry("s", 3, List.of(entry("a", 4), entry("b", 5))),
-                new io.moraine.core.write.NameMapEntry("l", 6, List.of(entry("list", 8))),
-                new io.moraine.core.write.NameMapEntry("m", 9, List.of(entry("key", 10), entry("value", 11)))));
+                new io.moraine.core.catalog.NameMapEntry("s", 3, List.of(entry("a", 4), entry("b", 5))),
+                new io.moraine.core.catalog.NameMapEntry("l", 6, List.of(entry("list", 8))),
+                new io.moraine.core.catalog.NameMapEntry("m", 9, List.of(entry("key", 10), entry("value", 11)))));
         DataFileTask task = new DataFileTask(1, 1, 1, "/f.parquet", 1, 1, OptionalLong.empty(), OptionalLong.of(0), 1, OptionalLong.empty(), List.of(),
                 new long[0], OptionalLong.empty(), List.of(), 0, 1).withNameMapping(mapping);
         org.apache.parquet.schema.MessageType mapped = task.fileSchema(footer);
@@ -190,8 +190,8 @@ class ScanPlannerTest
         assertThat(task.withNameMapping(mapping).withSplit(0, 1).fileSchema(footer)).isEqualTo(mapped);
     }
 
-    private static io.moraine.core.write.NameMapEntry entry(String sourceName, long targetFieldId)
+    private static io.moraine.core.catalog.NameMapEntry entry(String sourceName, long targetFieldId)
     {
-        return new io.moraine.core.write.NameMapEntry(sourceName, targetFieldId, List.of());
+        return new io.moraine.core.catalog.NameMapEntry(sourceName, targetFieldId, List.of());
     }
 }

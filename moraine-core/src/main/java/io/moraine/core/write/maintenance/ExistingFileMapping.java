@@ -11,7 +11,7 @@ import io.moraine.core.types.DuckLakeType;
 import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.MappedDataFile;
-import io.moraine.core.write.NameMapEntry;
+import io.moraine.core.catalog.NameMapEntry;
 import io.moraine.core.write.files.FileColumnStatistics;
 import io.moraine.core.write.files.ParquetFileStatistics;
 import io.moraine.core.write.files.ParquetFooters;

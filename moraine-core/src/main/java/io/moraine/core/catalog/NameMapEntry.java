@@ -1,4 +1,4 @@
-package io.moraine.core.write;
+package io.moraine.core.catalog;
 
 import java.util.List;
 
@@ -35,7 +35,7 @@ public record NameMapEntry(String sourceName, long targetFieldId, List<NameMapEn
      * Whether the two lists map alike, as DuckLake's {@code ListIsCompatible} decides: the same source names, each with
      * the same target, the same hive flag and compatible children, in any order.
      */
-    static boolean compatible(List<NameMapEntry> left, List<NameMapEntry> right)
+    public static boolean compatible(List<NameMapEntry> left, List<NameMapEntry> right)
     {
         if (left.size() != right.size()) {
             return false;
