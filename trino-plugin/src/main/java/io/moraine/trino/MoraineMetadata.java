@@ -189,6 +189,29 @@ public class MoraineMetadata
         }
     }
 
+    /**
+     * The columns only, for analysing a query (Trino asks this, not {@link #getTableMetadata}, on every query): the
+     * comments and properties {@code SHOW CREATE TABLE} shows are read only when asked for.
+     */
+    @Override
+    public io.trino.spi.connector.ConnectorTableSchema getTableSchema(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        ConnectorTableMetadata metadata;
+        if (tableHandle instanceof MoraineTableHandle table) {
+            List<ColumnMetadata> columns = new ArrayList<>(columns(table).stream()
+                    .map(column -> new ColumnMetadata(column.name(), column.type()))
+                    .toList());
+            hiddenColumns().stream()
+                    .filter(hidden -> columns.stream().noneMatch(column -> column.getName().equals(hidden.name())))
+                    .forEach(column -> columns.add(hiddenColumnMetadata(column)));
+            metadata = new ConnectorTableMetadata(table.name(), columns);
+        }
+        else {
+            metadata = getTableMetadata(session, tableHandle);
+        }
+        return metadata.getTableSchema();
+    }
+
     /** The hidden columns every table has ({@code $path}, {@code $row_id}, ...): selected by name, not by {@code *}. */
     private static List<MoraineColumnHandle> hiddenColumns()
     {

@@ -78,9 +78,9 @@ class TestMoraineFileOperations
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
                 // one of them the tiny-file threshold, read at planning, and one the head once the files are listed (no
                 // flush of the inlined rows read meanwhile)
-                .addCopies("MoraineStore.get system", 12)
-                .addCopies("MoraineStore.get current/ducklake_snapshot", 7)
-                .addCopies("MoraineStore.scan current/ducklake_schema", 2)
+                .addCopies("MoraineStore.get system", 13)
+                .addCopies("MoraineStore.get current/ducklake_snapshot", 8)
+                .addCopies("MoraineStore.scan current/ducklake_schema", 3)
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
                 // with the metadata cache off, reading the inlined rows (on the coordinator, through the split source's
                 // view) reads the columns once more (to find older schema versions' columns by id)
@@ -99,6 +99,10 @@ class TestMoraineFileOperations
                 .add("MoraineStore.scan inline/row_tombstone")
                 // the table's tiny-file copies (none published here): its delete files' and its data files' ranges
                 .addCopies("MoraineStore.scan tiny_files", 2)
+                // Trino looks the name up as a view first (a moraine lake can hold Trino views): the views of the
+                // query's snapshot, read once
+                .add("MoraineStore.scan current/ducklake_view")
+                .add("MoraineStore.scan history/ducklake_view")
                 .build());
         // One open and one read per data file (small files are read whole; a large one's footer in one read sized by
         // footer_size); the delete file once.
@@ -114,9 +118,9 @@ class TestMoraineFileOperations
     {
         String sql = "SELECT sum(v) FROM t WHERE id = 250";
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
-                .addCopies("MoraineStore.get system", 13)
-                .addCopies("MoraineStore.get current/ducklake_snapshot", 8)
-                .addCopies("MoraineStore.scan current/ducklake_schema", 2)
+                .addCopies("MoraineStore.get system", 14)
+                .addCopies("MoraineStore.get current/ducklake_snapshot", 9)
+                .addCopies("MoraineStore.scan current/ducklake_schema", 3)
                 .addCopies("MoraineStore.scan current/ducklake_table", 2)
                 // with the metadata cache off, planning reads the columns once more for the filter's types (the split
                 // source's read serves the inlined rows' columns too), and reading the inlined rows once more to find
@@ -136,6 +140,10 @@ class TestMoraineFileOperations
                 .add("MoraineStore.scan inline/row_tombstone")
                 .add("MoraineStore.get inline/insert")
                 .addCopies("MoraineStore.scan tiny_files", 2)
+                // Trino looks the name up as a view first (a moraine lake can hold Trino views): the views of the
+                // query's snapshot, read once
+                .add("MoraineStore.scan current/ducklake_view")
+                .add("MoraineStore.scan history/ducklake_view")
                 .build());
         // A file under the reader's small-file threshold (3 MB) is read whole, in one request.
         assertThat(fileOperations(sql)).isEqualTo(ImmutableMultiset.builder()
@@ -273,9 +281,9 @@ class TestMoraineFileOperations
         // the inlined rows' locators; no data file is opened. Computed once per table handle and transaction.
         String sql = "SHOW STATS FOR t";
         assertThat(storeReads(sql)).isEqualTo(ImmutableMultiset.builder()
-                .addCopies("MoraineStore.get system", 4)
-                .addCopies("MoraineStore.get current/ducklake_snapshot", 4)
-                .add("MoraineStore.scan current/ducklake_schema")
+                .addCopies("MoraineStore.get system", 5)
+                .addCopies("MoraineStore.get current/ducklake_snapshot", 5)
+                .addCopies("MoraineStore.scan current/ducklake_schema", 2)
                 .add("MoraineStore.scan current/ducklake_table")
                 .addCopies("MoraineStore.scan current/ducklake_column", 3)
                 .addCopies("MoraineStore.scan history/ducklake_column", 3)
@@ -287,6 +295,10 @@ class TestMoraineFileOperations
                 .add("MoraineStore.scan inline/file_delete")
                 .add("MoraineStore.scan inline/chunk_locator")
                 .add("MoraineStore.scan inline/row_tombstone")
+                // Trino looks the name up as a view first (a moraine lake can hold Trino views): the views of the
+                // query's snapshot, read once
+                .add("MoraineStore.scan current/ducklake_view")
+                .add("MoraineStore.scan history/ducklake_view")
                 .build());
         assertThat(fileOperations(sql)).isEmpty();
     }
