@@ -109,7 +109,12 @@ public class TestMoraineConnectorSmokeTest
                  SUPPORTS_ADD_COLUMN,
                  SUPPORTS_DROP_COLUMN,
                  SUPPORTS_RENAME_COLUMN,
-                 SUPPORTS_SET_COLUMN_TYPE -> true;
+                 SUPPORTS_SET_COLUMN_TYPE,
+                 SUPPORTS_CREATE_TABLE_WITH_TABLE_COMMENT,
+                 SUPPORTS_CREATE_TABLE_WITH_COLUMN_COMMENT,
+                 SUPPORTS_COMMENT_ON_TABLE,
+                 SUPPORTS_COMMENT_ON_COLUMN,
+                 SUPPORTS_CREATE_VIEW -> true;
 
             // Row-level changes through Trino's merge (delete-row-and-insert-row), on inlined and file rows; TRUNCATE.
             case SUPPORTS_DELETE,
@@ -119,13 +124,10 @@ public class TestMoraineConnectorSmokeTest
                  SUPPORTS_MERGE,
                  SUPPORTS_TRUNCATE -> true;
 
-            // Not yet: views, nested-field DDL, column positions, NOT NULL and defaults;
-            // comments are written but not yet read back into Trino's table metadata.
+            // Not yet: view comments, nested-field DDL, column positions, NOT NULL and defaults.
             case SUPPORTS_RENAME_SCHEMA,
                  SUPPORTS_DROP_SCHEMA_CASCADE,
                  SUPPORTS_CREATE_OR_REPLACE_TABLE,
-                 SUPPORTS_CREATE_TABLE_WITH_TABLE_COMMENT,
-                 SUPPORTS_CREATE_TABLE_WITH_COLUMN_COMMENT,
                  SUPPORTS_RENAME_TABLE_ACROSS_SCHEMAS,
                  SUPPORTS_ADD_COLUMN_WITH_COMMENT,
                  SUPPORTS_ADD_COLUMN_WITH_POSITION,
@@ -137,9 +139,6 @@ public class TestMoraineConnectorSmokeTest
                  SUPPORTS_SET_FIELD_TYPE,
                  SUPPORTS_SET_FIELD_TYPE_IN_ARRAY,
                  SUPPORTS_SET_FIELD_TYPE_IN_MAP,
-                 SUPPORTS_COMMENT_ON_TABLE,
-                 SUPPORTS_COMMENT_ON_COLUMN,
-                 SUPPORTS_CREATE_VIEW,
                  SUPPORTS_COMMENT_ON_VIEW,
                  SUPPORTS_COMMENT_ON_VIEW_COLUMN,
                  SUPPORTS_REFRESH_VIEW,
