@@ -91,7 +91,7 @@ public final class DemoCommand
                 System.out.println();
                 System.out.println("-- " + write[0]);
                 System.out.println(write[1] + ";");
-                System.out.print(trino.queryCsv(write[1]));
+                System.out.println("rows written: " + trino.executeUpdate(write[1]));
             }
             System.out.println();
             System.out.println("-- DuckDB reads what Trino wrote (a READ_ONLY attach: Trino keeps the store's writer)");

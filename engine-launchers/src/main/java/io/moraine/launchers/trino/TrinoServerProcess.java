@@ -223,6 +223,15 @@ public final class TrinoServerProcess
         return DriverManager.getConnection(jdbcUrl() + "/main", "moraine", null);
     }
 
+    /** Runs one statement that writes (CREATE TABLE AS, INSERT, MERGE, ...) and returns the rows it wrote. */
+    public long executeUpdate(String sql)
+            throws SQLException
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            return statement.executeLargeUpdate(sql);
+        }
+    }
+
     /** Runs one statement and returns its result as CSV with a header line. */
     public String queryCsv(String sql)
             throws SQLException
