@@ -32,10 +32,17 @@ final class CatalogWrites
 
     static long commit(WriteTransaction transaction, String statement, Consumer<WriteTransaction> changes)
     {
+        return commit(transaction, new CommitInfo(AUTHOR, statement, null), changes);
+    }
+
+    /** As {@link #commit(WriteTransaction, String, Consumer)}, recording {@code info} (its message names the statement). */
+    static long commit(WriteTransaction transaction, CommitInfo info, Consumer<WriteTransaction> changes)
+    {
+        String statement = info.message();
         boolean committing = false;
         try {
             changes.accept(transaction);
-            transaction.commitInfo(new CommitInfo(AUTHOR, statement, null));
+            transaction.commitInfo(info);
             committing = true;
             return transaction.commit();
         }
@@ -56,7 +63,8 @@ final class CatalogWrites
         try {
             return build.get();
         }
-        catch (RuntimeException e) {
+        catch (Exception e) {
+            // AnalysisException included: SparkErrors throws it unchecked
             transaction.rollback();
             if (e instanceof MoraineException moraine) {
                 throw SparkErrors.of(moraine);

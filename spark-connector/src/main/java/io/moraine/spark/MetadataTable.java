@@ -40,7 +40,8 @@ record MetadataTable(String name, StructType schema, List<InternalRow> rows)
             field("schema_version", DataTypes.LongType, false),
             field("changes", DataTypes.StringType, true),
             field("author", DataTypes.StringType, true),
-            field("commit_message", DataTypes.StringType, true));
+            field("commit_message", DataTypes.StringType, true),
+            field("commit_extra_info", DataTypes.StringType, true));
 
     /** The core's columns of {@link MetadataTableType#FILES}, as Trino's {@code $files} has them. */
     private static final StructType FILES_SCHEMA = schema(MetadataTableType.FILES.columns().stream()
@@ -63,7 +64,7 @@ record MetadataTable(String name, StructType schema, List<InternalRow> rows)
         List<InternalRow> rows = new ArrayList<>();
         for (List<Object> row : MetadataTables.rows(MetadataTableType.SNAPSHOTS, snapshot, table.tableId(), table.settings().dataPath())) {
             rows.add(new GenericInternalRow(new Object[] {row.get(0), DateTimeUtils.instantToMicros((Instant) row.get(1)), row.get(2),
-                    text(row.get(3)), text(row.get(4)), text(row.get(5))}));
+                    text(row.get(3)), text(row.get(4)), text(row.get(5)), text(row.get(6))}));
         }
         return rows;
     }

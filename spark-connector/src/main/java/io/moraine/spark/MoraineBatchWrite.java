@@ -1,14 +1,11 @@
 package io.moraine.spark;
 
-import io.moraine.core.error.MoraineException;
-import io.moraine.core.write.InlinedStreams;
+import io.moraine.core.write.CommitInfo;
 import io.moraine.core.write.InsertInlining;
 import io.moraine.core.write.files.ParquetFileStatistics;
 import io.moraine.core.write.WriteTransaction;
 import io.moraine.core.write.files.WrittenDataFile;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
@@ -23,39 +20,36 @@ import org.apache.spark.util.SerializableConfiguration;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.function.Consumer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * An append on the driver: the {@link WriteTransaction} begun when Spark planned the write (its layout told the
- * executors where to write), and, at {@link #commit}, every task's files appended in that one transaction, their
- * statistics taken from the footers the executors' writers produced. Rows tasks held back are inlined when the whole
- * append has no more rows than the table's inlining limit (as DuckDB's small inserts are), else the driver writes them
- * to a data file. An abort deletes the files.
+ * executors where to write), committed by {@link AppendCommit} with every task's files and held rows. An abort deletes
+ * the files. Also holds the helpers the driver's commits share (held rows to files, footers to statistics).
  */
 final class MoraineBatchWrite
         implements BatchWrite
 {
-    private final MoraineTable table;
     private final WriteTransaction transaction;
     private final WriteRecipe recipe;
     private final Broadcast<SerializableConfiguration> hadoop;
     private final String statement;
     private final InsertInlining inlining;
     private final boolean truncate;
+    private final AppendCommit append;
 
     /** {@code truncate}: the table's rows are deleted in the commit that adds the written ones (an overwrite). */
     MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining,
             boolean truncate)
     {
-        this.table = table;
         this.truncate = truncate;
         this.inlining = inlining;
         this.transaction = transaction;
         this.recipe = recipe;
         this.hadoop = hadoop;
         this.statement = (truncate ? "overwrite of " : "append to ") + table.name() + " (Spark)";
+        this.append = new AppendCommit(table, recipe, hadoop);
     }
 
     @Override
@@ -67,43 +61,7 @@ final class MoraineBatchWrite
     @Override
     public void commit(WriterCommitMessage[] messages)
     {
-        List<WrittenFilesMessage> written = written(messages);
-        long heldRows = written.stream().mapToLong(WrittenFilesMessage::inlinedRowCount).sum();
-        long fileRows = written.stream().mapToLong(WrittenFilesMessage::fileRowCount).sum();
-        List<WrittenFilesMessage.File> driverFiles = new ArrayList<>();
-        boolean committed = false;
-        try (BufferAllocator allocator = new RootAllocator()) {
-            if (inlining.inlines(heldRows, fileRows)) {
-                try (InlinedStreams held = InlinedStreams.read(written.stream().map(WrittenFilesMessage::inlinedRows).filter(rows -> rows != null).toList(),
-                        allocator)) {
-                    VectorSchemaRoot inlined = held.merged(allocator);
-                    append(written, List.of(), writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
-                    committed = true;
-                }
-            }
-            else {
-                if (heldRows > 0) {
-                    driverFiles.addAll(writeHeldRows(written, allocator));
-                }
-                append(written, driverFiles, writes -> {});
-                committed = true;
-            }
-        }
-        catch (RuntimeException e) {
-            if (committed) {
-                // the files are the lake's now (freeing Arrow memory failed)
-                throw e;
-            }
-            deleteAll(driverFiles);
-            abort(messages);
-            throw e;
-        }
-    }
-
-    /** The rows tasks held back, in data files the driver writes (the append is over the inlining limit). */
-    private List<WrittenFilesMessage.File> writeHeldRows(List<WrittenFilesMessage> written, BufferAllocator allocator)
-    {
-        return writeHeldRows(recipe, hadoop.value().value(), written, allocator, false);
+        append.commit(transaction, inlining, messages, truncate, new CommitInfo(CatalogWrites.AUTHOR, statement, null));
     }
 
     /**
@@ -139,24 +97,6 @@ final class MoraineBatchWrite
         }
     }
 
-    /** Commits the tasks' files, the driver's and the {@code inlining} step in the one transaction. */
-    private void append(List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles, Consumer<WriteTransaction> inlining)
-    {
-        List<WrittenFilesMessage.File> all = new ArrayList<>(driverFiles);
-        written.forEach(message -> all.addAll(message.files()));
-        List<WrittenDataFile> files = dataFiles(all, recipe);
-        CatalogWrites.commit(transaction, statement, writes -> {
-            if (truncate) {
-                // Rows added after the truncation in the same transaction are kept.
-                writes.truncate(table.schemaName(), table.tableName());
-            }
-            inlining.accept(writes);
-            if (!files.isEmpty()) {
-                writes.appendDataFiles(table.schemaName(), table.tableName(), files);
-            }
-        });
-    }
-
     /** Written files as the core adds them, their statistics from the footers the writers produced. */
     static List<WrittenDataFile> dataFiles(List<WrittenFilesMessage.File> written, WriteRecipe recipe)
     {
@@ -168,32 +108,10 @@ final class MoraineBatchWrite
         return files;
     }
 
-    private void deleteAll(List<WrittenFilesMessage.File> files)
-    {
-        Configuration configuration = hadoop.value().value();
-        files.forEach(file -> delete(file.location(), configuration));
-    }
-
     @Override
     public void abort(WriterCommitMessage[] messages)
     {
-        Configuration configuration = hadoop.value().value();
-        for (WrittenFilesMessage.File file : files(messages)) {
-            delete(file.location(), configuration);
-        }
-        try {
-            transaction.rollback();
-        }
-        catch (MoraineException | IllegalStateException ignored) {
-            // already ended by a failed commit
-        }
-    }
-
-    private static List<WrittenFilesMessage.File> files(WriterCommitMessage[] messages)
-    {
-        List<WrittenFilesMessage.File> files = new ArrayList<>();
-        written(messages).forEach(message -> files.addAll(message.files()));
-        return files;
+        append.abort(transaction, messages);
     }
 
     static List<WrittenFilesMessage> written(WriterCommitMessage[] messages)

@@ -3,7 +3,9 @@ package io.moraine.spark;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.SupportsCatalogOptions;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.types.StructType;
@@ -87,16 +89,35 @@ public class MoraineDataSource
         return Optional.ofNullable(options.get("timestampAsOf"));
     }
 
+    /**
+     * Batch reads and writes resolve the table through {@link #extractCatalog} and {@link #extractIdentifier}; a
+     * streaming write ({@code writeStream.format("moraine").start("<schema>.<table>")}) asks the provider itself, so the
+     * table is loaded through the same catalog here.
+     */
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options)
     {
-        throw new UnsupportedOperationException("moraine tables are resolved through their catalog (SupportsCatalogOptions)");
+        return loadTable(options).schema();
     }
 
     @Override
     public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties)
     {
-        throw new UnsupportedOperationException("moraine tables are resolved through their catalog (SupportsCatalogOptions)");
+        return loadTable(new CaseInsensitiveStringMap(properties));
+    }
+
+    private Table loadTable(CaseInsensitiveStringMap options)
+    {
+        String catalogName = extractCatalog(options);
+        Identifier identifier = extractIdentifier(options);
+        TableCatalog catalog = (TableCatalog) SparkSession.active().sessionState().catalogManager().catalog(catalogName);
+        try {
+            return catalog.loadTable(identifier);
+        }
+        catch (NoSuchTableException e) {
+            throw SparkErrors.analysis("MORAINE_TABLE_NOT_FOUND", "42P01", "table " + String.join(".", identifier.namespace()) + "." + identifier.name()
+                    + " does not exist in store " + options.get("store") + "; create it first (CREATE TABLE, or df.writeTo(...).create())", e);
+        }
     }
 
     private static byte[] sha256(String text)

@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
@@ -176,14 +177,20 @@ final class MoraineDataWriter
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }
 
-    /** Ships the recipe, the inlining limit and the Hadoop configuration to the executors. */
+    /** Ships the recipe, the inlining limit and the Hadoop configuration to the executors, for a batch or a micro-batch. */
     record Factory(WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining)
-            implements DataWriterFactory
+            implements DataWriterFactory, StreamingDataWriterFactory
     {
         @Override
         public DataWriter<InternalRow> createWriter(int partitionId, long taskId)
         {
             return new MoraineDataWriter(recipe, hadoop.value().value(), inlining);
+        }
+
+        @Override
+        public DataWriter<InternalRow> createWriter(int partitionId, long taskId, long epochId)
+        {
+            return createWriter(partitionId, taskId);
         }
     }
 }

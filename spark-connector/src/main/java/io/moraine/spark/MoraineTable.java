@@ -20,8 +20,9 @@ import java.util.Set;
 
 /**
  * A moraine table at one snapshot: its columns there, and scans of it at that snapshot; appends go to the lake's head
- * ({@link MoraineWriteBuilder}); DELETE, UPDATE and MERGE are row-level operations at the lake's head
- * ({@link MoraineRowLevelOperation}); TRUNCATE TABLE deletes every row in a commit of its own.
+ * ({@link MoraineWriteBuilder}), a streaming query's micro-batches too ({@link MoraineStreamingWrite}); DELETE, UPDATE
+ * and MERGE are row-level operations at the lake's head ({@link MoraineRowLevelOperation}); TRUNCATE TABLE deletes
+ * every row in a commit of its own.
  *
  * @param catalogName the Spark catalog it was loaded through
  * @param snapshotId the snapshot every scan of it reads
@@ -63,7 +64,7 @@ record MoraineTable(MoraineSettings settings, String catalogName, String schemaN
     @Override
     public Set<TableCapability> capabilities()
     {
-        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
+        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.STREAMING_WRITE, TableCapability.TRUNCATE);
     }
 
     @Override

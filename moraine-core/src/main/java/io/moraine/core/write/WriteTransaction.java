@@ -271,6 +271,23 @@ public final class WriteTransaction
     }
 
     /**
+     * The last epoch streaming writer {@code writerId} committed up to this transaction's snapshot ({@link StreamEpochs}):
+     * an epoch at or below it is a replay, to commit nothing.
+     */
+    public java.util.OptionalLong lastCommittedEpoch(String writerId)
+    {
+        requireOpen();
+        return StreamEpochs.lastCommitted(viewSnapshot, writerId);
+    }
+
+    /** Whether epoch {@code epochId} of streaming writer {@code writerId} is already committed here: a replay, to commit nothing. */
+    public boolean streamEpochCommitted(String writerId, long epochId)
+    {
+        requireOpen();
+        return StreamEpochs.committed(viewSnapshot, writerId, epochId);
+    }
+
+    /**
      * Where and how to write data files of the table as this transaction sees it (a table it created or altered
      * included): paths, Parquet schema with field ids, writer settings, partition values of a row.
      */
