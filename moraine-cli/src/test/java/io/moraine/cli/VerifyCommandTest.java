@@ -251,7 +251,7 @@ class VerifyCommandTest
             catalog.store().write(Map.of(ByteBuffer.wrap(io.moraine.core.keyspace.SystemKeys.HEAD), new byte[] {1, 2, 3}));
         }
         assertThat(Main.run(new String[] {"verify", "--store", store.toString()})).isEqualTo(1);
-        assertThat(Main.run(new String[] {"verify", "--store", afterWorkload.toString(), "--repair"})).isEqualTo(2);
+        assertThat(Main.run(new String[] {"verify", "--store", afterWorkload.toString(), "--fix"})).isEqualTo(2);
         assertThat(Main.run(new String[] {"verify"})).isEqualTo(2);
 
         Path missing = directory.resolve("no-such-store");
