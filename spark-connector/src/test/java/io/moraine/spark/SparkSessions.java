@@ -32,4 +32,17 @@ final class SparkSessions
         sessionSettings.forEach(builder::config);
         return builder.getOrCreate();
     }
+
+    /** Creates an empty lake, a new store whose data path is {@code data}, and returns the store's URI. */
+    static String createEmptyLake(java.nio.file.Path store, java.nio.file.Path data)
+            throws java.io.IOException
+    {
+        java.nio.file.Files.createDirectories(data);
+        io.moraine.core.store.StoreUri uri = io.moraine.core.store.StoreUri.parse(store.toString());
+        try (io.moraine.core.catalog.MoraineCatalog ignored = io.moraine.core.catalog.MoraineCatalog.openOrCreate(uri,
+                io.moraine.core.catalog.NewCatalog.bootstrapped(data + "/"), io.moraine.core.store.StoreOptions.DEFAULTS)) {
+            // created
+        }
+        return uri.toString();
+    }
 }

@@ -1,8 +1,5 @@
 package io.moraine.spark;
 
-import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.testing.DuckDbOverStore;
 import org.apache.spark.sql.Dataset;
@@ -51,12 +48,7 @@ class TestMoraineSparkStreaming
     {
         directory = Files.createTempDirectory("moraine-spark-streaming");
         data = directory.resolve("data");
-        Files.createDirectories(data);
-        StoreUri uri = StoreUri.parse(directory.resolve("store").toString());
-        try (MoraineCatalog ignored = MoraineCatalog.openOrCreate(uri, NewCatalog.bootstrapped(data + "/"), StoreOptions.DEFAULTS)) {
-            // created
-        }
-        store = uri.toString();
+        store = SparkSessions.createEmptyLake(directory.resolve("store"), data);
         spark = SparkSessions.start(store, Map.of());
     }
 

@@ -2,10 +2,6 @@ package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
-import io.moraine.core.catalog.NewCatalog;
-import io.moraine.core.store.OpenMode;
-import io.moraine.core.store.StoreOptions;
-import io.moraine.core.store.StoreUri;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -35,12 +31,7 @@ class TestMoraineSparkWrites
     {
         Path directory = Files.createTempDirectory("moraine-spark-writes");
         data = directory.resolve("data");
-        Files.createDirectories(data);
-        StoreUri uri = StoreUri.parse(directory.resolve("store").toString());
-        try (MoraineCatalog ignored = MoraineCatalog.openOrCreate(uri, NewCatalog.bootstrapped(data + "/"), StoreOptions.DEFAULTS)) {
-            // created
-        }
-        store = uri.toString();
+        store = SparkSessions.createEmptyLake(directory.resolve("store"), data);
         spark = SparkSessions.start(store, Map.of());
     }
 
