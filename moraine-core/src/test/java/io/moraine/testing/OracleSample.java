@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that the rule is written once:
  * <ul>
  * <li>ranges: the whole history of every table (the first surviving snapshot to the last at which the table exists),
- * and of the ranges that end at one of the table's sampled snapshots (as for table snapshots below: its newest, its
- * oldest and every {@value #OLDER_SNAPSHOT_STRIDE}th counting back), every one-snapshot range [s, s] and every
+ * and of the ranges that end at one of the table's sampled range ends (its newest snapshot, its oldest and every
+ * {@value #OLDER_RANGE_END_STRIDE}th counting back), every one-snapshot range [s, s] and every
  * {@value #LONGER_RANGE_STRIDE}th of the others, in order of end then start;</li>
  * <li>table snapshots: every table at the newest snapshot at which it exists, at its oldest, and at every
  * {@value #OLDER_SNAPSHOT_STRIDE}th snapshot counting back from the newest.</li>
@@ -35,6 +35,11 @@ public final class OracleSample
     public static final int LONGER_RANGE_STRIDE = 4;
     /** Of a table's snapshots older than its newest, every this many-th is compared (and the oldest). */
     public static final int OLDER_SNAPSHOT_STRIDE = 3;
+    /**
+     * Of a table's snapshots older than its newest, every this many-th ends sampled ranges (and the oldest): a range's
+     * changes carry the table's rows since its start, so range comparisons cost far more rows than table snapshots.
+     */
+    public static final int OLDER_RANGE_END_STRIDE = 6;
 
     /** A table at a snapshot. */
     public record TableSnapshot(LakeTable table, long snapshot) {}
@@ -53,7 +58,7 @@ public final class OracleSample
             ends.computeIfAbsent(range.table(), table -> new java.util.TreeSet<>()).add(range.end());
         }
         Map<LakeTable, Set<Long>> sampledEnds = new LinkedHashMap<>();
-        ends.forEach((table, all) -> sampledEnds.put(table, Set.copyOf(sampledSnapshots(new ArrayList<>(all)))));
+        ends.forEach((table, all) -> sampledEnds.put(table, Set.copyOf(sampledSnapshots(new ArrayList<>(all), OLDER_RANGE_END_STRIDE))));
         Map<LakeTable, Integer> longerSeen = new LinkedHashMap<>();
         List<Range> sample = new ArrayList<>();
         for (Range range : every) {
@@ -78,12 +83,12 @@ public final class OracleSample
         return sample;
     }
 
-    /** Of a table's snapshots, oldest first: the newest, every {@value #OLDER_SNAPSHOT_STRIDE}th counting back, and the oldest. */
-    private static List<Long> sampledSnapshots(List<Long> snapshots)
+    /** Of a table's snapshots, oldest first: the newest, every {@code stride}th counting back, and the oldest. */
+    private static List<Long> sampledSnapshots(List<Long> snapshots, int stride)
     {
         Set<Long> kept = new LinkedHashSet<>();
         for (int back = 0; back < snapshots.size(); back++) {
-            if (back % OLDER_SNAPSHOT_STRIDE == 0) {
+            if (back % stride == 0) {
                 kept.add(snapshots.get(snapshots.size() - 1 - back));
             }
         }
@@ -100,7 +105,7 @@ public final class OracleSample
 
     /**
      * Checks {@code sample} against the catalog's rows: a whole-history range for every table, a one-snapshot range at
-     * every table's newest snapshot and at least one in {@value #OLDER_SNAPSHOT_STRIDE} of the (snapshot, table) pairs.
+     * every table's newest snapshot and at least one in {@value #OLDER_RANGE_END_STRIDE} of the (snapshot, table) pairs.
      */
     public static void assertRangeSample(DuckLakeChangeFeed feed, List<Range> sample)
             throws SQLException
@@ -117,7 +122,7 @@ public final class OracleSample
                 .contains(new Range(table, snapshot, snapshot, sample.stream().filter(range -> range.table().equals(table) && range.end() == snapshot)
                         .findFirst().orElseThrow(() -> new AssertionError("no sampled range of " + table + " ends at " + snapshot)).columns())));
         assertThat(sample.stream().filter(range -> range.start() == range.end()).count()).as("one-snapshot ranges sampled of the %d", pairs)
-                .isGreaterThanOrEqualTo((pairs + OLDER_SNAPSHOT_STRIDE - 1) / OLDER_SNAPSHOT_STRIDE);
+                .isGreaterThanOrEqualTo((pairs + OLDER_RANGE_END_STRIDE - 1) / OLDER_RANGE_END_STRIDE);
         assertThat(sample.stream().filter(range -> range.start() == snapshots.getFirst() && range.start() != range.end()).map(Range::table).distinct().count())
                 .as("tables whose history from the first snapshot is sampled").isEqualTo(newest.size());
         assertThat(sample.stream().map(Range::table).distinct().count()).as("tables sampled").isEqualTo(newest.size());
@@ -137,7 +142,7 @@ public final class OracleSample
             }
         }
         Set<TableSnapshot> kept = new LinkedHashSet<>();
-        snapshotsOf.forEach((table, snapshots) -> sampledSnapshots(snapshots).forEach(snapshot -> kept.add(new TableSnapshot(table, snapshot))));
+        snapshotsOf.forEach((table, snapshots) -> sampledSnapshots(snapshots, OLDER_SNAPSHOT_STRIDE).forEach(snapshot -> kept.add(new TableSnapshot(table, snapshot))));
         return every.stream().filter(kept::contains).toList();
     }
 

@@ -48,8 +48,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * change functions: the raw feed of SQL {@code CHANGES FROM VERSION a TO VERSION b} equals
  * {@code ducklake_table_insertions} and {@code ducklake_table_deletions} for a sample of the ranges of surviving
  * snapshots ({@link OracleSample#ranges}: each table's whole history, and of the ranges ending at one of a
- * table's sampled snapshots (its newest, its oldest, every third back) every one-snapshot range and every fourth longer
- * one; of those ends, every other one and the newest, see {@link #sampledRanges}); the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
+ * table's sampled range ends (its newest snapshot, its oldest, every sixth back) every one-snapshot range and every
+ * fourth longer one); the DataFrame API ({@code spark.read.option("startingVersion", ...).changes(...)}) with
  * {@code computeUpdates} (updates paired by Spark) and Delta's reader options on {@code format("moraine")}
  * ({@code readChangeFeed}, updates paired by the core) equal {@code ducklake_table_changes} for every sampled range.
  * Every range is compared engine-free, once, by the moraine-cli module's {@code ChangeFeedAfterWorkloadTest}.
@@ -59,7 +59,7 @@ class TestMoraineSparkChangeFeed
 {
     private static final String DUCKLAKE_COLUMNS = "snapshot_id, rowid, change_type";
     private static final String SPARK_COLUMNS = "_commit_version, _row_id, _change_type";
-    /** Of the oracle workload's 612 ranges, the engines' sample is 81 today, thinned for Spark to about half. */
+    /** Of the oracle workload's 612 ranges, the engines' sample has about 50. */
     private static final long MINIMUM_SAMPLED_RANGES = 30;
 
     private DuckLakeOracle oracle;
@@ -393,30 +393,13 @@ class TestMoraineSparkChangeFeed
                 + snapshot).getFirst().getFirst();
     }
 
-    /**
-     * The engines' sample ({@link OracleSample#ranges}, checked against the catalog's counts), thinned for Spark, whose
-     * cost is a job per table and end: of each table's sampled ends, every other one and its newest (so each table's
-     * whole history and its newest one-snapshot range stay). Every range is compared engine-free elsewhere, and Trino
-     * compares the whole sample through the same core feed.
-     */
+    /** The engines' sample ({@link OracleSample#ranges}), checked against the catalog's counts. */
     private List<Range> sampledRanges()
             throws Exception
     {
         List<Range> sample = OracleSample.ranges(feed);
         OracleSample.assertRangeSample(feed, sample);
-        Map<String, List<List<Range>>> groupsByTable = new LinkedHashMap<>();
-        for (List<Range> group : byTableAndEnd(sample)) {
-            groupsByTable.computeIfAbsent(group.getFirst().table().toString(), table -> new ArrayList<>()).add(group);
-        }
-        List<Range> thinned = new ArrayList<>();
-        for (List<List<Range>> groups : groupsByTable.values()) {
-            for (int i = 0; i < groups.size(); i++) {
-                if (i % 2 == 0 || i == groups.size() - 1) {
-                    thinned.addAll(groups.get(i));
-                }
-            }
-        }
-        return thinned;
+        return sample;
     }
 
     /** The ranges grouped by table and end, in their order (by end, then start). */

@@ -36,10 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TestMoraineSparkTinyFiles
 {
     /**
-     * 1,000 files (the benchmark {@code bin/moraine bench tiny-files} takes the issue's 5,000); the scan packs them into
-     * shared partitions as Spark's file sources do ({@link DataFileGroupPartition}), so they are tens of tasks, not 1,000.
+     * 300 files (the benchmark {@code bin/moraine bench tiny-files} takes the issue's 5,000); the scan packs them into
+     * shared partitions as Spark's file sources do ({@link DataFileGroupPartition}), so they are a few tasks, not 300.
      */
-    private static final int FILES = Integer.getInteger("moraine.test.tiny-files", 1000);
+    private static final int FILES = Integer.getInteger("moraine.test.tiny-files", 300);
     /** Reads every row: a plain count(*) is answered from the catalog's record counts when no delete applies. */
     private static final String READING = "SELECT count(*), sum(v), min(s), max(s) FROM %s.main.t WHERE v >= 0";
 

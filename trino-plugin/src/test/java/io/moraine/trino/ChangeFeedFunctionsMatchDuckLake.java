@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Trino's {@code lake.system.table_changes}, {@code table_insertions} and {@code table_deletions} equal DuckDB +
  * DuckLake's {@code ducklake_table_changes} (etc.) for a sample of the ranges of surviving snapshots
  * ({@link OracleSample#ranges}: each table's whole history, and of the ranges ending at one of a table's
- * sampled snapshots (its newest, its oldest, every third back) every one-snapshot range and every fourth longer one),
+ * sampled range ends (its newest snapshot, its oldest, every sixth back) every one-snapshot range and every fourth
+ * longer one),
  * bounds as snapshot ids and as the snapshots' times, every column, as multisets; and a call's insertions and
  * deletions are exactly the corresponding rows of its changes. Every range is compared engine-free, once, by the
  * moraine-cli module's {@code ChangeFeedBeforeFlushTest} and {@code ChangeFeedAfterWorkloadTest}. Ranges of a table with the same columns at their ends are read by one Trino

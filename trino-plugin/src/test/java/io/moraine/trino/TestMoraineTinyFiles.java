@@ -33,14 +33,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tiny-file copies (issue #19), counted as {@link TestMoraineFileOperations} counts, by Trino's file-system tracing: on
- * a lake of 5,000 single-row Parquet files written by DuckDB, once the copies are published, queries that read every
+ * a lake of 1,000 single-row Parquet files written by DuckDB, once the copies are published, queries that read every
  * row open no data or delete file and answer exactly as DuckDB; with the store's option off (threshold 0), or the
  * session's {@code tiny_files_enabled} off, the same queries open every file.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestMoraineTinyFiles
 {
-    private static final int FILES = 5_000;
+    private static final int FILES = 1_000;
     /** Queries that must read each row (count(*) too: this connector pushes no aggregation into the catalog). */
     private static final List<String> READING = List.of(
             "SELECT count(*) FROM t",
