@@ -223,11 +223,11 @@ public class TestMoraineWrites
     {
         trino.execute("CREATE TABLE main.added (id bigint, name varchar, s row(a integer, b varchar))");
         Path file = directory.resolve("outside.parquet");
-        duckDb("COPY (SELECT range AS id, 'n' || range AS name, {'b': 'b' || range, 'a': range::INTEGER} AS s FROM range(5)) TO '" + file
-                + "' (FORMAT parquet)");
         Path reordered = directory.resolve("reordered.parquet");
-        duckDb("COPY (SELECT {'a': (range * 100)::INTEGER, 'b': 'c' || range} AS s, 'm' || range AS name, range + 10 AS id FROM range(3)) TO '" + reordered
-                + "' (FORMAT parquet)");
+        duckDb("COPY (SELECT range AS id, 'n' || range AS name, {'b': 'b' || range, 'a': range::INTEGER} AS s FROM range(5)) TO '" + file
+                        + "' (FORMAT parquet)",
+                "COPY (SELECT {'a': (range * 100)::INTEGER, 'b': 'c' || range} AS s, 'm' || range AS name, range + 10 AS id FROM range(3)) TO '" + reordered
+                        + "' (FORMAT parquet)");
         trino.execute("CALL lake.system.add_files(schema_name => 'main', table_name => 'added', paths => ARRAY['" + file + "', '" + reordered + "'])");
         // DuckLake registers an added file (no field ids) with a name mapping; Trino reads it through the mapping as DuckDB
         // does, whatever the order of the file's columns and struct fields.
