@@ -169,7 +169,7 @@ public class TestMoraineWriteOracle
                 + " table comparisons in " + Math.round(seconds) + " s");
         assertThat(failures).as("differences from DuckLake:\n" + String.join("\n", failures)).isEmpty();
         assertThat(catalogComparisons).isEqualTo((statements + 1) * CATALOG.size());
-        assertThat(tableComparisons).as("table comparisons (two engines)").isGreaterThanOrEqualTo(2 * 60);
+        assertThat(tableComparisons).as("table comparisons (two engines)").isGreaterThanOrEqualTo(180);
     }
 
     /** {@code trinoSql} through Trino on the moraine lake, {@code duckDbSql} through DuckDB on the oracle; then {@link #compare}. */
