@@ -203,6 +203,7 @@ void Jvm::ResolveBridge(JNIEnv *env) {
 	    {&new_lake_data_path, "newLakeDataPath",
 	     "(Ljava/lang/String;Ljava/lang/String;[Ljava/lang/String;)Ljava/lang/String;"},
 	    {&list_tables, "tables", "(J)[Ljava/lang/String;"},
+	    {&serves_table, "servesTable", "(JLjava/lang/String;)Z"},
 	    {&table_schema, "tableSchema", "(JLjava/lang/String;Ljava/lang/String;J)V"},
 	    {&scan_open, "scanOpen", "(JJLjava/lang/String;Ljava/lang/String;[IZ[JJ)J"},
 	    {&tx_begin, "txBegin", "(J)J"},

@@ -33,7 +33,7 @@ public:
 	jmethodID open_catalog, close_catalog, list_tables, table_schema, scan_open, scan_next, scan_close, error_code,
 	    error_message, create_checkpoint, list_checkpoints, delete_checkpoint, interrupt_call, tx_begin, tx_commit,
 	    tx_rollback, insert_rows, update_rows, delete_rows, create_table, drop_table, column_range, open_metadata_schema,
-	    new_lake_data_path;
+	    new_lake_data_path, serves_table;
 
 private:
 	explicit Jvm(JavaVM *vm);

@@ -10,6 +10,7 @@
 #include "duckdb/common/arrow/arrow_converter.hpp"
 #include "duckdb/execution/physical_plan_generator.hpp"
 #include "duckdb/main/client_context.hpp"
+#include "duckdb/common/string_util.hpp"
 #include "duckdb/planner/expression/bound_reference_expression.hpp"
 #include "duckdb/planner/operator/logical_delete.hpp"
 #include "duckdb/planner/operator/logical_insert.hpp"
@@ -107,7 +108,23 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::LookupEntry(CatalogTransaction tr
 	if (lookup_info.GetCatalogType() != CatalogType::TABLE_ENTRY) {
 		return nullptr;
 	}
-	auto table = FindTable(lookup_info.GetEntryName());
+	auto &name = lookup_info.GetEntryName();
+	auto table = FindTable(name);
+	if (!table && served_name == "main" && transaction.context && StringUtil::StartsWith(name, "ducklake_inlined_")) {
+		// An inlined table another process created after this attach listed its tables: served from its first use.
+		auto &jvm = Jvm::Existing();
+		auto env = jvm.Env();
+		jboolean serves;
+		{
+			LocalFrame frame(env);
+			serves = env->CallStaticBooleanMethod(jvm.bridge, jvm.serves_table, handle, ToJava(env, name));
+			jvm.Check(env);
+		}
+		if (serves) {
+			AddTable(ParentCatalog().Cast<MoraineCatalog>().ServedEntry(*transaction.context, *this, name));
+			table = FindTable(name);
+		}
+	}
 	return table ? optional_ptr<CatalogEntry>(table.get()) : nullptr;
 }
 

@@ -78,6 +78,13 @@ public final class LakeFileSystems
     }
 
     @Override
+    public List<ListedFile> listFilesWithModificationTimes(String directory)
+            throws IOException
+    {
+        return files.listFilesWithModificationTimes(directory);
+    }
+
+    @Override
     public void close()
     {
         List<Exception> failures = new ArrayList<>();

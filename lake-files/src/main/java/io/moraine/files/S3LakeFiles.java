@@ -76,6 +76,13 @@ public final class S3LakeFiles
     }
 
     @Override
+    public List<ListedFile> listFilesWithModificationTimes(String directory)
+            throws IOException
+    {
+        return files.listFilesWithModificationTimes(directory);
+    }
+
+    @Override
     public void close()
             throws Exception
     {

@@ -72,15 +72,30 @@ public final class TrinoLakeFileSystem
         String prefix = withSlash(directory);
         String locationPrefix = withSlash(location.toString());
         List<String> paths = new ArrayList<>();
-        FileIterator files = fileSystem.listFiles(location);
-        while (files.hasNext()) {
-            String listed = files.next().location().toString();
-            if (!listed.startsWith(locationPrefix)) {
-                throw new IOException("listing " + directory + " returned " + listed + ", which is not under " + locationPrefix);
-            }
-            paths.add(prefix + listed.substring(locationPrefix.length()));
+        for (ListedFile file : listFilesWithModificationTimes(directory)) {
+            paths.add(file.path());
         }
         return paths;
+    }
+
+    @Override
+    public List<ListedFile> listFilesWithModificationTimes(String directory)
+            throws IOException
+    {
+        Location location = locations.apply(directory);
+        String prefix = withSlash(directory);
+        String locationPrefix = withSlash(location.toString());
+        List<ListedFile> listed = new ArrayList<>();
+        FileIterator files = fileSystem.listFiles(location);
+        while (files.hasNext()) {
+            io.trino.filesystem.FileEntry entry = files.next();
+            String path = entry.location().toString();
+            if (!path.startsWith(locationPrefix)) {
+                throw new IOException("listing " + directory + " returned " + path + ", which is not under " + locationPrefix);
+            }
+            listed.add(new ListedFile(prefix + path.substring(locationPrefix.length()), entry.lastModified()));
+        }
+        return listed;
     }
 
     private static String withSlash(String directory)

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.Random;
 
@@ -112,6 +113,25 @@ abstract class LakeFileSystemContract
         assertThat(files().listFiles(directory + "/k=1/")).containsExactlyInAnyOrder(
                 directory + "/k=1/b.parquet", directory + "/k=1/deeper/c.parquet");
         assertThat(files().listFiles(directory + "/nothing-here")).isEmpty();
+    }
+
+    @Test
+    void listsEveryFileWithItsModificationTime()
+            throws Exception
+    {
+        java.time.Instant before = java.time.Instant.now().minusSeconds(120);
+        String directory = newDirectory();
+        write(directory + "/a.parquet", bytes(10, 11));
+        write(directory + "/k=1/b.parquet", bytes(10, 12));
+        java.time.Instant after = java.time.Instant.now().plusSeconds(120);
+
+        List<LakeFileSystem.ListedFile> listed = files().listFilesWithModificationTimes(directory);
+        assertThat(listed).extracting(LakeFileSystem.ListedFile::path)
+                .containsExactlyInAnyOrderElementsOf(files().listFiles(directory))
+                .containsExactlyInAnyOrder(directory + "/a.parquet", directory + "/k=1/b.parquet");
+        // clocks of object stores drift from ours: only a generous window is asserted
+        assertThat(listed).allSatisfy(file -> assertThat(file.lastModified()).isBetween(before, after));
+        assertThat(files().listFilesWithModificationTimes(directory + "/nothing-here")).isEmpty();
     }
 
     @Test

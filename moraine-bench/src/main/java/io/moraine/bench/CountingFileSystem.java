@@ -70,6 +70,13 @@ final class CountingFileSystem
         return delegate.listFiles(directory);
     }
 
+    @Override
+    public List<ListedFile> listFilesWithModificationTimes(String directory)
+            throws IOException
+    {
+        return delegate.listFilesWithModificationTimes(directory);
+    }
+
     private final class CountingStream
             extends SeekableInputStream
     {

@@ -93,6 +93,13 @@ public final class DuckDbCanonicalRows
         return column.sqlName();
     }
 
+    /** A DuckDB JDBC value in {@link CanonicalText}. */
+    public static String cell(Object value)
+            throws SQLException
+    {
+        return CanonicalText.of(plain(value));
+    }
+
     /** DuckDB's JDBC values as the plain Java values {@link CanonicalText} takes. */
     private static Object plain(Object value)
             throws SQLException

@@ -24,8 +24,11 @@ public final class DuckDbOverStore
 {
     private DuckDbOverStore() {}
 
-    /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
-    public static List<String> run(StoreUri store, String... statements)
+    /**
+     * The command that runs {@code main} in a JVM on duckdb-extension's class path with arguments {@code first}, the
+     * extension file, the extension directory (for DuckLake) and {@code more}.
+     */
+    static List<String> javaCommand(Class<?> main, String first, String... more)
             throws Exception
     {
         List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
@@ -33,14 +36,23 @@ public final class DuckDbOverStore
         Path extension = extensionModule.resolve("../duckdb-shim/target/extension/moraine.duckdb_extension").normalize();
         assertThat(extension).as("moraine's DuckDB extension (built by duckdb-shim)").isRegularFile();
         List<String> classpath = new ArrayList<>();
-        classpath.add(Path.of(DuckDbLakeSql.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        classpath.add(Path.of(main.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
         classpath.add(extensionModule.resolve("target/classes").toString());
         classpath.add(Files.readString(extensionModule.resolve("target/classpath.txt")).trim());
         ours.stream().filter(entry -> entry.contains("duckdb_jdbc")).forEach(classpath::add);
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath),
-                DuckDbLakeSql.class.getName(), store.toString(), extension.toString(), DuckDbTesting.extensionDirectory().toAbsolutePath().toString()));
+                main.getName(), first, extension.toString(), DuckDbTesting.extensionDirectory().toAbsolutePath().toString()));
+        command.addAll(List.of(more));
+        return command;
+    }
+
+    /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
+    public static List<String> run(StoreUri store, String... statements)
+            throws Exception
+    {
+        List<String> command = javaCommand(DuckDbLakeSql.class, store.toString());
         command.addAll(List.of(statements));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         List<String> lines = new ArrayList<>();

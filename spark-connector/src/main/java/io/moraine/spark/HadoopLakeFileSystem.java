@@ -80,12 +80,30 @@ final class HadoopLakeFileSystem
         if (!fileSystem.exists(root)) {
             return paths;
         }
-        org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files = fileSystem.listFiles(root, true);
-        while (files.hasNext()) {
-            Path file = files.next().getPath();
-            paths.add(directory.startsWith("/") ? file.toUri().getPath() : file.toString());
+        for (ListedFile file : listFilesWithModificationTimes(directory)) {
+            paths.add(file.path());
         }
         return paths;
+    }
+
+    @Override
+    public List<ListedFile> listFilesWithModificationTimes(String directory)
+            throws IOException
+    {
+        Path root = hadoopPath(directory);
+        org.apache.hadoop.fs.FileSystem fileSystem = root.getFileSystem(configuration);
+        List<ListedFile> listed = new java.util.ArrayList<>();
+        if (!fileSystem.exists(root)) {
+            return listed;
+        }
+        org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files = fileSystem.listFiles(root, true);
+        while (files.hasNext()) {
+            org.apache.hadoop.fs.LocatedFileStatus status = files.next();
+            Path file = status.getPath();
+            listed.add(new ListedFile(directory.startsWith("/") ? file.toUri().getPath() : file.toString(),
+                    java.time.Instant.ofEpochMilli(status.getModificationTime())));
+        }
+        return listed;
     }
 
     /** A file that does not exist: every open says so. */

@@ -4,6 +4,7 @@ import io.airlift.units.DataSize;
 import io.moraine.core.types.TableColumn;
 import io.moraine.core.write.files.DataFileTarget;
 import io.moraine.core.write.files.DataFileWriterSettings;
+import io.moraine.core.write.files.FileColumnStatistics;
 import io.moraine.core.write.files.ParquetFileStatistics;
 import io.moraine.core.write.files.WrittenDataFile;
 import io.trino.filesystem.Location;
@@ -12,6 +13,9 @@ import io.trino.parquet.writer.ParquetWriter;
 import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.DoubleType;
+import io.trino.spi.type.RealType;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.MapType;
 import io.trino.spi.type.RowType;
@@ -48,6 +52,9 @@ final class DataFileWriter
     private final CountingOutputStream output;
     private final ParquetWriter writer;
     private final TrinoFileSystem fileSystem;
+    private final List<Type> columnTypes;
+    // Whether a NaN was written to each top-level REAL/DOUBLE column: Trino's footer carries no NaN count for the core to read
+    private final boolean[] nanWritten;
     private long rows;
 
     DataFileWriter(TrinoFileSystem fileSystem, DataFileTarget target, String location, List<Type> columnTypes, String trinoVersion)
@@ -55,6 +62,8 @@ final class DataFileWriter
         this.fileSystem = fileSystem;
         this.target = target;
         this.location = location;
+        this.columnTypes = List.copyOf(columnTypes);
+        this.nanWritten = new boolean[columnTypes.size()];
         DataFileWriterSettings settings = target.settings();
         ParquetWriterOptions.Builder options = ParquetWriterOptions.builder()
                 .setMaxRowGroupRowCount(Math.toIntExact(Math.min(Integer.MAX_VALUE, settings.rowGroupRows())));
@@ -74,6 +83,11 @@ final class DataFileWriter
         try {
             writer.write(page);
             rows += page.getPositionCount();
+            for (int channel = 0; channel < columnTypes.size() && channel < page.getChannelCount(); channel++) {
+                if (!nanWritten[channel] && isFloatingPoint(columnTypes.get(channel))) {
+                    nanWritten[channel] = holdsNan(columnTypes.get(channel), page.getBlock(channel));
+                }
+            }
         }
         catch (IOException e) {
             throw new TrinoException(MORAINE_STORE_ERROR, "writing data file " + location + " failed: " + e.getMessage(), e);
@@ -94,12 +108,49 @@ final class DataFileWriter
             ByteArrayOutputStream serialized = new ByteArrayOutputStream();
             Util.writeFileMetaData(footer, serialized);
             ParquetMetadata metadata = new ParquetMetadataConverter().fromParquetMetadata(footer);
-            return new WrittenDataFile(target.location(), output.count, serialized.size(), rows, ParquetFileStatistics.fromFooter(metadata, columns),
-                    target.partitionValues());
+            return new WrittenDataFile(target.location(), output.count, serialized.size(), rows,
+                    withWrittenNans(ParquetFileStatistics.fromFooter(metadata, columns), columns), target.partitionValues());
         }
         catch (IOException e) {
             throw new TrinoException(MORAINE_STORE_ERROR, "finishing data file " + location + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The statistics with {@code contains_nan} of every top-level REAL/DOUBLE column as written: without a NaN count in the
+     * footer the core must assume a NaN, but this writer saw every value (nested floating-point leaves keep the core's answer).
+     */
+    private List<FileColumnStatistics> withWrittenNans(List<FileColumnStatistics> statistics, List<TableColumn> columns)
+    {
+        Map<Long, Boolean> nans = new HashMap<>();
+        for (int i = 0; i < columns.size() && i < columnTypes.size(); i++) {
+            if (isFloatingPoint(columnTypes.get(i))) {
+                nans.put(columns.get(i).columnId(), nanWritten[i]);
+            }
+        }
+        return statistics.stream()
+                .map(stats -> stats.containsNan() == null || !nans.containsKey(stats.columnId()) ? stats : new FileColumnStatistics(stats.columnId(),
+                        stats.columnSizeBytes(), stats.valueCount(), stats.nullCount(), stats.minValue(), stats.maxValue(), nans.get(stats.columnId()),
+                        stats.extraStats()))
+                .toList();
+    }
+
+    private static boolean isFloatingPoint(Type type)
+    {
+        return type instanceof DoubleType || type instanceof RealType;
+    }
+
+    private static boolean holdsNan(Type type, Block block)
+    {
+        for (int position = 0; position < block.getPositionCount(); position++) {
+            if (!block.isNull(position)) {
+                double value = type instanceof RealType real ? real.getFloat(block, position) : ((DoubleType) type).getDouble(block, position);
+                if (Double.isNaN(value)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Stops writing and deletes what was written. */

@@ -64,7 +64,7 @@ public class MoraineConnector
         return java.util.Set.of(new AddFilesProcedure(catalog, fileSystemFactory).procedure());
     }
 
-    /** {@code ALTER TABLE ... EXECUTE} flush_inlined_data, merge_adjacent_files, rewrite_data_files, expire_snapshots, cleanup_old_files. */
+    /** {@code ALTER TABLE ... EXECUTE} flush_inlined_data, merge_adjacent_files, rewrite_data_files, expire_snapshots, cleanup_old_files, remove_orphan_files. */
     @Override
     public java.util.Set<io.trino.spi.connector.TableProcedureMetadata> getTableProcedures()
     {

@@ -28,7 +28,8 @@ import static io.trino.spi.session.PropertyMetadata.stringProperty;
 /**
  * The table procedures of {@code ALTER TABLE t EXECUTE name(...)}: each calls the core's maintenance operation that
  * commits what DuckLake's own call commits. They run on the coordinator. Snapshot expiry and the clean-up of old files
- * are lake-wide in DuckLake (snapshots belong to the lake, not to a table), whichever table names them.
+ * and the removal of orphaned files are lake-wide in DuckLake (snapshots and the data path belong to the lake, not to a
+ * table), whichever table names them.
  */
 public enum TableProcedure
 {
@@ -50,7 +51,11 @@ public enum TableProcedure
     /** {@code ducklake_cleanup_old_files}: lake-wide. */
     CLEANUP_OLD_FILES(List.of(
             stringProperty("older_than", "Delete files scheduled for deletion longer ago than this duration ('7d', '12h'); default the "
-                    + "lake's delete_older_than option", null, false)));
+                    + "lake's delete_older_than option", null, false))),
+    /** {@code ducklake_delete_orphaned_files}: lake-wide. */
+    REMOVE_ORPHAN_FILES(List.of(
+            stringProperty("retention_threshold", "Delete Parquet files under the data path that no snapshot references and that were last "
+                    + "modified longer ago than this duration ('7d', '12h'); default the lake's delete_older_than option", null, false)));
 
     private final List<PropertyMetadata<?>> properties;
 
@@ -119,6 +124,11 @@ public enum TableProcedure
             case CLEANUP_OLD_FILES -> {
                 Instant olderThan = argument(arguments, "older_than", TableProcedure::ago);
                 yield Map.of("deleted_files", (long) (olderThan == null ? maintenance.cleanupOldFiles(false) : maintenance.cleanupOldFiles(olderThan, false)).size());
+            }
+            case REMOVE_ORPHAN_FILES -> {
+                Instant olderThan = argument(arguments, "retention_threshold", TableProcedure::ago);
+                yield Map.of("deleted_files", (long) (olderThan == null ? maintenance.deleteOrphanedFiles(false)
+                        : maintenance.deleteOrphanedFiles(olderThan, false)).size());
             }
         };
     }

@@ -44,7 +44,24 @@ final class MoraineQueryRunner
     {
         String copy = oracle.catalogCopy(directory.resolve("catalog-copy.ducklake"));
         CatalogImporter.importCatalog(DuckLakeSource.parse(copy), store, dataPath, CatalogImporter.Progress.SILENT);
-        Session session = Session.builder(testSession()).setCatalog("lake").setSchema(defaultSchema).build();
+        return onStore(store, catalogProperties, defaultSchema, workerCount);
+    }
+
+    /** Serves an existing moraine store as catalog {@code lake} with the extra catalog properties. */
+    static QueryRunner onStore(StoreUri store, Map<String, String> catalogProperties, String defaultSchema, int workerCount)
+            throws Exception
+    {
+        return onStore(store, catalogProperties, Map.of(), defaultSchema, workerCount);
+    }
+
+    /** As {@link #onStore(StoreUri, Map, String, int)}, the default session with {@code systemProperties} set. */
+    static QueryRunner onStore(StoreUri store, Map<String, String> catalogProperties, Map<String, String> systemProperties, String defaultSchema,
+            int workerCount)
+            throws Exception
+    {
+        Session.SessionBuilder builder = Session.builder(testSession()).setCatalog("lake").setSchema(defaultSchema);
+        systemProperties.forEach(builder::setSystemProperty);
+        Session session = builder.build();
         QueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(workerCount).build();
         try {
             trino.installPlugin(new MorainePlugin());

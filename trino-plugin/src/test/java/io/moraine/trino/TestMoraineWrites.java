@@ -217,6 +217,68 @@ public class TestMoraineWrites
                 "ROW 0 11|inlined");
     }
 
+    /**
+     * {@code remove_orphan_files} deletes what DuckLake's {@code ducklake_delete_orphaned_files} would (DuckDB's dry run
+     * over the same lake names the same files): Parquet files under the data path that no snapshot references, older than
+     * the threshold; live data and delete files, files scheduled for deletion, newer orphans and other files stay.
+     */
+    @Test
+    public void testRemoveOrphanFiles()
+            throws Exception
+    {
+        trino.execute("CREATE TABLE main.orphans (id bigint, v varchar) WITH (data_inlining_row_limit = 0)");
+        for (int i = 0; i < 3; i++) {
+            trino.execute("INSERT INTO main.orphans SELECT n, 'v' || CAST(n AS varchar) FROM UNNEST(sequence(" + (i * 100) + ", " + (i * 100 + 99) + ")) t(n)");
+        }
+        trino.execute("ALTER TABLE main.orphans EXECUTE merge_adjacent_files"); // the merged files are scheduled for deletion
+        trino.execute("DELETE FROM main.orphans WHERE id BETWEEN 10 AND 40"); // a delete file of the merged file
+        trino.execute("DELETE FROM main.orphans WHERE id BETWEEN 150 AND 180"); // another, the first one scheduled for deletion
+        Path live = Path.of((String) trino.execute("SELECT min(\"$path\") FROM main.orphans").getOnlyValue());
+        Path tableDirectory = live.getParent();
+        Path dataDirectory = Path.of((String) trino.execute("SELECT value FROM lake.ducklake.ducklake_metadata WHERE key = 'data_path'").getOnlyValue());
+        List<Path> oldOrphans = List.of(tableDirectory.resolve("ducklake-orphan-old.parquet"), dataDirectory.resolve("stray/deep/old.parquet"));
+        Path newOrphan = tableDirectory.resolve("ducklake-orphan-new.parquet");
+        Path notParquet = tableDirectory.resolve("notes.txt");
+        for (Path file : List.of(oldOrphans.get(0), oldOrphans.get(1), newOrphan, notParquet)) {
+            Files.createDirectories(file.getParent());
+            Files.copy(live, file);
+        }
+        java.nio.file.attribute.FileTime hourAgo = java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(3600));
+        for (Path file : List.of(oldOrphans.get(0), oldOrphans.get(1), notParquet)) {
+            Files.setLastModifiedTime(file, hourAgo);
+        }
+        List<Path> before = parquetFiles(dataDirectory);
+        List<String> dryRun = duckDb("SELECT path FROM ducklake_delete_orphaned_files('lake', older_than => now() - INTERVAL 10 MINUTE, dry_run => true) "
+                + "ORDER BY path");
+        assertThat(dryRun).containsExactlyInAnyOrderElementsOf(oldOrphans.stream().map(path -> "ROW 0 " + path).toList());
+
+        long scheduled = (long) trino.execute("SELECT count(*) FROM lake.ducklake.ducklake_files_scheduled_for_deletion").getOnlyValue();
+        assertThat(scheduled).as("the merge scheduled its sources for deletion").isPositive();
+        assertThat(rows("ALTER TABLE main.orphans EXECUTE remove_orphan_files(retention_threshold => '10m')")).containsExactly("deleted_files|2");
+        List<Path> after = parquetFiles(dataDirectory);
+        assertThat(before).containsAll(after);
+        assertThat(before.stream().filter(file -> !after.contains(file)).toList()).containsExactlyInAnyOrderElementsOf(oldOrphans);
+        assertThat(newOrphan).exists();
+        assertThat(notParquet).exists();
+        assertThat(rows("SELECT count(*), sum(id) FROM main.orphans")).containsExactly("238|38960");
+        assertThat(duckDb("SELECT count(*), sum(id) FROM lake.main.orphans")).containsExactly("ROW 0 238|38960");
+        // With a threshold of 0 the newer orphan goes too; scheduled files stay for cleanup_old_files.
+        assertThat(rows("ALTER TABLE main.orphans EXECUTE remove_orphan_files(retention_threshold => '0s')")).containsExactly("deleted_files|1");
+        assertThat(newOrphan).doesNotExist();
+        assertThat((long) trino.execute("SELECT count(*) FROM lake.ducklake.ducklake_files_scheduled_for_deletion").getOnlyValue()).isEqualTo(scheduled);
+        assertThat(rows("ALTER TABLE main.orphans EXECUTE cleanup_old_files(older_than => '0s')")).containsExactly("deleted_files|" + scheduled);
+        assertThat(rows("ALTER TABLE main.orphans EXECUTE remove_orphan_files(retention_threshold => '0s')")).containsExactly("deleted_files|0");
+        assertThat(rows("SELECT count(*), sum(id) FROM main.orphans")).containsExactly("238|38960");
+    }
+
+    private static List<Path> parquetFiles(Path directory)
+            throws java.io.IOException
+    {
+        try (java.util.stream.Stream<Path> files = Files.walk(directory)) {
+            return files.filter(file -> file.toString().endsWith(".parquet")).sorted().toList();
+        }
+    }
+
     @Test
     public void testAddFilesProcedure()
             throws Exception
@@ -278,7 +340,7 @@ public class TestMoraineWrites
                 "ALTER TABLE lake_ro.main.ro ADD COLUMN b varchar", "DELETE FROM lake_ro.main.ro WHERE a = 1", "UPDATE lake_ro.main.ro SET a = 2",
                 "MERGE INTO lake_ro.main.ro t USING (VALUES 1) s(a) ON t.a = s.a WHEN NOT MATCHED THEN INSERT VALUES (s.a)",
                 "TRUNCATE TABLE lake_ro.main.ro", "ALTER TABLE lake_ro.main.ro EXECUTE flush_inlined_data",
-                "ALTER TABLE lake_ro.main.ro EXECUTE expire_snapshots")) {
+                "ALTER TABLE lake_ro.main.ro EXECUTE expire_snapshots", "ALTER TABLE lake_ro.main.ro EXECUTE remove_orphan_files")) {
             assertThatThrownBy(() -> trino.execute(statement)).as(statement).hasMessageContaining("read-only (moraine.read-only=true)");
         }
         assertThat(rows("SELECT count(*) FROM main.ro")).containsExactly("0");

@@ -319,6 +319,38 @@ final class AttachedStore
         return lines.toArray(String[]::new);
     }
 
+    /**
+     * Serves an inlined data or delete table that another process (Trino, Spark, another DuckDB) created after this
+     * attach listed its tables; true when {@code name} is served now. DuckDB looks a table up by name when it binds a
+     * query, so a table created elsewhere is found at its first use.
+     */
+    boolean serveStored(String name)
+    {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (served.containsKey(key)) {
+            return true;
+        }
+        java.util.regex.Matcher data = INLINED_DATA.matcher(key);
+        java.util.regex.Matcher delete = INLINED_DELETE.matcher(key);
+        if (catalog == null || !data.matches() && !delete.matches()) {
+            return false;
+        }
+        if (data.matches()) {
+            InlinedTables.DataTable wanted = new InlinedTables.DataTable(Long.parseLong(data.group(1)), Long.parseLong(data.group(2)));
+            if (InlinedTables.dataTables(catalog.store().latest()).contains(wanted)) {
+                serve(new InlinedDataTable(catalog, wanted));
+                return true;
+            }
+            return false;
+        }
+        InlinedTables.DeleteTable wanted = new InlinedTables.DeleteTable(Long.parseLong(delete.group(1)));
+        if (InlinedTables.deleteTables(catalog.store().latest()).contains(wanted)) {
+            serve(new InlinedDeleteTable(catalog, wanted));
+            return true;
+        }
+        return false;
+    }
+
     ServedTable served(String schema, String table)
     {
         ServedTable found = schema.equalsIgnoreCase(METADATA_SCHEMA) ? served.get(table.toLowerCase(Locale.ROOT)) : null;

@@ -94,6 +94,12 @@ public final class NativeBridge
         return catalog(handle).listing();
     }
 
+    /** True when the attach serves metadata table {@code table}, looking for an inlined table created since it listed them. */
+    public static boolean servesTable(long handle, String table)
+    {
+        return catalog(handle).serveStored(table);
+    }
+
     public static void tableSchema(long handle, String schema, String table, long arrowSchemaAddress)
     {
         ServedTable served = catalog(handle).served(schema, table);

@@ -4,6 +4,7 @@ import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.write.maintenance.AddFilesOptions;
 import io.moraine.core.write.maintenance.LakeMaintenance;
+import io.moraine.testing.DuckLakeCatalogRows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static io.moraine.duckdb.ext.ExtensionConnections.execute;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,25 +32,7 @@ class CoreAddDataFilesTest
     }
 
     private static final int INLINE_LIMIT = 5;
-    static final List<String> CATALOG = List.of(
-            "SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM lake_meta.ducklake_snapshot ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_snapshot_changes ORDER BY ALL",
-            "SELECT table_id, begin_snapshot, end_snapshot, schema_id, table_name, path, path_is_relative FROM lake_meta.ducklake_table ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_column ORDER BY ALL",
-            "SELECT data_file_id, table_id, begin_snapshot, end_snapshot, file_order, regexp_replace(path, 'ducklake-.*', ''), path_is_relative, "
-                    + "file_format, record_count, file_size_bytes, footer_size, row_id_start, partition_id, mapping_id, partial_max FROM lake_meta.ducklake_data_file "
-                    + "WHERE path NOT LIKE '%ducklake-%' ORDER BY ALL",
-            "SELECT data_file_id, table_id, begin_snapshot, end_snapshot, file_order, regexp_replace(path, 'ducklake-.*', ''), path_is_relative, "
-                    + "file_format, record_count, row_id_start, partition_id, mapping_id, partial_max FROM lake_meta.ducklake_data_file ORDER BY ALL",
-            "SELECT delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, regexp_replace(path, 'ducklake-.*', ''), path_is_relative, "
-                    + "format, delete_count, partial_max FROM lake_meta.ducklake_delete_file ORDER BY ALL",
-            "SELECT data_file_id, table_id, column_id, value_count, null_count, min_value, max_value, contains_nan FROM lake_meta.ducklake_file_column_stats ORDER BY ALL",
-            "SELECT table_id, record_count, next_row_id FROM lake_meta.ducklake_table_stats ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_table_column_stats ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_column_mapping ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_name_mapping ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_inlined_data_tables ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_schema_versions ORDER BY ALL");
+    static final List<String> CATALOG = DuckLakeCatalogRows.CATALOG;
 
     @TempDir
     Path temp;
@@ -105,11 +87,7 @@ class CoreAddDataFilesTest
         assertThat(compared).isEqualTo(4 * (CATALOG.size() + 1) + 2 * (CATALOG.size() + 1) + 7 + 11);
     }
 
-    /** {@link #CATALOG} with the partition rows, which the tables of the second test have. */
-    static final List<String> PARTITIONED_CATALOG = java.util.stream.Stream.concat(CATALOG.stream(), Stream.of(
-            "SELECT * FROM lake_meta.ducklake_file_partition_value ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_partition_info ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_partition_column ORDER BY ALL")).toList();
+    static final List<String> PARTITIONED_CATALOG = DuckLakeCatalogRows.PARTITIONED;
 
     @Test
     void hiveDirectoriesPartitionedTablesListsMapsAndGlobsMatchDuckLakesOwnCall()

@@ -14,6 +14,7 @@ import io.moraine.core.write.maintenance.AddFilesOptions;
 import io.moraine.core.write.maintenance.CompactionResult;
 import io.moraine.core.write.maintenance.LakeMaintenance;
 import io.moraine.core.write.maintenance.MergeAdjacentOptions;
+import io.moraine.testing.DuckLakeCatalogRows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,9 +45,8 @@ class CoreCompactionTest
     }
 
     private static final int INLINE_LIMIT = 5;
-    private static final List<String> CATALOG = Stream.concat(CoreAddDataFilesTest.CATALOG.stream(), Stream.of(
-            "SELECT data_file_id, regexp_replace(path, 'ducklake-.*', ''), path_is_relative FROM lake_meta.ducklake_files_scheduled_for_deletion ORDER BY ALL",
-            "SELECT * FROM lake_meta.ducklake_file_partition_value ORDER BY ALL")).toList();
+    private static final List<String> CATALOG = DuckLakeCatalogRows.concat(DuckLakeCatalogRows.CATALOG, List.of(
+            DuckLakeCatalogRows.SCHEDULED_FOR_DELETION, "SELECT * FROM lake_meta.ducklake_file_partition_value ORDER BY ALL"));
 
     @TempDir
     Path temp;

@@ -24,7 +24,14 @@ final class FlushFile
         implements AutoCloseable
 {
     /** What a finished file registers in the catalog. */
-    record Staged(InlineFlusher.FlushedFile flushed, Row dataFile, List<Row> columnStats, List<Row> partitionValues, Optional<Row> deleteFile) {}
+    record Staged(InlineFlusher.FlushedFile flushed, Row dataFile, List<Row> columnStats, List<Row> partitionValues, Optional<Row> deleteFile)
+    {
+        /** The delete file numbered {@code deleteFileId}: DuckLake numbers a flush's delete files after its data files. */
+        Staged withDeleteFileId(long deleteFileId)
+        {
+            return new Staged(flushed, dataFile, columnStats, partitionValues, deleteFile.map(row -> row.with("delete_file_id", deleteFileId)));
+        }
+    }
 
     private final LakeFileSystem files;
     private final String tablePath;
@@ -114,7 +121,8 @@ final class FlushFile
                 }
             }
             long minEnd = deletions.stream().mapToLong(DeleteRowWriteSupport.Deletion::snapshotId).min().orElseThrow();
-            deleteRow = Optional.of(Row.of(TableKind.DELETE_FILE, dataFileId + 1, tableId, minEnd, null, dataFileId, deleteName, true,
+            // numbered by the flusher once every data file has its id (withDeleteFileId)
+            deleteRow = Optional.of(Row.of(TableKind.DELETE_FILE, -1L, tableId, minEnd, null, dataFileId, deleteName, true,
                     "parquet", (long) deletions.size(), deleteWriter.sizeBytes(), deleteWriter.footerSize(), null, null));
         }
         return new Staged(new InlineFlusher.FlushedFile(tableId, schemaVersion, dataFileId, dataFile, rows, deletions.size()), dataRow,

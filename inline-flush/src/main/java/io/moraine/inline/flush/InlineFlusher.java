@@ -72,6 +72,7 @@ public final class InlineFlusher
         Row headRow;
         List<StagedPlan> plans = new ArrayList<>();
         List<DeleteFileFlush.Plan> deletePlans = new ArrayList<>();
+        Map<Long, List<Long>> registeredVersions = new HashMap<>();
         try (CatalogSnapshot snapshot = catalog.at(head); BufferAllocator allocator = new RootAllocator()) {
             headRow = snapshot.snapshotRow();
             String dataPath = snapshot.facts().get(StoreFacts.DATA_PATH);
@@ -82,7 +83,9 @@ public final class InlineFlusher
             for (Row table : tables) {
                 progress.step(done++, tables.size(), "table " + table.getString("table_name"));
                 long tableId = table.getLong("table_id");
+                int firstPlan = plans.size();
                 List<Row> registrations = snapshot.inlinedDataTables(tableId);
+                registeredVersions.put(tableId, registrations.stream().map(row -> row.getLong("schema_version")).toList());
                 String tablePath = snapshot.tablePath(dataPath, tableId);
                 // hive_file_pattern: whether partitioned files go under key=value/ directories; DuckLake's default is true.
                 boolean hive = snapshot.option("hive_file_pattern", table.getLong("schema_id"), tableId).map(value -> value.equalsIgnoreCase("true")).orElse(true);
@@ -102,6 +105,16 @@ public final class InlineFlusher
                     List<DeleteFileFlush.Plan> tableDeletes = DeleteFileFlush.plan(snapshot, tableId, dataPath, tablePath, files, nextFileId);
                     nextFileId += tableDeletes.size();
                     deletePlans.addAll(tableDeletes);
+                    // DuckLake's order of file ids: the flushed data files, the delete files of inlined file deletes, then the
+                    // delete files of the flushed files (their rows deleted while inlined)
+                    for (int index = firstPlan; index < plans.size(); index++) {
+                        StagedPlan plan = plans.get(index);
+                        List<FlushFile.Staged> numbered = new ArrayList<>();
+                        for (FlushFile.Staged file : plan.files()) {
+                            numbered.add(file.deleteFile().isPresent() ? file.withDeleteFileId(nextFileId++) : file);
+                        }
+                        plans.set(index, new StagedPlan(numbered, nextFileId, plan.tableId(), plan.schemaVersion(), plan.writtenRowIds()));
+                    }
                 }
                 catch (IOException e) {
                     throw new StoreException("flushing inlined deletes of table " + tableId + " under " + tablePath + " failed: " + e.getMessage()
@@ -112,7 +125,7 @@ public final class InlineFlusher
                 return flushed;
             }
             progress.step(tables.size(), tables.size(), "committing " + flushed.size() + " files");
-            commit(catalog, headRow, plans, deletePlans, nextFileId);
+            commit(catalog, headRow, plans, deletePlans, nextFileId, registeredVersions);
         }
         return flushed;
     }
@@ -184,7 +197,7 @@ public final class InlineFlusher
             List<FlushFile.Staged> files = new ArrayList<>();
             for (FlushFile file : written.files()) {
                 FlushFile.Staged staged = file.stage(tableId, version, nextFileId, partitionId);
-                nextFileId += staged.deleteFile().isPresent() ? 2 : 1;
+                nextFileId++;
                 files.add(staged);
             }
             return new StagedPlan(files, nextFileId, tableId, version, written.rowIds());
@@ -195,7 +208,8 @@ public final class InlineFlusher
         }
     }
 
-    private static void commit(MoraineCatalog catalog, Row head, List<StagedPlan> plans, List<DeleteFileFlush.Plan> deletePlans, long nextFileId)
+    private static void commit(MoraineCatalog catalog, Row head, List<StagedPlan> plans, List<DeleteFileFlush.Plan> deletePlans, long nextFileId,
+            Map<Long, List<Long>> registeredVersions)
     {
         long flushSnapshot = head.getLong("snapshot_id");
         Row snapshot = Row.of(TableKind.SNAPSHOT, flushSnapshot + 1, Instant.now().truncatedTo(ChronoUnit.MICROS),
@@ -221,10 +235,17 @@ public final class InlineFlusher
             transaction.drainInlined(plan.tableId(), plan.schemaVersion(), flushSnapshot, plan.writtenRowIds());
             newestVersion.merge(plan.tableId(), plan.schemaVersion(), Math::max);
         }
-        // Superseded inlined tables emptied by the flush are deregistered, as DuckLake's clean-up does.
-        for (StagedPlan plan : plans) {
-            if (plan.schemaVersion() < newestVersion.get(plan.tableId())) {
-                transaction.deregisterInlinedTable(plan.tableId(), plan.schemaVersion());
+        // Superseded inlined tables of a flushed table are deregistered, as DuckLake's clean-up does: those the flush emptied and
+        // those that held no live row any more.
+        for (Map.Entry<Long, List<Long>> table : registeredVersions.entrySet()) {
+            if (!newestVersion.containsKey(table.getKey())) {
+                continue;
+            }
+            long newest = table.getValue().stream().mapToLong(Long::longValue).max().orElseThrow();
+            for (long version : table.getValue()) {
+                if (version < newest) {
+                    transaction.deregisterInlinedTable(table.getKey(), version);
+                }
             }
         }
         transaction.commit();

@@ -425,5 +425,12 @@ public final class TrialChild
         {
             return files.listFiles(directory);
         }
+
+        @Override
+        public List<ListedFile> listFilesWithModificationTimes(String directory)
+                throws java.io.IOException
+        {
+            return files.listFilesWithModificationTimes(directory);
+        }
     }
 }

@@ -32,4 +32,14 @@ public interface LakeFileSystem
     /** The paths of every file under {@code directory}, recursively. */
     List<String> listFiles(String directory)
             throws IOException;
+
+    /**
+     * Every file under {@code directory}, recursively, with its last modification time (what the clean-up of orphaned
+     * files, DuckLake's {@code ducklake_delete_orphaned_files}, selects by); paths named as {@link #listFiles} names them.
+     */
+    List<ListedFile> listFilesWithModificationTimes(String directory)
+            throws IOException;
+
+    /** A listed file and when it was last modified. */
+    record ListedFile(String path, java.time.Instant lastModified) {}
 }

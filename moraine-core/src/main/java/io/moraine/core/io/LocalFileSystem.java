@@ -85,4 +85,20 @@ public final class LocalFileSystem
             throw e.getCause();
         }
     }
+
+    @Override
+    public List<ListedFile> listFilesWithModificationTimes(String directory)
+            throws IOException
+    {
+        List<ListedFile> listed = new java.util.ArrayList<>();
+        for (String path : listFiles(directory)) {
+            try {
+                listed.add(new ListedFile(path, Files.getLastModifiedTime(Path.of(path)).toInstant()));
+            }
+            catch (java.nio.file.NoSuchFileException e) {
+                // deleted since it was listed
+            }
+        }
+        return listed;
+    }
 }

@@ -74,6 +74,10 @@ final class TableRows
         stageColumnComments(table);
         // DuckDB sets a new table's comment with COMMENT ON, an alteration of the table it just created.
         table.newComment.flatMap(comment -> comment).ifPresent(comment -> changes.add("altered_table", id));
+        // ... and its partitioning and sort order with ALTER TABLE SET PARTITIONED BY / SET SORTED BY.
+        if (table.newPartitioning.filter(keys -> !keys.isEmpty()).isPresent() || table.newSortOrder.filter(keys -> !keys.isEmpty()).isPresent()) {
+            changes.add("altered_table", id);
+        }
         registerInlinedTable(table);
         stageSortOrder(table);
         tx.insert(Row.of(TableKind.SCHEMA_VERSIONS, snapshotId, schemaVersion, id));

@@ -152,6 +152,7 @@ final class TableStatsUpdate
         /** Whether min and max hold the bounds of every value so far (false once a contributor with values had none). */
         private boolean boundsKnown;
         private boolean anyValues;
+        private boolean nanStarted;
         /** Whether the bounds so far are typed as a partition key rather than the column; null before any contributor. */
         private Boolean keyTyped;
         /** Whether the next contributor's type differs from the bounds' (DuckLake then drops them: "cannot be compared"). */
@@ -172,6 +173,7 @@ final class TableStatsUpdate
                 merge.min = row.getString("min_value");
                 merge.max = row.getString("max_value");
                 merge.anyValues = merge.min != null || merge.max != null;
+                merge.nanStarted = true;
                 merge.boundsKnown = true;
                 merge.keyTyped = false;
             }
@@ -191,8 +193,13 @@ final class TableStatsUpdate
         void add(boolean hasNulls, Boolean hasNan, String otherMin, String otherMax, boolean hasValues)
         {
             containsNull = containsNull == null ? hasNulls : containsNull || hasNulls;
-            if (hasNan != null) {
-                containsNan = containsNan == null ? hasNan : containsNan || hasNan;
+            // DuckLake: the first contributor's contains_nan, then unknown (NULL) as soon as one contributor does not know it
+            if (!nanStarted) {
+                containsNan = hasNan;
+                nanStarted = true;
+            }
+            else {
+                containsNan = containsNan == null || hasNan == null ? null : containsNan || hasNan;
             }
             boolean differ = typesDiffer;
             typesDiffer = false;
@@ -226,7 +233,8 @@ final class TableStatsUpdate
             Optional<Object> left = DuckLakeValues.parseStat(type, current);
             Optional<Object> right = DuckLakeValues.parseStat(type, other);
             int order = left.isPresent() && right.isPresent() ? DuckLakeValues.compare(left.get(), right.get()) : current.compareTo(other);
-            return (order <= 0) == smallest ? current : other;
+            // DuckLake replaces a bound only by a strictly smaller (larger) one: a tie keeps the current text ('true', not a file's '1')
+            return (smallest ? order <= 0 : order >= 0) ? current : other;
         }
     }
 }

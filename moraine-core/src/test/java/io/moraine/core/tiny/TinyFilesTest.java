@@ -159,6 +159,12 @@ class TinyFilesTest
             {
                 throw new UnsupportedOperationException();
             }
+
+            @Override
+            public List<ListedFile> listFilesWithModificationTimes(String directory)
+            {
+                throw new UnsupportedOperationException();
+            }
         };
         TinyFilePublisher.Result result = TinyFilePublisher.publish(catalog, deletingWhileRead);
         assertThat(result.goneBeforeWrite()).isEqualTo(1);

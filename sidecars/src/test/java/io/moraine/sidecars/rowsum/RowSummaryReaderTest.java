@@ -233,6 +233,12 @@ class RowSummaryReaderTest
             {
                 return List.of();
             }
+
+            @Override
+            public List<ListedFile> listFilesWithModificationTimes(String directory)
+            {
+                return List.of();
+            }
         };
         assertThat(new RowSummaryReader(failing, metrics).open(file(0))).isEmpty();
         assertThat(metrics.snapshot().readErrors()).isEqualTo(1);

@@ -179,6 +179,8 @@ final class CompactionOutput
         private final boolean snapshotIds;
         private ParquetFileWriter<DataFileRowWriteSupport.Row<Group>> writer;
         private long rows;
+        // the top-level FLOAT/DOUBLE fields a NaN was written to: parquet-java's footer carries no NaN count to read back
+        private final Set<Integer> nanFieldIds = new java.util.HashSet<>();
 
         Output(String path, MessageType userSchema, boolean rowIds, boolean snapshotIds)
         {
@@ -204,6 +206,44 @@ final class CompactionOutput
             }
             writer.write(row);
             rows++;
+            noteNans(row.values());
+        }
+
+        private void noteNans(Group values)
+        {
+            GroupType written = values.getType(); // the row as read, matched to the output's columns by field id
+            for (int field = 0; field < written.getFieldCount(); field++) {
+                Type type = written.getType(field);
+                if (!type.isPrimitive() || type.getId() == null || values.getFieldRepetitionCount(field) == 0) {
+                    continue;
+                }
+                var primitive = type.asPrimitiveType().getPrimitiveTypeName();
+                boolean nan = switch (primitive) {
+                    case DOUBLE -> Double.isNaN(values.getDouble(field, 0));
+                    case FLOAT -> Float.isNaN(values.getFloat(field, 0));
+                    default -> false;
+                };
+                if (nan) {
+                    nanFieldIds.add(type.getId().intValue());
+                }
+            }
+        }
+
+        /** {@code contains_nan} of the top-level floating-point columns as written (nested leaves keep the footer's answer). */
+        private List<io.moraine.core.write.files.FileColumnStatistics> withWrittenNans(List<io.moraine.core.write.files.FileColumnStatistics> statistics)
+        {
+            Set<Long> topLevel = new java.util.HashSet<>();
+            for (Type field : userSchema.getFields()) {
+                if (field.isPrimitive() && field.getId() != null) {
+                    topLevel.add((long) field.getId().intValue());
+                }
+            }
+            return statistics.stream()
+                    .map(stats -> stats.containsNan() == null || !topLevel.contains(stats.columnId()) ? stats
+                            : new io.moraine.core.write.files.FileColumnStatistics(stats.columnId(), stats.columnSizeBytes(), stats.valueCount(),
+                                    stats.nullCount(), stats.minValue(), stats.maxValue(), nanFieldIds.contains(Math.toIntExact(stats.columnId())),
+                                    stats.extraStats()))
+                    .toList();
         }
 
         Optional<WrittenDataFile> finish(List<String> partitionValues)
@@ -215,7 +255,7 @@ final class CompactionOutput
             writer.close();
             try (ParquetFileReader reader = ParquetReaders.open(files.newInputFile(path, OptionalLong.of(writer.sizeBytes())))) {
                 return Optional.of(new WrittenDataFile(path, writer.sizeBytes(), writer.footerSize(), rows,
-                        ParquetFileStatistics.fromFooter(reader.getFooter(), columns), partitionValues));
+                        withWrittenNans(ParquetFileStatistics.fromFooter(reader.getFooter(), columns)), partitionValues));
             }
         }
     }

@@ -30,7 +30,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * DuckLake's maintenance calls as engine-free core operations any engine's procedure calls, each committing exactly
  * what DuckDB+DuckLake 1.5.5's own call commits: {@code ducklake_expire_snapshots},
- * {@code ducklake_cleanup_old_files}, {@code ducklake_add_data_files}, {@code ducklake_merge_adjacent_files} and
+ * {@code ducklake_cleanup_old_files}, {@code ducklake_delete_orphaned_files}, {@code ducklake_add_data_files}, {@code ducklake_merge_adjacent_files} and
  * {@code ducklake_rewrite_data_files} (on one table or, without a table, on every table of the lake). A dry run reports
  * what the call would do and changes nothing.
  */
@@ -107,6 +107,60 @@ public final class LakeMaintenance
                     + "(cleanupOldFiles(Instant, dryRun)) or clean up everything (cleanupAllOldFiles), or set the option, e.g. to '1 week'");
         }
         return cleanupOldFiles(DuckDbInterval.parse("delete_older_than", olderThan).before(Instant.now()), dryRun);
+    }
+
+    /**
+     * {@code ducklake_delete_orphaned_files(older_than => olderThan)}: deletes the {@code .parquet} and {@code .puffin}
+     * files under the lake's data path that no catalog row names ({@link OrphanedFiles}) and that were last modified
+     * before {@code olderThan}; returns them. Commits nothing, as DuckLake's call.
+     */
+    public List<String> deleteOrphanedFiles(Instant olderThan, boolean dryRun)
+    {
+        return deleteOrphans(Optional.of(requireNonNull(olderThan, "olderThan is null")), dryRun);
+    }
+
+    /** {@code ducklake_delete_orphaned_files(cleanup_all => true)}: every orphaned file, whenever it was written. */
+    public List<String> deleteAllOrphanedFiles(boolean dryRun)
+    {
+        return deleteOrphans(Optional.empty(), dryRun);
+    }
+
+    /** {@code ducklake_delete_orphaned_files()}: the orphans older than the lake's {@code delete_older_than} option (default 2 days). */
+    public List<String> deleteOrphanedFiles(boolean dryRun)
+    {
+        String olderThan = globalOption("delete_older_than").orElse(DEFAULT_DELETE_OLDER_THAN);
+        if (olderThan.isEmpty()) {
+            throw new InvalidArgumentException("ducklake_delete_orphaned_files: the lake's delete_older_than option is empty, so give older_than "
+                    + "(deleteOrphanedFiles(Instant, dryRun)) or delete every orphan (deleteAllOrphanedFiles), or set the option, e.g. to '1 week'");
+        }
+        return deleteOrphanedFiles(DuckDbInterval.parse("delete_older_than", olderThan).before(Instant.now()), dryRun);
+    }
+
+    private List<String> deleteOrphans(Optional<Instant> olderThan, boolean dryRun)
+    {
+        List<String> orphans;
+        try (CatalogSnapshot head = head()) {
+            String dataPath = head.facts().get(StoreFacts.DATA_PATH);
+            try {
+                orphans = new OrphanedFiles(dataPath, new CatalogRows(catalog, head.reader())).find(files, olderThan);
+            }
+            catch (IOException e) {
+                throw new StoreException("ducklake_delete_orphaned_files could not list the files under " + dataPath + ": " + e.getMessage(), e);
+            }
+        }
+        if (dryRun) {
+            return orphans;
+        }
+        for (String path : orphans) {
+            try {
+                files.deleteFile(path);
+            }
+            catch (IOException e) {
+                throw new StoreException("ducklake_delete_orphaned_files could not delete " + path + ": " + e.getMessage()
+                        + "; run it again once the file system answers (the catalog is not changed)", e);
+            }
+        }
+        return orphans;
     }
 
     /**
