@@ -24,6 +24,7 @@ import static java.util.Objects.requireNonNull;
  * @param maxStaleness for {@link Mode#ON_DEMAND}: how old the last check may be for a read to skip checking again
  */
 public record ReaderFreshness(Mode mode, Duration maxStaleness)
+        implements java.io.Serializable
 {
     public enum Mode
     {
@@ -64,7 +65,7 @@ public record ReaderFreshness(Mode mode, Duration maxStaleness)
     /**
      * The freshness a front end's two settings name: {@code mode} ({@code on-demand} or {@code poll}, any case, {@code _}
      * or {@code -}) and {@code maxStaleness} (a duration: {@code 0}, {@code 500ms}, {@code 5s}, {@code 2m}; whole
-     * seconds without a unit). {@code settingNames} names both settings in errors as the user wrote them.
+     * seconds without a unit). {@code modeSetting} and {@code stalenessSetting} name the settings in errors as the user wrote them.
      */
     public static ReaderFreshness parse(String mode, String maxStaleness, String modeSetting, String stalenessSetting)
     {
