@@ -265,6 +265,15 @@ public final class MoraineCatalog
     public CatalogSnapshot latest()
     {
         store.catchUp();
+        return latestSeen();
+    }
+
+    /**
+     * The catalog at the newest snapshot this handle has seen, without consulting its freshness: for the later reads of
+     * a query or transaction whose first read was {@link #latest()} (it sees what that one saw, or newer).
+     */
+    public CatalogSnapshot latestSeen()
+    {
         return onView(view -> {
             long head = SystemKeys.decodeHead(requireHead(view.reader()));
             return snapshotOn(view, head, head);
