@@ -55,8 +55,9 @@ final class ReaderGenerations
     private final Duration maxStaleness;
     private final Duration timeout;
     private final List<Generation> retired = new ArrayList<>();
+    private final Object checkLock = new Object();
     private Generation current;
-    // When the last check that found current up to date began (System.nanoTime).
+    // When the last check that made current up to date began (System.nanoTime); guarded by this.
     private long checkedAtNanos;
     private long generationsOpened;
     private long checks;
@@ -112,27 +113,44 @@ final class ReaderGenerations
         catchUp(true);
     }
 
-    // Synchronized as a whole: concurrent queries share one check rather than each making its own.
-    private synchronized void catchUp(boolean whateverStaleness)
+    private void catchUp(boolean whateverStaleness)
     {
         long started = System.nanoTime();
-        if (closed) {
-            return;
+        // One check at a time; reads meanwhile go on on the current generation (this object's lock is not held).
+        synchronized (checkLock) {
+            StoreVersion known;
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                // A check that began after this call did serves it too: concurrent queries share one.
+                if (checkedAtNanos - started >= 0) {
+                    return;
+                }
+                if (!whateverStaleness && started - checkedAtNanos < maxStaleness.toNanos()) {
+                    return;
+                }
+                checks++;
+                known = current.version;
+            }
+            long checking = System.nanoTime();
+            StoreVersion now = probe.readAfter(known);
+            Generation fresh = now.equals(known) ? null : new Generation(opener.get(), now);
+            synchronized (this) {
+                if (fresh != null) {
+                    if (closed) {
+                        shutdown(fresh.reader);
+                        return;
+                    }
+                    generationsOpened++;
+                    current.retiredAtNanos = System.nanoTime();
+                    retired.add(current);
+                    current = fresh;
+                }
+                checkedAtNanos = checking;
+                closeUnused(false);
+            }
         }
-        if (!whateverStaleness && started - checkedAtNanos < maxStaleness.toNanos()) {
-            return;
-        }
-        checks++;
-        StoreVersion now = probe.readAfter(current.version);
-        if (!now.equals(current.version)) {
-            Generation fresh = new Generation(opener.get(), now);
-            generationsOpened++;
-            current.retiredAtNanos = System.nanoTime();
-            retired.add(current);
-            current = fresh;
-        }
-        checkedAtNanos = started;
-        closeUnused(false);
     }
 
     /** How many readers were opened and how many checks made (tests and tallies). */
@@ -169,16 +187,21 @@ final class ReaderGenerations
     }
 
     @Override
-    public synchronized void close()
+    public void close()
     {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        closeUnused(true);
-        try (probe) {
-            try (DbReader reader = current.reader) {
-                await(reader::shutdown, uri, "closing the store", timeout);
+        // After any check in flight: it uses the probe.
+        synchronized (checkLock) {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                closeUnused(true);
+                try (probe) {
+                    try (DbReader reader = current.reader) {
+                        await(reader::shutdown, uri, "closing the store", timeout);
+                    }
+                }
             }
         }
     }

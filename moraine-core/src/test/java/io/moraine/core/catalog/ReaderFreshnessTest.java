@@ -62,6 +62,48 @@ class ReaderFreshnessTest
     }
 
     @Test
+    void concurrentReadsEachSeeWhatWasAcknowledgedBeforeThemWhileTheWriterCommits()
+            throws Exception
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("concurrent").toUri().toString());
+        try (MoraineCatalog writer = newCatalog(uri); MoraineCatalog reader = MoraineCatalog.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS)) {
+            java.util.concurrent.atomic.AtomicLong acknowledged = new java.util.concurrent.atomic.AtomicLong(head(writer).getLong("snapshot_id"));
+            java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread committer = Thread.ofPlatform().start(() -> {
+                Row previous = head(writer);
+                while (writing.get()) {
+                    acknowledged.set(commitNext(writer, previous));
+                    previous = head(writer);
+                }
+            });
+            java.util.List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            java.util.List<Thread> readers = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                readers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < 15; i++) {
+                            long before = acknowledged.get();
+                            try (CatalogSnapshot latest = reader.latest()) {
+                                assertThat(latest.id()).as("a read sees what was acknowledged before it began").isGreaterThanOrEqualTo(before);
+                            }
+                        }
+                    }
+                    catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            for (Thread thread : readers) {
+                thread.join();
+            }
+            writing.set(false);
+            committer.join();
+            assertThat(failures).isEmpty();
+            assertThat(reader.store().freshnessTally().readersOpened()).as("readers were replaced as commits landed").isGreaterThan(1);
+        }
+    }
+
+    @Test
     void nothingChangedMeansNoNewReader()
     {
         StoreUri uri = StoreUri.parse(temp.resolve("unchanged").toUri().toString());
