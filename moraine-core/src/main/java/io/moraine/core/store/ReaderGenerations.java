@@ -51,6 +51,8 @@ final class ReaderGenerations
 
     private final StoreUri uri;
     private final StoreProbe probe;
+    // The generations' block cache, closed with them.
+    private final AutoCloseable sharedCache;
     private final Supplier<DbReader> opener;
     private final Duration maxStaleness;
     private final Duration timeout;
@@ -63,8 +65,9 @@ final class ReaderGenerations
     private long checks;
     private boolean closed;
 
-    ReaderGenerations(StoreUri uri, StoreProbe probe, Supplier<DbReader> opener, Duration maxStaleness, Duration timeout)
+    ReaderGenerations(StoreUri uri, StoreProbe probe, Supplier<DbReader> opener, AutoCloseable sharedCache, Duration maxStaleness, Duration timeout)
     {
+        this.sharedCache = sharedCache;
         this.uri = uri;
         this.probe = probe;
         this.opener = opener;
@@ -200,6 +203,14 @@ final class ReaderGenerations
                 try (probe) {
                     try (DbReader reader = current.reader) {
                         await(reader::shutdown, uri, "closing the store", timeout);
+                    }
+                }
+                finally {
+                    try {
+                        sharedCache.close();
+                    }
+                    catch (Exception e) {
+                        // Only native memory is held.
                     }
                 }
             }

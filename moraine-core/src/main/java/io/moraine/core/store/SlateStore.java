@@ -418,8 +418,14 @@ public final class SlateStore
         try {
             DbCache cache = call(() -> DbCache.newSplitCache(DbCache.newFoyerCache(new FoyerCacheOptions(SHARED_BLOCK_CACHE_BYTES, 8)),
                     DbCache.newFoyerCache(new FoyerCacheOptions(SHARED_META_CACHE_BYTES, 8))), uri, "creating the readers' cache");
-            return new ReaderGenerations(uri, probe, () -> openReader(uri, objectStore, wal, new ReaderMode.FollowLatest(), ReaderGenerations.NO_POLL,
-                    Optional.of(cache), options), options.freshness().maxStaleness(), options.timeout());
+            try {
+                return new ReaderGenerations(uri, probe, () -> openReader(uri, objectStore, wal, new ReaderMode.FollowLatest(), ReaderGenerations.NO_POLL,
+                        Optional.of(cache), options), cache, options.freshness().maxStaleness(), options.timeout());
+            }
+            catch (RuntimeException e) {
+                cache.close();
+                throw e;
+            }
         }
         catch (RuntimeException e) {
             probe.close();

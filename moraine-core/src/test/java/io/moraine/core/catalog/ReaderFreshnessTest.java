@@ -104,6 +104,24 @@ class ReaderFreshnessTest
     }
 
     @Test
+    void aStoreWithASeparateWalStoreIsCheckedWhereItsLogIs()
+    {
+        StoreUri uri = StoreUri.parse(temp.resolve("with-wal").toUri().toString());
+        StoreOptions options = StoreOptions.DEFAULTS.withWalStore(StoreUri.parse(temp.resolve("wal").toUri().toString()))
+                .withManifestPollInterval(Duration.ofHours(1));
+        try (MoraineCatalog writer = MoraineCatalog.create(uri, NewCatalog.bootstrapped(temp.resolve("data").toString()), options, java.util.List.of(),
+                io.moraine.core.tx.CommitListener.NONE);
+                MoraineCatalog reader = MoraineCatalog.open(uri, OpenMode.READ_ONLY, options)) {
+            for (int i = 0; i < 3; i++) {
+                long id = commitNext(writer, head(writer));
+                try (CatalogSnapshot latest = reader.latest()) {
+                    assertThat(latest.id()).as("commit %d, its log in the WAL store", i).isEqualTo(id);
+                }
+            }
+        }
+    }
+
+    @Test
     void nothingChangedMeansNoNewReader()
     {
         StoreUri uri = StoreUri.parse(temp.resolve("unchanged").toUri().toString());
