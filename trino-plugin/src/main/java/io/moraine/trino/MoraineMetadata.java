@@ -432,6 +432,8 @@ public class MoraineMetadata
 
     private LakeWrites writes()
     {
+        // A write in this transaction: its next read checks the store again, so that it sees the commit.
+        caughtUp = false;
         return writes.orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "this metadata view takes no writes"));
     }
 

@@ -487,7 +487,10 @@ public final class SlateStore
         return mode;
     }
 
-    /** How often a read-only handle looks for the writer's new commits: it sees a commit at most this long after it lands. */
+    /**
+     * How often a polling read-only handle looks for the writer's new commits: it sees a commit at most this long after
+     * it lands. An on-demand one looks when a read begins ({@link #catchUp()}).
+     */
     public Duration manifestPollInterval()
     {
         return manifestPollInterval;
@@ -583,8 +586,9 @@ public final class SlateStore
 
     /**
      * A consistent view: every read through it sees the same state, however the writer moves on. For a
-     * {@link OpenMode#CHECKPOINT} store every read is consistent already. A {@link OpenMode#READ_ONLY} store cannot
-     * pin one (SlateDB's reader has no snapshots): its reads follow the writer as the reader catches up.
+     * {@link OpenMode#CHECKPOINT} store every read is consistent already. An on-demand {@link OpenMode#READ_ONLY}
+     * store's view keeps the reader it began on (later checks move other reads to newer ones); a polling one cannot pin
+     * one (SlateDB's reader has no snapshots): its reads follow the writer as the reader catches up.
      */
     public SnapshotView snapshot()
     {
