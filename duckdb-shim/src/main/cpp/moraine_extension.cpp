@@ -63,14 +63,15 @@ static unique_ptr<Catalog> MoraineAttach(optional_ptr<StorageExtensionInfo> stor
 		} else if (key == "wal_path") {
 			settings.wal_path = option.second.ToString();
 			java_options.insert(java_options.end(), {key, settings.wal_path});
-		} else if (key == "store_timeout") {
+		} else if (key == "store_timeout" || key == "max_staleness") {
 			java_options.insert(java_options.end(), {key, TimeoutText(option.second)});
-		} else if (key == "commit_policy" || key == "allowed_locations" || key == "writer_mode") {
+		} else if (key == "commit_policy" || key == "allowed_locations" || key == "writer_mode" || key == "reader_freshness") {
 			java_options.insert(java_options.end(), {key, option.second.ToString()});
 		} else {
 			throw BinderException("moraine: unknown ATTACH option %s; a moraine attach takes READ_ONLY, READ_WRITE, "
 			                      "CHECKPOINT '<id>', WAL_PATH '<uri>', STORE_TIMEOUT '<duration>' and "
-			                      "COMMIT_POLICY 'rebase'|'retry', WRITER_MODE 'handoff'|'exclusive' and "
+			                      "COMMIT_POLICY 'rebase'|'retry', WRITER_MODE 'handoff'|'exclusive', "
+			                      "READER_FRESHNESS 'on-demand'|'poll', MAX_STALENESS '<duration>' and "
 			                      "ALLOWED_LOCATIONS '<uri>,<uri>'",
 			                      option.first);
 		}

@@ -21,7 +21,10 @@ import java.util.TreeMap;
  * @param defaultSnapshotId the snapshot read when a query names none
  * @param defaultSnapshotTimestamp read the snapshot current at this instant when a query names none
  * @param storeTimeout how long one open or read of the store may take (the store's default, 30 s, when absent)
- * @param storePollInterval how often the store is looked at for new commits (the store's default, 100 ms, when absent)
+ * @param storePollInterval with {@code reader-freshness=poll}: how often the store is looked at for new commits (the store's
+ *        default, 100 ms, when absent)
+ * @param freshness {@code reader-freshness} ({@code on-demand}, the default, or {@code poll}) and {@code max-staleness} (0 when
+ *        absent): how a read-only catalog keeps up with the store's writer (docs/freshness.md)
  * @param tinyFiles read tiny files from the catalog's copies of them when it keeps copies (default); false opens the files
  * @param readOnly refuse every write (DDL, appends) without opening the store's writer; default false
  * @param allowedLocations comma-separated locations where data and delete files may live besides the data path
@@ -29,7 +32,7 @@ import java.util.TreeMap;
  */
 public record MoraineSettings(String store, Optional<String> dataPath, Optional<String> checkpointId, Optional<Long> defaultSnapshotId,
         Optional<Instant> defaultSnapshotTimestamp, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval, boolean tinyFiles,
-        Optional<String> allowedLocations, boolean readOnly)
+        Optional<String> allowedLocations, boolean readOnly, io.moraine.core.store.ReaderFreshness freshness)
         implements Serializable
 {
     public static final String STORE = "store";
@@ -42,10 +45,12 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
     public static final String TINY_FILES_ENABLED = "tiny-files.enabled";
     public static final String ALLOWED_LOCATIONS = "allowed-locations";
     public static final String READ_ONLY = "read-only";
+    public static final String READER_FRESHNESS = "reader-freshness";
+    public static final String MAX_STALENESS = "max-staleness";
 
     /** Every setting name, for copying settings into a session catalog's configuration. */
     public static final java.util.List<String> NAMES = java.util.List.of(STORE, DATA_PATH, CHECKPOINT_ID, DEFAULT_SNAPSHOT_ID, DEFAULT_SNAPSHOT_TIMESTAMP,
-            STORE_TIMEOUT, STORE_POLL_INTERVAL, TINY_FILES_ENABLED, ALLOWED_LOCATIONS, READ_ONLY);
+            STORE_TIMEOUT, STORE_POLL_INTERVAL, TINY_FILES_ENABLED, ALLOWED_LOCATIONS, READ_ONLY, READER_FRESHNESS, MAX_STALENESS);
 
     public static MoraineSettings from(CaseInsensitiveStringMap options, String where)
     {
@@ -83,8 +88,16 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         catch (io.moraine.core.error.InvalidArgumentException e) {
             throw SparkErrors.invalidSetting(e.getMessage());
         }
+        io.moraine.core.store.ReaderFreshness freshness;
+        try {
+            freshness = io.moraine.core.store.ReaderFreshness.parse(nonBlank(options.get(READER_FRESHNESS)).orElse("on-demand"),
+                    nonBlank(options.get(MAX_STALENESS)).orElse("0"), where + " setting '" + READER_FRESHNESS + "'", where + " setting '" + MAX_STALENESS + "'");
+        }
+        catch (io.moraine.core.error.InvalidArgumentException e) {
+            throw SparkErrors.invalidSetting(e.getMessage());
+        }
         return new MoraineSettings(store.strip(), nonBlank(options.get(DATA_PATH)), nonBlank(options.get(CHECKPOINT_ID)), snapshotId, snapshotTimestamp,
-                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where), tinyFiles, allowedLocations, readOnly);
+                duration(options, STORE_TIMEOUT, where), duration(options, STORE_POLL_INTERVAL, where), tinyFiles, allowedLocations, readOnly, freshness);
     }
 
     /** The settings as options again (for a catalog registered on behalf of {@code format("moraine")}). */
@@ -104,6 +117,10 @@ public record MoraineSettings(String store, Optional<String> dataPath, Optional<
         allowedLocations.ifPresent(value -> options.put(ALLOWED_LOCATIONS, value));
         if (readOnly) {
             options.put(READ_ONLY, "true");
+        }
+        if (!freshness.equals(io.moraine.core.store.ReaderFreshness.DEFAULT)) {
+            options.put(READER_FRESHNESS, freshness.onDemand() ? "on-demand" : "poll");
+            options.put(MAX_STALENESS, freshness.maxStaleness().toMillis() + "ms");
         }
         return options;
     }

@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class OpenStores
 {
-    private record Key(String store, Optional<String> checkpointId, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval) {}
+    private record Key(String store, Optional<String> checkpointId, Optional<Duration> storeTimeout, Optional<Duration> storePollInterval,
+            io.moraine.core.store.ReaderFreshness freshness) {}
 
     private static final Map<Key, MoraineCatalog> OPEN = new ConcurrentHashMap<>();
     private static final Map<String, MoraineCatalog> WRITERS = new ConcurrentHashMap<>();
@@ -40,10 +41,10 @@ final class OpenStores
                 return writer;
             }
         }
-        return OPEN.computeIfAbsent(new Key(settings.store(), settings.checkpointId(), settings.storeTimeout(), settings.storePollInterval()), key -> {
+        return OPEN.computeIfAbsent(new Key(settings.store(), settings.checkpointId(), settings.storeTimeout(), settings.storePollInterval(), settings.freshness()), key -> {
             StoreUri uri = StoreUri.parse(key.store());
             StoreOptions timed = key.storeTimeout().map(StoreOptions.DEFAULTS::withTimeout).orElse(StoreOptions.DEFAULTS);
-            StoreOptions options = key.storePollInterval().map(timed::withManifestPollInterval).orElse(timed);
+            StoreOptions options = key.storePollInterval().map(timed::withManifestPollInterval).orElse(timed).withFreshness(key.freshness());
             return key.checkpointId()
                     .map(id -> MoraineCatalog.open(uri, OpenMode.CHECKPOINT, options.withCheckpoint(id)))
                     .orElseGet(() -> MoraineCatalog.open(uri, OpenMode.READ_ONLY, options));

@@ -43,4 +43,22 @@ class MoraineSettingsTest
                 .isInstanceOf(AnalysisException.class)
                 .hasMessageContaining("catalog lake setting 'store-poll-interval' must be positive");
     }
+
+    @Test
+    void freshnessIsOnDemandAndAlwaysFreshByDefaultAndRoundTripsThroughOptions()
+    {
+        MoraineSettings plain = MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake")), "catalog lake");
+        assertThat(plain.freshness()).isEqualTo(io.moraine.core.store.ReaderFreshness.DEFAULT);
+        MoraineSettings bounded = MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake", "max-staleness", "5s")), "catalog lake");
+        assertThat(bounded.freshness()).isEqualTo(io.moraine.core.store.ReaderFreshness.onDemand(Duration.ofSeconds(5)));
+        assertThat(MoraineSettings.from(new CaseInsensitiveStringMap(bounded.asOptions()), "catalog lake")).isEqualTo(bounded);
+        MoraineSettings polled = MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake", "reader-freshness", "poll")), "catalog lake");
+        assertThat(MoraineSettings.from(new CaseInsensitiveStringMap(polled.asOptions()), "catalog lake")).isEqualTo(polled);
+        assertThatThrownBy(() -> MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake", "reader-freshness", "sometimes")), "catalog lake"))
+                .isInstanceOf(AnalysisException.class)
+                .hasMessageContaining("catalog lake setting 'reader-freshness' must be on-demand");
+        assertThatThrownBy(() -> MoraineSettings.from(new CaseInsensitiveStringMap(Map.of("store", "/tmp/lake", "max-staleness", "soon")), "catalog lake"))
+                .isInstanceOf(AnalysisException.class)
+                .hasMessageContaining("catalog lake setting 'max-staleness' takes 0");
+    }
 }

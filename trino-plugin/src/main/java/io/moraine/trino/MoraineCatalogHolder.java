@@ -33,11 +33,13 @@ public class MoraineCatalogHolder
     @Inject
     public MoraineCatalogHolder(MoraineConfig config, Tracer tracer)
     {
-        StoreOptions options = StoreOptions.DEFAULTS.withReadListener(new TracingStoreReads(tracer))
-                .withTimeout(java.time.Duration.ofMillis(config.getStoreTimeout().toMillis()))
-                .withManifestPollInterval(java.time.Duration.ofMillis(config.getStorePollInterval().toMillis()));
         this.dataPathOverride = config.getDataPath();
+        StoreOptions options;
         try {
+            options = StoreOptions.DEFAULTS.withReadListener(new TracingStoreReads(tracer))
+                    .withTimeout(java.time.Duration.ofMillis(config.getStoreTimeout().toMillis()))
+                    .withManifestPollInterval(java.time.Duration.ofMillis(config.getStorePollInterval().toMillis()))
+                    .withFreshness(config.freshness());
             this.allowedLocations = io.moraine.core.catalog.AllowedLocations.parse(config.getAllowedLocations(), "moraine.allowed-locations");
         }
         catch (MoraineException e) {

@@ -26,6 +26,8 @@ public class MoraineConfig
     private boolean tableStatisticsEnabled = true;
     private Duration dynamicFilteringWaitTimeout = new Duration(1, java.util.concurrent.TimeUnit.SECONDS);
     private Duration storeTimeout = Duration.succinctDuration(io.moraine.core.store.StoreOptions.DEFAULT_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    private String readerFreshness = "on-demand";
+    private Duration maxStaleness = Duration.succinctDuration(0, java.util.concurrent.TimeUnit.SECONDS);
     private Duration storePollInterval = Duration.succinctDuration(io.moraine.core.store.StoreOptions.DEFAULTS.manifestPollInterval().toMillis(),
             java.util.concurrent.TimeUnit.MILLISECONDS);
 
@@ -195,11 +197,45 @@ public class MoraineConfig
     }
 
     @Config("moraine.store-poll-interval")
-    @ConfigDescription("How often the catalog looks for commits that landed since the last look; a commit is seen at most this late. Each look costs about ten object-store requests (manifest, GC state, the next WAL objects), idle or not")
+    @ConfigDescription("With moraine.reader-freshness=poll: how often the catalog looks for commits that landed since the last look; a commit is seen at most this late. Each look costs about ten object-store requests (manifest, GC state, the next WAL objects), idle or not")
     public MoraineConfig setStorePollInterval(Duration storePollInterval)
     {
         this.storePollInterval = storePollInterval;
         return this;
+    }
+
+    @NotNull
+    public String getReaderFreshness()
+    {
+        return readerFreshness;
+    }
+
+    @Config("moraine.reader-freshness")
+    @ConfigDescription("on-demand (default): each query checks the store as it begins (about 9 object-store requests; none while idle) and sees every commit acknowledged before it; poll: SlateDB polls every moraine.store-poll-interval, idle or not")
+    public MoraineConfig setReaderFreshness(String readerFreshness)
+    {
+        this.readerFreshness = readerFreshness;
+        return this;
+    }
+
+    @NotNull
+    public Duration getMaxStaleness()
+    {
+        return maxStaleness;
+    }
+
+    @Config("moraine.max-staleness")
+    @ConfigDescription("With moraine.reader-freshness=on-demand: a query skips the check when the last one began less than this long ago, so it may miss commits of that last stretch; 0s (default) checks for every query")
+    public MoraineConfig setMaxStaleness(Duration maxStaleness)
+    {
+        this.maxStaleness = maxStaleness;
+        return this;
+    }
+
+    /** The reader freshness the two properties name; a bad combination is refused with a message naming them. */
+    public io.moraine.core.store.ReaderFreshness freshness()
+    {
+        return io.moraine.core.store.ReaderFreshness.parse(readerFreshness, maxStaleness.toMillis() + "ms", "moraine.reader-freshness", "moraine.max-staleness");
     }
 
     @NotNull

@@ -57,6 +57,9 @@ public class MoraineMetadata
         this(catalog, tableColumns, defaultSnapshotId, defaultSnapshotTimestamp, Optional.empty());
     }
 
+    // Whether this transaction's metadata has checked the store for freshness already (see defaultSnapshot).
+    private volatile boolean caughtUp;
+
     MoraineMetadata(MoraineCatalog catalog, MoraineTableColumns tableColumns, Optional<Long> defaultSnapshotId, Optional<Instant> defaultSnapshotTimestamp,
             Optional<LakeWrites> writes)
     {
@@ -387,7 +390,16 @@ public class MoraineMetadata
             if (defaultSnapshotId.isPresent()) {
                 return catalog.at(defaultSnapshotId.get());
             }
-            return defaultSnapshotTimestamp.map(catalog::asOf).orElseGet(catalog::latest);
+            if (defaultSnapshotTimestamp.isPresent()) {
+                return catalog.asOf(defaultSnapshotTimestamp.get());
+            }
+            // The transaction's first read checks the store (moraine.reader-freshness); its later ones see at least as much.
+            if (caughtUp) {
+                return catalog.latestSeen();
+            }
+            CatalogSnapshot latest = catalog.latest();
+            caughtUp = true;
+            return latest;
         }
         catch (MoraineException e) {
             throw MoraineErrorCode.toTrino(e);
@@ -420,6 +432,8 @@ public class MoraineMetadata
 
     private LakeWrites writes()
     {
+        // A write in this transaction: its next read checks the store again, so that it sees the commit.
+        caughtUp = false;
         return writes.orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "this metadata view takes no writes"));
     }
 

@@ -32,6 +32,10 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, Commit
     /** How errors name the writer-mode setting. */
     static final String WRITER_MODE_SETTING = "the ATTACH option WRITER_MODE (META_WRITER_MODE on the ducklake: attach)";
 
+    /** How errors name the freshness settings of a READ_ONLY attach (docs/freshness.md). */
+    static final String READER_FRESHNESS_SETTING = "the ATTACH option READER_FRESHNESS (META_READER_FRESHNESS on the ducklake: attach)";
+    static final String MAX_STALENESS_SETTING = "the ATTACH option MAX_STALENESS (META_MAX_STALENESS on the ducklake: attach)";
+
     /** {@code accessMode} is DuckDB's: READ_WRITE, READ_ONLY or AUTOMATIC (no mode given). */
     static AttachRequest parse(String uri, String accessMode, AttachOptions attachOptions)
     {
@@ -48,6 +52,8 @@ record AttachRequest(StoreUri store, OpenMode mode, StoreOptions options, Commit
         }
         options = attachOptions.applyTo(options, store);
         options = options.withWriterMode(attachOptions.get("writer_mode").map(value -> WriterMode.parse(value, WRITER_MODE_SETTING)).orElse(DEFAULT_WRITER_MODE));
+        options = options.withFreshness(io.moraine.core.store.ReaderFreshness.parse(attachOptions.get("reader_freshness").orElse("on-demand"),
+                attachOptions.get("max_staleness").orElse("0"), READER_FRESHNESS_SETTING, MAX_STALENESS_SETTING));
         OpenMode mode;
         if (checkpointId != null && !checkpointId.isEmpty()) {
             if (accessMode.equals("READ_WRITE")) {

@@ -77,6 +77,8 @@ final class AttachTransaction
             return;
         }
         if (store.exists()) {
+            // A statement's first read: a READ_ONLY attach checks the store first (docs/freshness.md).
+            store.catalog().store().catchUp();
             view = store.catalog().store().snapshot();
             byte[] head = view.reader().get(io.moraine.core.keyspace.SystemKeys.HEAD);
             readSnapshot = OptionalLong.of(head == null ? -1 : io.moraine.core.keyspace.SystemKeys.decodeHead(head));

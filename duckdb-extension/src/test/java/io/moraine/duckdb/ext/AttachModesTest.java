@@ -48,12 +48,52 @@ class AttachModesTest
             // The writer goes on committing while the reader is attached: it was not fenced.
             commitSnapshot(writer, 2);
             assertThat(writer.headSnapshotId()).hasValue(2);
-            // The reader polls the manifest, so it sees the commit once it has refreshed.
+            // The reader checks the store as the next statement begins (docs/freshness.md).
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
             while (count(connection, "SELECT count(*) FROM m.ducklake_snapshot") != 3 && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
             assertThat(count(connection, "SELECT count(*) FROM m.ducklake_snapshot")).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aReadOnlyAttachSeesACommitOfAnotherHandleInItsNextStatementWithoutWaiting()
+            throws Exception
+    {
+        StoreUri store = StoreUri.parse(temp.resolve("store").toString());
+        try (MoraineCatalog writer = MoraineCatalog.create(store, NewCatalog.bootstrapped(temp.resolve("data").toString()));
+                Connection connection = ExtensionConnections.open()) {
+            execute(connection, "ATTACH '" + store + "' AS m (TYPE moraine, READ_ONLY)");
+            assertThat(count(connection, "SELECT count(*) FROM m.ducklake_snapshot")).isEqualTo(1);
+            for (int id = 1; id <= 3; id++) {
+                commitSnapshot(writer, id);
+                assertThat(count(connection, "SELECT count(*) FROM m.ducklake_snapshot")).as("commit %d, the next statement", id).isEqualTo(id + 1);
+            }
+        }
+    }
+
+    @Test
+    void aReadOnlyAttachWithMaxStalenessSeesACommitWithinTheBound()
+            throws Exception
+    {
+        StoreUri store = StoreUri.parse(temp.resolve("store").toString());
+        try (MoraineCatalog writer = MoraineCatalog.create(store, NewCatalog.bootstrapped(temp.resolve("data").toString()));
+                Connection connection = ExtensionConnections.open()) {
+            execute(connection, "ATTACH '" + store + "' AS m (TYPE moraine, READ_ONLY, MAX_STALENESS INTERVAL 3 SECONDS)");
+            long checked = System.nanoTime();
+            assertThat(count(connection, "SELECT count(*) FROM m.ducklake_snapshot")).isEqualTo(1);
+            commitSnapshot(writer, 1);
+            long committed = System.nanoTime();
+            while (count(connection, "SELECT count(*) FROM m.ducklake_snapshot") != 2) {
+                assertThat(System.nanoTime() - checked).as("unseen only within the bound of the last check").isLessThan(5_000_000_000L);
+                Thread.sleep(100);
+            }
+            assertThat(System.nanoTime() - committed).as("seen within the bound").isLessThan(5_000_000_000L);
+            assertThatThrownBy(() -> execute(connection, "ATTACH '" + store + "' AS bad (TYPE moraine, READ_ONLY, READER_FRESHNESS 'sometimes')"))
+                    .hasMessageContaining("READER_FRESHNESS").hasMessageContaining("on-demand");
+            execute(connection, "ATTACH '" + store + "' AS polled (TYPE moraine, READ_ONLY, READER_FRESHNESS 'poll')");
+            assertThat(count(connection, "SELECT count(*) FROM polled.ducklake_snapshot")).isEqualTo(2);
         }
     }
 

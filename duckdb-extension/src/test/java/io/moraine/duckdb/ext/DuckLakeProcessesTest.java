@@ -82,4 +82,23 @@ class DuckLakeProcessesTest
             assertThat(count(connection, "SELECT count(*) FROM lake.items")).isEqualTo(expected + 1);
         }
     }
+
+    @Test
+    void aReadOnlyDuckLakeAttachTakesItsFreshnessAsMetaOptions()
+            throws Exception
+    {
+        Path store = temp.resolve("store");
+        Path data = Files.createDirectories(temp.resolve("data"));
+        try (Connection writer = open(); Connection reader = open()) {
+            execute(writer, attach(store, data, ", DATA_INLINING_ROW_LIMIT 10"));
+            execute(writer, "CREATE TABLE lake.items (id INTEGER)");
+            assertThatThrownBy(() -> execute(reader, attach(store, data, ", READ_ONLY, META_READER_FRESHNESS 'sometimes'")))
+                    .hasMessageContaining("READER_FRESHNESS").hasMessageContaining("on-demand");
+            execute(reader, attach(store, data, ", READ_ONLY, META_READER_FRESHNESS 'on-demand', META_MAX_STALENESS '0s'"));
+            for (int i = 1; i <= 3; i++) {
+                execute(writer, "INSERT INTO lake.items VALUES (" + i + ")");
+                assertThat(count(reader, "SELECT count(*) FROM lake.items")).as("insert %d, the reader's next statement", i).isEqualTo(i);
+            }
+        }
+    }
 }

@@ -47,7 +47,8 @@ public final class TrialCommand
     public static Totals run(String[] args, PrintStream out)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("trials", "store", "committers", "writers", "seed", "fault-rate", CommandLine.STORE_TIMEOUT, "work", "commits", "poll-interval"));
+        CommandLine line = CommandLine.parse(args, Set.of("trials", "store", "committers", "writers", "seed", "fault-rate", CommandLine.STORE_TIMEOUT, "work", "commits", "poll-interval",
+                "reader-freshness", "max-staleness", "idle-seconds"));
         if (line.positional().equals(List.of("trino-requests"))) {
             TrinoRequestCount.run(line, out);
             return new Totals(0, 0, 0, 0, 0, 0, 0, 0, Map.of());

@@ -26,12 +26,13 @@ import static io.trino.testing.TestingSession.testSession;
 /**
  * {@code bin/moraine trial trino-requests}: the object-store requests of a Trino {@code count(*)} on a catalog on S3
  * (S3Proxy, data files local), counted by a {@link FaultProxy} injecting nothing: Trino's start with the catalog, the
- * first query of the fresh process, a warm repeat, and an idle second (background polling).
+ * first query of the fresh process, a warm repeat, and an idle stretch (background requests, none with the default
+ * on-demand freshness; docs/freshness.md).
  */
 public final class TrinoRequestCount
 {
-    public static final String USAGE = "trial trino-requests [--commits N] [--poll-interval <duration>] [--work <dir>]";
-    private static final int IDLE_SECONDS = 5;
+    public static final String USAGE = "trial trino-requests [--commits N] [--reader-freshness on-demand|poll] [--max-staleness <duration>] "
+            + "[--poll-interval <duration>] [--idle-seconds N] [--work <dir>]";
     private static final String QUERY = "SELECT count(*) FROM lake.main.t";
 
     private TrinoRequestCount() {}
@@ -42,6 +43,10 @@ public final class TrinoRequestCount
         int commits = line.intOption("commits", 25);
         String pollInterval = line.option("poll-interval").orElse(StoreOptions.DEFAULTS.manifestPollInterval().toMillis() + "ms");
         io.moraine.core.store.StoreTimeouts.parse("--poll-interval", pollInterval);
+        String freshness = line.option("reader-freshness").orElse("on-demand");
+        String maxStaleness = line.option("max-staleness").orElse("0s");
+        io.moraine.core.store.ReaderFreshness.parse(freshness, maxStaleness, "--reader-freshness", "--max-staleness");
+        int idleSeconds = line.intOption("idle-seconds", 10);
         Path work = line.option("work").map(Path::of).orElse(Files.createTempDirectory("moraine-trino-requests-"));
         Files.createDirectories(work);
         try (TrialStore store = TrialStore.s3(work); FaultProxy counter = new FaultProxy(store.port(), 0, 0, Duration.ZERO, Duration.ZERO)) {
@@ -54,7 +59,7 @@ public final class TrinoRequestCount
             }
             ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
                     "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                    "--add-modules=jdk.incubator.vector", "-Duser.timezone=UTC", "-Xmx2g", "-cp", System.getProperty("java.class.path"), TrinoRequestCount.class.getName(), store.uri().toString(), pollInterval)
+                    "--add-modules=jdk.incubator.vector", "-Duser.timezone=UTC", "-Xmx2g", "-cp", System.getProperty("java.class.path"), TrinoRequestCount.class.getName(), store.uri().toString(), pollInterval, freshness, maxStaleness)
                     .redirectError(work.resolve("trino.stderr").toFile());
             builder.environment().putAll(Map.of("AWS_ENDPOINT", counter.endpoint(), "AWS_ALLOW_HTTP", "true", "AWS_REGION", "us-east-1",
                     "AWS_ACCESS_KEY_ID", TrialStore.ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", TrialStore.SECRET_KEY, "AWS_VIRTUAL_HOSTED_STYLE_REQUEST", "false"));
@@ -79,18 +84,21 @@ public final class TrinoRequestCount
                 Map<String, Long> warmAreas = counter.requestCountsByArea();
                 double warmSeconds = (System.nanoTime() - warmStarted) / 1e9;
                 counter.resetCounts();
-                Thread.sleep(IDLE_SECONDS * 1000L);
+                Thread.sleep(idleSeconds * 1000L);
                 Map<String, Long> idle = counter.requestCounts();
                 Map<String, Long> idleAreas = counter.requestCountsByArea();
-                out.printf("Trino count(*) on a catalog on S3 (S3Proxy; %d Parquet files and %d inlined commits, %s rows; moraine.store-poll-interval=%s): "
-                        + "object-store requests by kind%n", commits, commits, first, pollInterval);
+                out.printf("Trino count(*) on a catalog on S3 (S3Proxy; %d Parquet files and %d inlined commits, %s rows; moraine.reader-freshness=%s, "
+                        + "moraine.max-staleness=%s, moraine.store-poll-interval=%s): object-store requests by kind%n", commits, commits, first, freshness,
+                        maxStaleness, pollInterval);
                 out.println("  Trino start with the catalog: " + describe(startup) + "; by store area " + startupAreas);
                 out.printf("  first count(*) (fresh process): %s in %.2f s%n", describe(cold), coldSeconds);
                 out.println("      by store area " + coldAreas);
                 out.printf("  warm repeat: %s in %.2f s (answer %s)%n", describe(warm), warmSeconds, second);
                 out.println("      by store area " + warmAreas);
-                out.printf("  idle %d s after it: %s (%.1f requests/s); by store area %s%n", IDLE_SECONDS, describe(idle),
-                        idle.values().stream().mapToLong(Long::longValue).sum() / (double) IDLE_SECONDS, idleAreas);
+                long idleTotal = idle.values().stream().mapToLong(Long::longValue).sum();
+                out.printf("  idle %d s after it: %s (%.1f requests/s, %,.0f an hour); by store area %s%n", idleSeconds, describe(idle),
+                        idleTotal / (double) idleSeconds, idleTotal * 3600.0 / idleSeconds, idleAreas);
+                out.printf("  first ÷ warm time: %.1fx%n", coldSeconds / warmSeconds);
                 commands.write("quit\n".getBytes(StandardCharsets.UTF_8));
                 commands.flush();
             }
@@ -126,7 +134,10 @@ public final class TrinoRequestCount
         throw new IllegalStateException("the Trino process ended before printing " + prefix.trim() + "; see " + work.resolve("trino.stderr"));
     }
 
-    /** The Trino process: its store settings come from the AWS_* environment, pointed at the counting proxy. Args: the store uri, the poll interval. */
+    /**
+     * The Trino process: its store settings come from the AWS_* environment, pointed at the counting proxy. Args: the store
+     * uri, the poll interval, the reader freshness, the maximum staleness.
+     */
     public static void main(String[] args)
             throws Exception
     {
@@ -135,7 +146,8 @@ public final class TrinoRequestCount
         Session session = Session.builder(testSession()).setCatalog("lake").setSchema("main").build();
         try (DistributedQueryRunner trino = DistributedQueryRunner.builder(session).setWorkerCount(0).build()) {
             trino.installPlugin(new MorainePlugin());
-            trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", args[0], "moraine.store-poll-interval", args[1]));
+            trino.createCatalog("lake", "moraine", Map.of("moraine.store-uri", args[0], "moraine.store-poll-interval", args[1],
+                    "moraine.reader-freshness", args[2], "moraine.max-staleness", args[3]));
             out.println("READY");
             out.flush();
             BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -154,8 +154,7 @@ public final class MoraineCatalog
      */
     public static MoraineCatalog open(StoreUri uri, OpenMode mode, StoreOptions storeOptions, CommitListener listener)
     {
-        SlateStore store = SlateStore.open(uri, mode, new StoreOptions(storeOptions.walStore(), storeOptions.checkpointId(),
-                storeOptions.manifestPollInterval(), storeOptions.readListener(), storeOptions.timeout(), false, storeOptions.s3Settings(), storeOptions.writerMode()));
+        SlateStore store = SlateStore.open(uri, mode, storeOptions.withoutCreateIfMissing());
         try {
             int formatVersion = checkFormat(store);
             if (storeOptions.walStore().isPresent()) {
@@ -242,15 +241,38 @@ public final class MoraineCatalog
         return committer.writeBesideCommits(writesOver);
     }
 
-    /** The newest snapshot id, or empty for a catalog that has none yet (an import in progress). */
+    /**
+     * The newest snapshot id, or empty for a catalog that has none yet (an import in progress). A read-only handle
+     * consults its freshness first ({@link SlateStore#catchUp()}).
+     */
     public OptionalLong headSnapshotId()
+    {
+        store.catchUp();
+        return knownHeadSnapshotId();
+    }
+
+    /** The newest snapshot id this handle has seen, without consulting its freshness. */
+    private OptionalLong knownHeadSnapshotId()
     {
         byte[] value = store.latest().get(SystemKeys.HEAD);
         return value == null ? OptionalLong.empty() : OptionalLong.of(SystemKeys.decodeHead(value));
     }
 
-    /** The catalog at its newest snapshot. */
+    /**
+     * The catalog at its newest snapshot. A read-only handle consults its freshness first: by default it sees every
+     * commit acknowledged before this call (docs/freshness.md).
+     */
     public CatalogSnapshot latest()
+    {
+        store.catchUp();
+        return latestSeen();
+    }
+
+    /**
+     * The catalog at the newest snapshot this handle has seen, without consulting its freshness: for the later reads of
+     * a query or transaction whose first read was {@link #latest()} (it sees what that one saw, or newer).
+     */
+    public CatalogSnapshot latestSeen()
     {
         return onView(view -> {
             long head = SystemKeys.decodeHead(requireHead(view.reader()));
@@ -260,8 +282,9 @@ public final class MoraineCatalog
 
     /**
      * The catalog at snapshot {@code snapshotId}; an expired or unknown id is refused, never replaced by another. A
-     * read-only handle asked for a snapshot past the head it has seen first waits, at most two of its poll intervals,
-     * for it to arrive: an id another process has just committed (and handed out) is read, not refused.
+     * read-only handle asked for a snapshot past the head it has seen first catches up with the store (on demand), or
+     * waits at most two of its poll intervals for it to arrive (polling): an id another process has just committed (and
+     * handed out) is read, not refused. An id at or below the head seen needs no check: a snapshot never changes.
      */
     public CatalogSnapshot at(long snapshotId)
     {
@@ -275,7 +298,7 @@ public final class MoraineCatalog
                 throw e;
             }
             // The head may have moved past the id since the view was taken: then the view is simply taken again.
-            if (headSnapshotId().orElse(-1) < snapshotId) {
+            if (knownHeadSnapshotId().orElse(-1) < snapshotId && !store.catchUpNow()) {
                 awaitHead(snapshotId, store.manifestPollInterval().multipliedBy(2));
             }
             return onView(open);
@@ -285,7 +308,7 @@ public final class MoraineCatalog
     private void awaitHead(long snapshotId, Duration wait)
     {
         long deadline = System.nanoTime() + wait.toNanos();
-        while (headSnapshotId().orElse(-1) < snapshotId && System.nanoTime() < deadline) {
+        while (knownHeadSnapshotId().orElse(-1) < snapshotId && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(Math.max(1, Math.min(10, wait.toMillis() / 10)));
             }
@@ -303,6 +326,7 @@ public final class MoraineCatalog
      */
     public CatalogSnapshot asOf(Instant instant)
     {
+        store.catchUp();
         return onView(view -> {
             long head = SystemKeys.decodeHead(requireHead(view.reader()));
             long snapshotId = snapshotTimes(view.reader()).latestAtOrBefore(instant).orElseThrow(() -> new NotFoundException("catalog "
@@ -318,6 +342,7 @@ public final class MoraineCatalog
      */
     public OptionalLong firstSnapshotAtOrAfter(Instant instant)
     {
+        store.catchUp();
         try (SlateStore.SnapshotView view = store.snapshot()) {
             return snapshotTimes(view.reader()).earliestAtOrAfter(instant);
         }

@@ -10,6 +10,8 @@ import io.slatedb.uniffi.AdminBuilder;
 import io.slatedb.uniffi.CheckpointOptions;
 import io.slatedb.uniffi.Db;
 import io.slatedb.uniffi.DbBuilder;
+import io.slatedb.uniffi.DbCache;
+import io.slatedb.uniffi.FoyerCacheOptions;
 import io.slatedb.uniffi.DbIterator;
 import io.slatedb.uniffi.DbReader;
 import io.slatedb.uniffi.DbReaderBuilder;
@@ -68,6 +70,9 @@ public final class SlateStore
     // The writer's handle; a hand-off (HANDOFF mode) replaces it with a new one. Null for readers.
     private volatile Db db;
     private final DbReader reader;
+    // READ_ONLY with on-demand freshness: the reader, replaced when a read that begins something finds the store
+    // changed (then reader is null).
+    private final ReaderGenerations generations;
     private final StoreOptions options;
     private final WriterMode writerMode;
     // HANDOFF mode: set once this handle is known to be fenced, until the next commit takes the writer back. Reads
@@ -112,6 +117,13 @@ public final class SlateStore
     private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader,
             StoreOptions options)
     {
+        this(uri, mode, objectStore, walObjectStore, db, reader, null, options);
+    }
+
+    private SlateStore(StoreUri uri, OpenMode mode, ObjectStore objectStore, Optional<ObjectStore> walObjectStore, Db db, DbReader reader,
+            ReaderGenerations generations, StoreOptions options)
+    {
+        this.generations = generations;
         this.readListener = options.readListener();
         this.timeout = options.timeout();
         this.manifestPollInterval = options.manifestPollInterval();
@@ -192,8 +204,10 @@ public final class SlateStore
                 writer.requestMemtableFlush();
                 yield writer;
             }
-            case READ_ONLY -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
-                    openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options), options);
+            case READ_ONLY -> options.freshness().onDemand()
+                    ? new SlateStore(uri, mode, objectStore, walObjectStore, null, null, onDemandReaders(uri, objectStore, walObjectStore, options), options)
+                    : new SlateStore(uri, mode, objectStore, walObjectStore, null,
+                            openReader(uri, objectStore, walObjectStore, new ReaderMode.ManagedCheckpoint(), options), options);
             case UNPINNED -> new SlateStore(uri, mode, objectStore, walObjectStore, null,
                     openReader(uri, objectStore, walObjectStore, new ReaderMode.FollowLatest(), options), options);
             case CHECKPOINT -> {
@@ -394,15 +408,52 @@ public final class SlateStore
                 + "retry (if another process keeps committing to the store, give it a moment, or attach with writer mode exclusive).", last);
     }
 
+    /**
+     * The readers of an on-demand READ_ONLY handle: each follows the newest manifest, polls nothing and writes nothing
+     * (a checkpoint would need a manifest write per generation and a poll to keep it alive); they share one block cache.
+     */
+    private static ReaderGenerations onDemandReaders(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, StoreOptions options)
+    {
+        StoreProbe probe = new StoreProbe(uri, objectStore, wal, options.timeout());
+        try {
+            DbCache cache = call(() -> DbCache.newSplitCache(DbCache.newFoyerCache(new FoyerCacheOptions(SHARED_BLOCK_CACHE_BYTES, 8)),
+                    DbCache.newFoyerCache(new FoyerCacheOptions(SHARED_META_CACHE_BYTES, 8))), uri, "creating the readers' cache");
+            try {
+                return new ReaderGenerations(uri, probe, () -> openReader(uri, objectStore, wal, new ReaderMode.FollowLatest(), ReaderGenerations.NO_POLL,
+                        Optional.of(cache), options), cache, options.freshness().maxStaleness(), options.timeout());
+            }
+            catch (RuntimeException e) {
+                cache.close();
+                throw e;
+            }
+        }
+        catch (RuntimeException e) {
+            probe.close();
+            throw e;
+        }
+    }
+
+    // SlateDB's own defaults for one reader's caches (capacities, not allocations).
+    private static final long SHARED_BLOCK_CACHE_BYTES = 512L << 20;
+    private static final long SHARED_META_CACHE_BYTES = 128L << 20;
+
     private static DbReader openReader(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, ReaderMode readerMode, StoreOptions options)
     {
-        Duration poll = options.manifestPollInterval();
+        return openReader(uri, objectStore, wal, readerMode, options.manifestPollInterval(), Optional.empty(), options);
+    }
+
+    private static DbReader openReader(StoreUri uri, ObjectStore objectStore, Optional<ObjectStore> wal, ReaderMode readerMode, Duration poll,
+            Optional<DbCache> cache, StoreOptions options)
+    {
         try (DbReaderBuilder builder = new DbReaderBuilder(uri.dbPath(), objectStore)) {
             call(() -> {
                 builder.withReaderMode(readerMode);
                 builder.withOptions(new ReaderOptions(poll.toMillis(), Duration.ofMinutes(10).toMillis(), 64L << 20, false, null));
                 if (wal.isPresent()) {
                     builder.withWalObjectStore(wal.get());
+                }
+                if (cache.isPresent()) {
+                    builder.withDbCache(cache.get(), 1);
                 }
                 return null;
             }, uri, "configuring the reader");
@@ -436,7 +487,10 @@ public final class SlateStore
         return mode;
     }
 
-    /** How often a read-only handle looks for the writer's new commits: it sees a commit at most this long after it lands. */
+    /**
+     * How often a polling read-only handle looks for the writer's new commits: it sees a commit at most this long after
+     * it lands. An on-demand one looks when a read begins ({@link #catchUp()}).
+     */
     public Duration manifestPollInterval()
     {
         return manifestPollInterval;
@@ -456,9 +510,48 @@ public final class SlateStore
         }
     }
 
+    /**
+     * Consults the handle's {@link ReaderFreshness} as a query, scan plan or statement begins: an on-demand READ_ONLY
+     * handle checks the store (unless it did less than the maximum staleness ago) and moves to a new reader when it
+     * changed, so that what follows sees every commit acknowledged before this call. Every other handle is as fresh as
+     * it gets already (the writer) or never moves (a checkpoint, a polling reader): nothing is done.
+     */
+    public void catchUp()
+    {
+        if (generations != null) {
+            generations.catchUp();
+        }
+    }
+
+    /**
+     * {@link #catchUp()} whatever the maximum staleness, for a reader asked for a snapshot id past its head (another
+     * process committed it). Returns whether this handle can catch up on demand; a polling reader cannot (it waits).
+     */
+    public boolean catchUpNow()
+    {
+        if (generations == null) {
+            return false;
+        }
+        generations.catchUpNow();
+        return true;
+    }
+
+    /** How many checks of the store an on-demand reader made, and how many readers it opened; zeros for other handles. */
+    public FreshnessTally freshnessTally()
+    {
+        return generations == null ? new FreshnessTally(0, 0) : new FreshnessTally(generations.checks(), generations.generationsOpened());
+    }
+
+    /** See {@link #freshnessTally()}. */
+    public record FreshnessTally(long checks, long readersOpened) {}
+
     /** Reads the newest durable state this handle knows: the writer's own, or what the reader has caught up to. */
     public KeyValueReader latest()
     {
+        if (generations != null) {
+            return new Reader((key, executor) -> generations.current().reader().getWithOptions(key, READ_OPTIONS, executor),
+                    (range, scanOptions, executor) -> generations.current().reader().scanWithOptions(range, scanOptions, executor), SCAN_OPTIONS);
+        }
         if (mode != OpenMode.READ_WRITE) {
             return new Reader((key, executor) -> reader.getWithOptions(key, READ_OPTIONS, executor), reader::scanWithOptions, SCAN_OPTIONS);
         }
@@ -493,11 +586,19 @@ public final class SlateStore
 
     /**
      * A consistent view: every read through it sees the same state, however the writer moves on. For a
-     * {@link OpenMode#CHECKPOINT} store every read is consistent already. A {@link OpenMode#READ_ONLY} store cannot
-     * pin one (SlateDB's reader has no snapshots): its reads follow the writer as the reader catches up.
+     * {@link OpenMode#CHECKPOINT} store every read is consistent already. An on-demand {@link OpenMode#READ_ONLY}
+     * store's view keeps the reader it began on (later checks move other reads to newer ones); a polling one cannot pin
+     * one (SlateDB's reader has no snapshots): its reads follow the writer as the reader catches up.
      */
     public SnapshotView snapshot()
     {
+        if (generations != null) {
+            // On demand, a view keeps the reader it began on, however many newer ones later reads move to.
+            ReaderGenerations.Generation generation = generations.acquire();
+            DbReader pinned = generation.reader();
+            return new SnapshotView(new Reader((key, executor) -> pinned.getWithOptions(key, READ_OPTIONS, executor), pinned::scanWithOptions, SCAN_OPTIONS),
+                    releaseOnce(() -> generations.release(generation)));
+        }
         if (mode != OpenMode.READ_WRITE) {
             return new SnapshotView(latest(), () -> {});
         }
@@ -551,6 +652,16 @@ public final class SlateStore
         // A view outliving its writer (fenced, or replaced by a hand-off) reads on from the store's current state.
         view.fallback = writerMode == WriterMode.HANDOFF ? this::handingOffReader : null;
         return new SnapshotView(view, snapshot::close);
+    }
+
+    private static Runnable releaseOnce(Runnable release)
+    {
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (released.compareAndSet(false, true)) {
+                release.run();
+            }
+        };
     }
 
     /** Returns once every batch applied so far is durable (for a commit that wrote nothing but reports the head). */
@@ -942,6 +1053,9 @@ public final class SlateStore
             try (reader) {
                 await(reader::shutdown, uri, "closing the store", timeout);
             }
+        }
+        if (generations != null) {
+            generations.close();
         }
     }
 

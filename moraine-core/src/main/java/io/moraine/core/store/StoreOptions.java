@@ -25,21 +25,23 @@ import static java.util.Objects.requireNonNull;
  *         on S3 without an entry takes them from the {@code AWS_*} environment
  * @param writerMode for {@link OpenMode#READ_WRITE}: whether the writer moves between processes ({@link WriterMode#HANDOFF},
  *         the default) or stays with one ({@link WriterMode#EXCLUSIVE})
+ * @param freshness for {@link OpenMode#READ_ONLY}: whether the reader checks the store when a read begins (the default,
+ *         {@link ReaderFreshness#DEFAULT}: no background requests) or polls it every {@code manifestPollInterval}
  */
 public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpointId, Duration manifestPollInterval, StoreReadListener readListener,
-        Duration timeout, boolean createIfMissing, Map<StoreUri, S3Settings> s3Settings, WriterMode writerMode)
+        Duration timeout, boolean createIfMissing, Map<StoreUri, S3Settings> s3Settings, WriterMode writerMode, ReaderFreshness freshness)
 {
     /** The default {@link #timeout()}: long enough for a slow object store, short enough to notice a dead one. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     public static final StoreOptions DEFAULTS = new StoreOptions(Optional.empty(), Optional.empty(), Duration.ofMillis(100), StoreReadListener.NONE,
-            DEFAULT_TIMEOUT, false, Map.of(), WriterMode.HANDOFF);
+            DEFAULT_TIMEOUT, false, Map.of(), WriterMode.HANDOFF, ReaderFreshness.DEFAULT);
 
     /** Options with the default {@link WriterMode#HANDOFF}. */
     public StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpointId, Duration manifestPollInterval, StoreReadListener readListener,
             Duration timeout, boolean createIfMissing, Map<StoreUri, S3Settings> s3Settings)
     {
-        this(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, WriterMode.HANDOFF);
+        this(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, WriterMode.HANDOFF, ReaderFreshness.DEFAULT);
     }
 
     public StoreOptions
@@ -50,6 +52,7 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
         requireNonNull(readListener, "readListener is null");
         requireNonNull(timeout, "timeout is null");
         requireNonNull(writerMode, "writerMode is null");
+        requireNonNull(freshness, "freshness is null");
         s3Settings = Map.copyOf(requireNonNull(s3Settings, "s3Settings is null"));
         if (timeout.isNegative() || timeout.isZero()) {
             throw new InvalidArgumentException("the store timeout must be positive, not " + timeout);
@@ -61,38 +64,50 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
 
     public StoreOptions withWalStore(StoreUri store)
     {
-        return new StoreOptions(Optional.of(store), checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, writerMode);
+        return new StoreOptions(Optional.of(store), checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, writerMode, freshness);
     }
 
     public StoreOptions withCheckpoint(String id)
     {
-        return new StoreOptions(walStore, Optional.of(id), manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, writerMode);
+        return new StoreOptions(walStore, Optional.of(id), manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, writerMode, freshness);
     }
 
     public StoreOptions withManifestPollInterval(Duration interval)
     {
-        return new StoreOptions(walStore, checkpointId, interval, readListener, timeout, createIfMissing, s3Settings, writerMode);
+        return new StoreOptions(walStore, checkpointId, interval, readListener, timeout, createIfMissing, s3Settings, writerMode, freshness);
     }
 
     public StoreOptions withReadListener(StoreReadListener listener)
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, listener, timeout, createIfMissing, s3Settings, writerMode);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, listener, timeout, createIfMissing, s3Settings, writerMode, freshness);
     }
 
     public StoreOptions withTimeout(Duration storeTimeout)
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, storeTimeout, createIfMissing, s3Settings, writerMode);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, storeTimeout, createIfMissing, s3Settings, writerMode, freshness);
     }
 
     /** Lets a {@link OpenMode#READ_WRITE} open create the store where none exists (catalog creation and imports only). */
     public StoreOptions withCreateIfMissing()
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, true, s3Settings, writerMode);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, true, s3Settings, writerMode, freshness);
     }
 
     public StoreOptions withWriterMode(WriterMode mode)
     {
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, mode);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, mode, freshness);
+    }
+
+    /** How a {@link OpenMode#READ_ONLY} open keeps up with the writer. */
+    public StoreOptions withFreshness(ReaderFreshness readerFreshness)
+    {
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, s3Settings, writerMode, readerFreshness);
+    }
+
+    /** The same options, but never creating a missing store. */
+    public StoreOptions withoutCreateIfMissing()
+    {
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, false, s3Settings, writerMode, freshness);
     }
 
     /** Reaches {@code store} (the catalog store or the WAL store) with {@code settings} instead of the environment. */
@@ -103,7 +118,7 @@ public record StoreOptions(Optional<StoreUri> walStore, Optional<String> checkpo
         }
         Map<StoreUri, S3Settings> settingsByStore = new HashMap<>(s3Settings);
         settingsByStore.put(store, settings);
-        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, settingsByStore, writerMode);
+        return new StoreOptions(walStore, checkpointId, manifestPollInterval, readListener, timeout, createIfMissing, settingsByStore, writerMode, freshness);
     }
 
     /** The settings given for {@code store}; empty: the {@code AWS_*} environment. */

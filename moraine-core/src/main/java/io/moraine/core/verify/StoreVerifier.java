@@ -69,8 +69,7 @@ public final class StoreVerifier
     public static VerifyReport verify(StoreUri uri, StoreOptions storeOptions, Options options)
     {
         OpenMode mode = storeOptions.checkpointId().isPresent() ? OpenMode.CHECKPOINT : OpenMode.UNPINNED;
-        StoreOptions reading = new StoreOptions(storeOptions.walStore(), storeOptions.checkpointId(), storeOptions.manifestPollInterval(),
-                storeOptions.readListener(), storeOptions.timeout(), false, storeOptions.s3Settings());
+        StoreOptions reading = storeOptions.withoutCreateIfMissing();
         try (SlateStore store = SlateStore.open(uri, mode, reading)) {
             return verify(store.latest(), options);
         }

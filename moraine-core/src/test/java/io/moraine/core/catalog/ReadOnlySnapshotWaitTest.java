@@ -3,6 +3,7 @@ package io.moraine.core.catalog;
 import io.moraine.core.error.NotFoundException;
 import io.moraine.core.row.Row;
 import io.moraine.core.store.OpenMode;
+import io.moraine.core.store.ReaderFreshness;
 import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import org.junit.jupiter.api.Test;
@@ -19,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A read-only handle asked for a snapshot another process has just committed reads it instead of refusing it as
- * unknown (the id is handed out before the handle's next poll), and still refuses one that never arrives.
+ * A polling read-only handle asked for a snapshot another process has just committed reads it instead of refusing it as
+ * unknown (the id is handed out before the handle's next poll), and still refuses one that never arrives. (An on-demand
+ * handle catches up at once: {@link ReaderFreshnessTest}.)
  */
 class ReadOnlySnapshotWaitTest
 {
@@ -34,7 +36,7 @@ class ReadOnlySnapshotWaitTest
     {
         StoreUri uri = StoreUri.parse(temp.resolve("store").toUri().toString());
         try (MoraineCatalog writer = newCatalog(uri);
-                MoraineCatalog reader = MoraineCatalog.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS.withManifestPollInterval(POLL))) {
+                MoraineCatalog reader = MoraineCatalog.open(uri, OpenMode.READ_ONLY, StoreOptions.DEFAULTS.withFreshness(ReaderFreshness.polling()).withManifestPollInterval(POLL))) {
             int read = 0;
             Row previous = head(writer);
             for (int i = 0; i < 3; i++) {

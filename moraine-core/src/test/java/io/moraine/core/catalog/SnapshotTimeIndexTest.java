@@ -274,11 +274,18 @@ class SnapshotTimeIndexTest
         return SystemKeys.decodeFormatVersion(catalog.store().latest().get(SystemKeys.FORMAT));
     }
 
+    private static int catchingUp(MoraineCatalog reader)
+    {
+        reader.store().catchUp();
+        return formatVersion(reader);
+    }
+
     private static void awaitFormatVersion(MoraineCatalog reader, int version)
             throws InterruptedException
     {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (formatVersion(reader) != version) {
+        // Each look begins a read: an on-demand reader checks the store first.
+        while (catchingUp(reader) != version) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("reader did not see format version " + version + " within 20 s");
             }
