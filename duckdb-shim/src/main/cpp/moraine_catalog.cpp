@@ -111,15 +111,16 @@ optional_ptr<CatalogEntry> MoraineSchemaEntry::LookupEntry(CatalogTransaction tr
 	auto &name = lookup_info.GetEntryName();
 	auto table = FindTable(name);
 	if (!table && served_name == "main" && transaction.context && StringUtil::StartsWith(name, "ducklake_inlined_")) {
-		// An inlined table another process created after this attach listed its tables: served from its first use.
+		// An inlined table another process created after this attach listed its tables, served by this transaction's
+		// first read (the Java side reads nothing here: DuckLake takes a failed lookup for absence).
 		auto &jvm = Jvm::Existing();
 		auto env = jvm.Env();
 		jboolean serves;
 		{
 			LocalFrame frame(env);
 			serves = env->CallStaticBooleanMethod(jvm.bridge, jvm.serves_table, handle, ToJava(env, name));
-			jvm.Check(env);
 		}
+		jvm.Check(env);
 		if (serves) {
 			AddTable(ParentCatalog().Cast<MoraineCatalog>().ServedEntry(*transaction.context, *this, name));
 			table = FindTable(name);

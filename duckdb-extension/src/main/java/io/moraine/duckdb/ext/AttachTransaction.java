@@ -82,6 +82,7 @@ final class AttachTransaction
             view = store.catalog().store().snapshot();
             byte[] head = view.reader().get(io.moraine.core.keyspace.SystemKeys.HEAD);
             readSnapshot = OptionalLong.of(head == null ? -1 : io.moraine.core.keyspace.SystemKeys.decodeHead(head));
+            store.serveInlinedTablesAt(view.reader(), readSnapshot.getAsLong());
         }
         else {
             readSnapshot = OptionalLong.of(-1);

@@ -41,6 +41,8 @@ final class AttachedStore
     private final Map<String, ServedTable> served = new java.util.concurrent.ConcurrentSkipListMap<>();
     private final List<String> servedOrder = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final InlinedRowClaims inlinedRowClaims = new InlinedRowClaims();
+    // The head snapshot at which the inlined tables were last listed (serveInlinedTablesAt); -2: at the attach.
+    private volatile long inlinedTablesListedAt = -2;
 
     private AttachedStore(AttachRequest request, MoraineCatalog catalog)
     {
@@ -52,11 +54,35 @@ final class AttachedStore
         for (TableKind kind : TableKind.values()) {
             serve(new CatalogTable(this, kind));
         }
-        for (InlinedTables.DataTable table : InlinedTables.dataTables(catalog.store().latest())) {
+        serveInlinedTables(catalog.store().latest());
+    }
+
+    private void serveInlinedTables(io.moraine.core.store.KeyValueReader reader)
+    {
+        for (InlinedTables.DataTable table : InlinedTables.dataTables(reader)) {
             serve(new InlinedDataTable(catalog, table));
         }
-        for (InlinedTables.DeleteTable table : InlinedTables.deleteTables(catalog.store().latest())) {
+        for (InlinedTables.DeleteTable table : InlinedTables.deleteTables(reader)) {
             serve(new InlinedDeleteTable(catalog, table));
+        }
+    }
+
+    /**
+     * Serves the inlined tables that another process (Trino, Spark, another DuckDB) created since this attach last
+     * looked, when a transaction's first read finds the store at a head it has not listed at. Done there, not when
+     * DuckDB looks a name up: DuckLake probes whether an inlined delete table exists by querying it and takes any error
+     * for "does not exist", so a lookup must not read the store (an interrupted read would be taken for absence).
+     */
+    void serveInlinedTablesAt(io.moraine.core.store.KeyValueReader view, long head)
+    {
+        if (catalog == null || head == inlinedTablesListedAt) {
+            return;
+        }
+        synchronized (this) {
+            if (head != inlinedTablesListedAt) {
+                serveInlinedTables(view);
+                inlinedTablesListedAt = head;
+            }
         }
     }
 
@@ -320,35 +346,13 @@ final class AttachedStore
     }
 
     /**
-     * Serves an inlined data or delete table that another process (Trino, Spark, another DuckDB) created after this
-     * attach listed its tables; true when {@code name} is served now. DuckDB looks a table up by name when it binds a
-     * query, so a table created elsewhere is found at its first use.
+     * True when {@code name} is served: DuckDB looks a table up by name when it binds a query, so an inlined table
+     * another process created is found once a transaction's first read has served it ({@link #serveInlinedTablesAt}).
+     * Reads nothing.
      */
-    boolean serveStored(String name)
+    boolean serves(String name)
     {
-        String key = name.toLowerCase(Locale.ROOT);
-        if (served.containsKey(key)) {
-            return true;
-        }
-        java.util.regex.Matcher data = INLINED_DATA.matcher(key);
-        java.util.regex.Matcher delete = INLINED_DELETE.matcher(key);
-        if (catalog == null || !data.matches() && !delete.matches()) {
-            return false;
-        }
-        if (data.matches()) {
-            InlinedTables.DataTable wanted = new InlinedTables.DataTable(Long.parseLong(data.group(1)), Long.parseLong(data.group(2)));
-            if (InlinedTables.dataTables(catalog.store().latest()).contains(wanted)) {
-                serve(new InlinedDataTable(catalog, wanted));
-                return true;
-            }
-            return false;
-        }
-        InlinedTables.DeleteTable wanted = new InlinedTables.DeleteTable(Long.parseLong(delete.group(1)));
-        if (InlinedTables.deleteTables(catalog.store().latest()).contains(wanted)) {
-            serve(new InlinedDeleteTable(catalog, wanted));
-            return true;
-        }
-        return false;
+        return served.containsKey(name.toLowerCase(Locale.ROOT));
     }
 
     ServedTable served(String schema, String table)

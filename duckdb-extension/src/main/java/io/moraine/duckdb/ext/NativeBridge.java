@@ -94,10 +94,10 @@ public final class NativeBridge
         return catalog(handle).listing();
     }
 
-    /** True when the attach serves metadata table {@code table}, looking for an inlined table created since it listed them. */
+    /** True when the attach serves metadata table {@code table} (an inlined table created elsewhere included; reads nothing). */
     public static boolean servesTable(long handle, String table)
     {
-        return catalog(handle).serveStored(table);
+        return catalog(handle).serves(table);
     }
 
     public static void tableSchema(long handle, String schema, String table, long arrowSchemaAddress)

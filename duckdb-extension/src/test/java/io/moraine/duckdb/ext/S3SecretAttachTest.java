@@ -112,7 +112,10 @@ class S3SecretAttachTest
             assertThat(comparison.tables()).isEqualTo(TableKind.values().length + comparison.inlinedTables());
             assertThat(comparison.inlinedTables()).isGreaterThanOrEqualTo(3);
             assertThat(comparison.rows()).isPositive();
-            // The checkpoint functions take the same secret: the read-only attach keeps one checkpoint.
+            // The checkpoint functions take the same secret. The read-only attach reads on demand, which keeps no
+            // checkpoint (docs/freshness.md); a polling one keeps one.
+            assertThat(count(connection, "SELECT count(*) FROM moraine_checkpoints('" + store() + "')")).isZero();
+            execute(connection, "ATTACH '" + store() + "' AS polling (TYPE moraine, READER_FRESHNESS 'poll')");
             assertThat(count(connection, "SELECT count(*) FROM moraine_checkpoints('" + store() + "')")).isEqualTo(1);
         }
     }
