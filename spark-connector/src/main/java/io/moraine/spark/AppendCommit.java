@@ -25,6 +25,17 @@ import java.util.function.Consumer;
  */
 final class AppendCommit
 {
+    /** Which rows of the table the commit deletes besides adding the written ones. */
+    enum Replace
+    {
+        /** none: an append (an overwrite by a condition deleted its rows when the write was planned) */
+        NOTHING,
+        /** every row (an overwrite of the whole table) */
+        EVERY_ROW,
+        /** the rows in the partitions the written rows fall in (a dynamic partition overwrite) */
+        PARTITIONS_WRITTEN,
+    }
+
     private final MoraineTable table;
     private final WriteRecipe recipe;
     private final Broadcast<SerializableConfiguration> hadoop;
@@ -38,10 +49,10 @@ final class AppendCommit
 
     /**
      * Commits the tasks' {@code messages} in {@code transaction} as one snapshot recording {@code info} and returns its
-     * id; {@code truncate}: the table's rows are deleted in the same commit (an overwrite). On failure nothing is
+     * id; {@code replace}: the rows the same commit deletes (an overwrite). On failure nothing is
      * committed, the files are deleted and the transaction ended.
      */
-    long commit(WriteTransaction transaction, InsertInlining inlining, WriterCommitMessage[] messages, boolean truncate, CommitInfo info)
+    long commit(WriteTransaction transaction, InsertInlining inlining, WriterCommitMessage[] messages, Replace replace, CommitInfo info)
     {
         List<WrittenFilesMessage> written = MoraineBatchWrite.written(messages);
         long heldRows = written.stream().mapToLong(WrittenFilesMessage::inlinedRowCount).sum();
@@ -54,7 +65,7 @@ final class AppendCommit
                 try (InlinedStreams held = InlinedStreams.read(written.stream().map(WrittenFilesMessage::inlinedRows).filter(rows -> rows != null).toList(),
                         allocator)) {
                     VectorSchemaRoot inlined = held.merged(allocator);
-                    snapshot = append(transaction, written, List.of(), truncate, info, writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
+                    snapshot = append(transaction, written, List.of(), replace, info, writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
                     committed = true;
                 }
             }
@@ -62,7 +73,7 @@ final class AppendCommit
                 if (heldRows > 0) {
                     driverFiles.addAll(MoraineBatchWrite.writeHeldRows(recipe, hadoop.value().value(), written, allocator, false));
                 }
-                snapshot = append(transaction, written, driverFiles, truncate, info, writes -> {});
+                snapshot = append(transaction, written, driverFiles, replace, info, writes -> {});
                 committed = true;
             }
             return snapshot;
@@ -102,20 +113,24 @@ final class AppendCommit
     }
 
     /** Commits the tasks' files, the driver's and the {@code inlining} step in the one transaction. */
-    private long append(WriteTransaction transaction, List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles, boolean truncate,
+    private long append(WriteTransaction transaction, List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles, Replace replace,
             CommitInfo info, Consumer<WriteTransaction> inlining)
     {
         List<WrittenFilesMessage.File> all = new ArrayList<>(driverFiles);
         written.forEach(message -> all.addAll(message.files()));
         List<WrittenDataFile> files = MoraineBatchWrite.dataFiles(all, recipe);
         return CatalogWrites.commit(transaction, info, writes -> {
-            if (truncate) {
+            if (replace == Replace.EVERY_ROW) {
                 // Rows added after the truncation in the same transaction are kept.
                 writes.truncate(table.schemaName(), table.tableName());
             }
             inlining.accept(writes);
             if (!files.isEmpty()) {
                 writes.appendDataFiles(table.schemaName(), table.tableName(), files);
+            }
+            if (replace == Replace.PARTITIONS_WRITTEN) {
+                // the core finds the partitions from the rows just added
+                writes.deletePartitionsWritten(table.schemaName(), table.tableName());
             }
         });
     }

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Spark's writes read by DuckDB through {@code ducklake:moraine:} (every column and the rowid, as Spark reads them),
@@ -214,6 +215,75 @@ class TestMoraineSparkDuckDbCrossReads
         }
         assertThat(TextRows.of(spark, query)).as("Spark reads the added files as DuckDB does").containsExactlyElementsOf(duckDbRows);
         assertThat(TextRows.of(spark, "SELECT id, s.b FROM lake.main.added WHERE id = 11 OR s.a = 3")).containsExactlyInAnyOrder("3|b3", "11|c1");
+    }
+
+    /**
+     * Overwrites by a condition (static) and of the partitions written (dynamic) each replace exactly their rows in one
+     * commit; the rows they leave keep their row ids, and DuckDB reads the result as Spark does.
+     */
+    @Test
+    void overwritesReplaceTheirRowsInOneCommit()
+            throws Exception
+    {
+        String table = "lake.main.ow";
+        spark.sql("CREATE TABLE " + table + " (id BIGINT, region STRING, v BIGINT) PARTITIONED BY (region) TBLPROPERTIES ('data_inlining_row_limit' = '10')");
+        spark.range(0, 300).selectExpr("id", "CASE id % 3 WHEN 0 THEN 'eu' WHEN 1 THEN 'us' ELSE 'apac' END AS region", "id % 7 AS v")
+                .writeTo(table).append();
+        spark.sql("INSERT INTO " + table + " VALUES (1000, 'eu', 1), (1001, 'us', 2), (1002, 'apac', 3), (1003, NULL, 4)");
+        assertThat(TextRows.of(spark, "SELECT count(*) FROM " + table + " WHERE _file IS NULL")).as("the small insert is inlined").containsExactly("4");
+        String rows = "SELECT id, region, v, _row_id FROM " + table + " ORDER BY id";
+        List<String> before = TextRows.of(spark, rows);
+        long snapshot = newestSnapshot();
+
+        // by a condition: the eu rows (files and the inlined one) go, the new ones come, in one snapshot
+        spark.range(2000, 2005).selectExpr("id", "'eu' AS region", "id AS v").writeTo(table).overwrite(org.apache.spark.sql.functions.col("region").equalTo("eu"));
+        assertThat(newestSnapshot()).as("one commit").isEqualTo(snapshot + 1);
+        assertThat(TextRows.of(spark, "SELECT region, count(*), min(id) FROM " + table + " GROUP BY region ORDER BY region"))
+                .containsExactly("null|1|1003", "apac|101|2", "eu|5|2000", "us|101|1");
+        assertThat(TextRows.of(spark, rows).stream().filter(row -> !row.contains("|eu|")).toList()).as("the other rows keep their row ids")
+                .containsExactlyElementsOf(before.stream().filter(row -> !row.contains("|eu|")).toList());
+
+        // INSERT OVERWRITE with a static partition value; then a condition the core cannot decide from the catalog
+        spark.sql("INSERT OVERWRITE " + table + " PARTITION (region = 'us') SELECT id + 3000 AS id, v FROM " + table + " WHERE region = 'eu'");
+        assertThat(TextRows.of(spark, "SELECT count(*), min(id) FROM " + table + " WHERE region = 'us'")).containsExactly("5|5000");
+        long beforeRefusals = newestSnapshot();
+        assertThatThrownBy(() -> spark.range(1).selectExpr("id", "'apac' AS region", "id AS v").writeTo(table)
+                .overwrite(org.apache.spark.sql.functions.col("v").gt(3)))
+                .hasMessageContaining("where v > 3").hasMessageContaining("may hold rows that match it and rows that do not");
+        assertThatThrownBy(() -> spark.range(1).selectExpr("id", "'apac' AS region", "id AS v").writeTo(table)
+                .overwrite(org.apache.spark.sql.functions.expr("id % 2 = 0")))
+                .hasMessageContaining("cannot overwrite the rows of " + table + " where");
+        assertThat(newestSnapshot()).as("a refused overwrite commits nothing").isEqualTo(beforeRefusals);
+
+        // dynamic: only the partitions the rows fall in are replaced (a new one is added)
+        List<String> apacAndNull = TextRows.of(spark, "SELECT id, region, v, _row_id FROM " + table + " WHERE region IS NULL OR region = 'apac' ORDER BY id");
+        spark.range(4000, 4003).selectExpr("id", "CASE WHEN id = 4000 THEN 'us' ELSE 'latam' END AS region", "id AS v").writeTo(table).overwritePartitions();
+        assertThat(newestSnapshot()).isEqualTo(beforeRefusals + 1);
+        spark.conf().set("spark.sql.sources.partitionOverwriteMode", "dynamic");
+        try {
+            spark.sql("INSERT OVERWRITE " + table + " VALUES (4100, 'eu', 0)");
+        }
+        finally {
+            spark.conf().unset("spark.sql.sources.partitionOverwriteMode");
+        }
+        assertThat(TextRows.of(spark, "SELECT region, count(*), min(id) FROM " + table + " GROUP BY region ORDER BY region"))
+                .containsExactly("null|1|1003", "apac|101|2", "eu|1|4100", "latam|2|4001", "us|1|4000");
+        assertThat(TextRows.of(spark, "SELECT id, region, v, _row_id FROM " + table + " WHERE region IS NULL OR region = 'apac' ORDER BY id"))
+                .as("untouched partitions keep their rows and row ids").containsExactlyElementsOf(apacAndNull);
+
+        List<String> sparkRows = TextRows.of(spark, rows);
+        List<String> duckdb = duckDb(List.of("SELECT id, coalesce(region, 'null'), v, rowid FROM lake.main.ow ORDER BY id"));
+        assertThat(TextRows.ofStatement(duckdb, 0)).as("DuckDB reads the overwritten table as Spark does").containsExactlyElementsOf(sparkRows);
+    }
+
+    private long newestSnapshot()
+    {
+        // the store this driver's catalog writes through (shared; not closed here)
+        MoraineCatalog catalog = OpenStores.writer(MoraineSettings.from(new org.apache.spark.sql.util.CaseInsensitiveStringMap(
+                Map.of("store", StoreUri.parse(store.toString()).toString())), "test"));
+        try (io.moraine.core.catalog.CatalogSnapshot latest = catalog.latest()) {
+            return latest.id();
+        }
     }
 
     private List<String> sparkRows(String table)
