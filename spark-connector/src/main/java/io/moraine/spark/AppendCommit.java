@@ -40,11 +40,21 @@ final class AppendCommit
     private final WriteRecipe recipe;
     private final Broadcast<SerializableConfiguration> hadoop;
 
+    /** Whether the changes are only added to the transaction, which a staged table commits later (CTAS, RTAS). */
+    private final boolean staged;
+    private List<AutoCloseable> keptOpen = List.of();
+
     AppendCommit(MoraineTable table, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop)
+    {
+        this(table, recipe, hadoop, false);
+    }
+
+    AppendCommit(MoraineTable table, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, boolean staged)
     {
         this.table = table;
         this.recipe = recipe;
         this.hadoop = hadoop;
+        this.staged = staged;
     }
 
     /**
@@ -59,15 +69,15 @@ final class AppendCommit
         long fileRows = written.stream().mapToLong(WrittenFilesMessage::fileRowCount).sum();
         List<WrittenFilesMessage.File> driverFiles = new ArrayList<>();
         boolean committed = false;
-        try (BufferAllocator allocator = new RootAllocator()) {
+        BufferAllocator allocator = new RootAllocator();
+        InlinedStreams held = null;
+        try {
             long snapshot;
             if (inlining.inlines(heldRows, fileRows)) {
-                try (InlinedStreams held = InlinedStreams.read(written.stream().map(WrittenFilesMessage::inlinedRows).filter(rows -> rows != null).toList(),
-                        allocator)) {
-                    VectorSchemaRoot inlined = held.merged(allocator);
-                    snapshot = append(transaction, written, List.of(), replace, info, writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
-                    committed = true;
-                }
+                held = InlinedStreams.read(written.stream().map(WrittenFilesMessage::inlinedRows).filter(rows -> rows != null).toList(), allocator);
+                VectorSchemaRoot inlined = held.merged(allocator);
+                snapshot = append(transaction, written, List.of(), replace, info, writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
+                committed = true;
             }
             else {
                 if (heldRows > 0) {
@@ -80,14 +90,38 @@ final class AppendCommit
         }
         catch (Exception e) {
             // AnalysisException included: CatalogWrites throws it unchecked
-            if (committed) {
-                // the files are the lake's now (freeing Arrow memory failed)
-                throw e;
-            }
             Configuration configuration = hadoop.value().value();
             driverFiles.forEach(file -> MoraineBatchWrite.delete(file.location(), configuration));
             abort(transaction, messages);
             throw e;
+        }
+        finally {
+            if (staged && committed) {
+                // the staged transaction holds the inlined rows until the table's commit (release)
+                keptOpen = held == null ? List.of(allocator) : List.of(held, allocator);
+            }
+            else {
+                close(held == null ? List.of(allocator) : List.of(held, allocator));
+            }
+        }
+    }
+
+    /** Frees the inlined rows a staged commit kept for its transaction (once the transaction ended). */
+    void release()
+    {
+        close(keptOpen);
+        keptOpen = List.of();
+    }
+
+    private static void close(List<AutoCloseable> resources)
+    {
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            }
+            catch (Exception ignored) {
+                // memory only
+            }
         }
     }
 
@@ -119,7 +153,7 @@ final class AppendCommit
         List<WrittenFilesMessage.File> all = new ArrayList<>(driverFiles);
         written.forEach(message -> all.addAll(message.files()));
         List<WrittenDataFile> files = MoraineBatchWrite.dataFiles(all, recipe);
-        return CatalogWrites.commit(transaction, info, writes -> {
+        Consumer<WriteTransaction> changes = writes -> {
             if (replace == Replace.EVERY_ROW) {
                 // Rows added after the truncation in the same transaction are kept.
                 writes.truncate(table.schemaName(), table.tableName());
@@ -132,6 +166,17 @@ final class AppendCommit
                 // the core finds the partitions from the rows just added
                 writes.deletePartitionsWritten(table.schemaName(), table.tableName());
             }
-        });
+        };
+        if (staged) {
+            try {
+                changes.accept(transaction);
+            }
+            catch (io.moraine.core.error.MoraineException e) {
+                transaction.rollback();
+                throw SparkErrors.analysis("MORAINE_" + e.code().name(), "42000", info.message() + " failed: " + e.getMessage(), e);
+            }
+            return transaction.readSnapshotId();
+        }
+        return CatalogWrites.commit(transaction, info, changes);
     }
 }

@@ -43,13 +43,20 @@ final class MoraineBatchWrite
     MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining,
             AppendCommit.Replace replace, String statement)
     {
+        this(table, transaction, recipe, hadoop, inlining, replace, statement, false);
+    }
+
+    /** {@code staged}: the commit only adds the rows to {@code transaction}, which a staged table commits (CTAS, RTAS). */
+    MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining,
+            AppendCommit.Replace replace, String statement, boolean staged)
+    {
         this.replace = replace;
         this.inlining = inlining;
         this.transaction = transaction;
         this.recipe = recipe;
         this.hadoop = hadoop;
         this.statement = statement + " (Spark)";
-        this.append = new AppendCommit(table, recipe, hadoop);
+        this.append = new AppendCommit(table, recipe, hadoop, staged);
     }
 
     @Override
@@ -106,6 +113,12 @@ final class MoraineBatchWrite
                     ParquetFileStatistics.fromFooter(footer(file), recipe.columns().columns()), file.partitionValues()));
         }
         return files;
+    }
+
+    /** Frees what a staged commit kept for its transaction; call once the transaction ended. */
+    void release()
+    {
+        append.release();
     }
 
     @Override
