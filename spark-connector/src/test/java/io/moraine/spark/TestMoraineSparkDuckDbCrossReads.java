@@ -276,6 +276,59 @@ class TestMoraineSparkDuckDbCrossReads
         assertThat(TextRows.ofStatement(duckdb, 0)).as("DuckDB reads the overwritten table as Spark does").containsExactlyElementsOf(sparkRows);
     }
 
+    /**
+     * DuckDB keeps writing tables Spark's DELETE, UPDATE and MERGE changed (file rows and inlined rows), and Spark reads
+     * DuckDB's inserts, updates and deletes as DuckDB does, row ids included.
+     */
+    @Test
+    void duckDbKeepsWritingTablesSparksRowLevelWritesChanged()
+            throws Exception
+    {
+        List<String> tables = List.of("dml_files", "dml_inlined");
+        spark.sql("CREATE TABLE lake.main.dml_files (id BIGINT, region STRING, v BIGINT) TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        spark.sql("CREATE TABLE lake.main.dml_inlined (id BIGINT, region STRING, v BIGINT) TBLPROPERTIES ('data_inlining_row_limit' = '50')");
+        spark.range(0, 40).selectExpr("id", "CASE id % 2 WHEN 0 THEN 'eu' ELSE 'us' END AS region", "id * 10 AS v").createOrReplaceTempView("dml_source");
+        for (String table : tables) {
+            String name = "lake.main." + table;
+            spark.sql("INSERT INTO " + name + " SELECT * FROM dml_source");
+            spark.sql("DELETE FROM " + name + " WHERE id % 5 = 0");
+            spark.sql("UPDATE " + name + " SET v = v + 1 WHERE region = 'eu'");
+            spark.sql("MERGE INTO " + name + " t USING (SELECT id, 'apac' AS region, -id AS v FROM range(30, 45)) s ON t.id = s.id "
+                    + "WHEN MATCHED AND t.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *");
+        }
+        String sparkText = "SELECT id, region, v, _row_id FROM lake.main.%s ORDER BY id";
+        String duckDbText = "SELECT id, region, v, rowid FROM lake.main.%s ORDER BY id";
+        List<List<String>> sparkWrote = tables.stream().map(table -> TextRows.of(spark, sparkText.formatted(table))).toList();
+        List<String> statements = new ArrayList<>();
+        for (String table : tables) {
+            statements.add(duckDbText.formatted(table));
+        }
+        for (String table : tables) {
+            statements.add("INSERT INTO lake.main." + table + " VALUES (100, 'eu', 1000), (101, 'latam', 1010)");
+            statements.add("UPDATE lake.main." + table + " SET v = v * 2 WHERE region = 'us' OR id = 100");
+            statements.add("DELETE FROM lake.main." + table + " WHERE id IN (1, 2, 3, 101) OR region = 'apac' AND id > 40");
+        }
+        for (String table : tables) {
+            statements.add(duckDbText.formatted(table));
+        }
+        List<String> duckdb = duckDb(statements);
+        for (int i = 0; i < tables.size(); i++) {
+            assertThat(sparkWrote.get(i)).as("Spark's rows of " + tables.get(i)).hasSizeGreaterThan(30);
+            assertThat(TextRows.ofStatement(duckdb, i)).as("DuckDB reads " + tables.get(i) + " as Spark left it").containsExactlyElementsOf(sparkWrote.get(i));
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            String table = tables.get(i);
+            List<String> duckDbRows = TextRows.ofStatement(duckdb, tables.size() + 3 * tables.size() + i);
+            assertThat(duckDbRows).as("DuckDB inserted and updated " + table).anyMatch(row -> row.startsWith("100|eu|2000|"))
+                    .noneMatch(row -> row.startsWith("101|") || row.startsWith("1|"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!TextRows.of(spark, sparkText.formatted(table)).equals(duckDbRows) && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(TextRows.of(spark, sparkText.formatted(table))).as("Spark reads DuckDB's writes to " + table).containsExactlyElementsOf(duckDbRows);
+        }
+    }
+
     private long newestSnapshot()
     {
         // the store this driver's catalog writes through (shared; not closed here)
