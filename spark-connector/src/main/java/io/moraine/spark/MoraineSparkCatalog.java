@@ -36,7 +36,8 @@ import java.util.function.Function;
  * {@code spark.sql.catalog.lake.store=<store>} (and the optional settings of {@link MoraineSettings}). Namespaces are
  * the lake's schemas, tables its tables, as of the newest snapshot (or the default one); {@code VERSION AS OF <snapshot
  * id>} and {@code TIMESTAMP AS OF} read an earlier one. DDL and appends are written through the core's write API, one
- * commit each, on a store this driver opens read-write (docs/spark.md, "Writes").
+ * commit each, on a store this driver opens read-write; CTAS and RTAS are staged, the table and its rows committed
+ * together ({@link MoraineStagedTable}) (docs/spark.md, "Writes").
  */
 public class MoraineSparkCatalog
         implements StagingTableCatalog, SupportsNamespaces
