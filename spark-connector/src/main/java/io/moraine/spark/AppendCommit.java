@@ -25,58 +25,103 @@ import java.util.function.Consumer;
  */
 final class AppendCommit
 {
+    /** Which rows of the table the commit deletes besides adding the written ones. */
+    enum Replace
+    {
+        /** none: an append (an overwrite by a condition deleted its rows when the write was planned) */
+        NOTHING,
+        /** every row (an overwrite of the whole table) */
+        EVERY_ROW,
+        /** the rows in the partitions the written rows fall in (a dynamic partition overwrite) */
+        PARTITIONS_WRITTEN,
+    }
+
     private final MoraineTable table;
     private final WriteRecipe recipe;
     private final Broadcast<SerializableConfiguration> hadoop;
 
+    /** Whether the changes are only added to the transaction, which a staged table commits later (CTAS, RTAS). */
+    private final boolean staged;
+    private List<AutoCloseable> keptOpen = List.of();
+
     AppendCommit(MoraineTable table, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop)
+    {
+        this(table, recipe, hadoop, false);
+    }
+
+    AppendCommit(MoraineTable table, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, boolean staged)
     {
         this.table = table;
         this.recipe = recipe;
         this.hadoop = hadoop;
+        this.staged = staged;
     }
 
     /**
      * Commits the tasks' {@code messages} in {@code transaction} as one snapshot recording {@code info} and returns its
-     * id; {@code truncate}: the table's rows are deleted in the same commit (an overwrite). On failure nothing is
+     * id; {@code replace}: the rows the same commit deletes (an overwrite). On failure nothing is
      * committed, the files are deleted and the transaction ended.
      */
-    long commit(WriteTransaction transaction, InsertInlining inlining, WriterCommitMessage[] messages, boolean truncate, CommitInfo info)
+    long commit(WriteTransaction transaction, InsertInlining inlining, WriterCommitMessage[] messages, Replace replace, CommitInfo info)
     {
         List<WrittenFilesMessage> written = MoraineBatchWrite.written(messages);
         long heldRows = written.stream().mapToLong(WrittenFilesMessage::inlinedRowCount).sum();
         long fileRows = written.stream().mapToLong(WrittenFilesMessage::fileRowCount).sum();
         List<WrittenFilesMessage.File> driverFiles = new ArrayList<>();
         boolean committed = false;
-        try (BufferAllocator allocator = new RootAllocator()) {
+        BufferAllocator allocator = new RootAllocator();
+        InlinedStreams held = null;
+        try {
             long snapshot;
             if (inlining.inlines(heldRows, fileRows)) {
-                try (InlinedStreams held = InlinedStreams.read(written.stream().map(WrittenFilesMessage::inlinedRows).filter(rows -> rows != null).toList(),
-                        allocator)) {
-                    VectorSchemaRoot inlined = held.merged(allocator);
-                    snapshot = append(transaction, written, List.of(), truncate, info, writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
-                    committed = true;
-                }
+                held = InlinedStreams.read(written.stream().map(WrittenFilesMessage::inlinedRows).filter(rows -> rows != null).toList(), allocator);
+                VectorSchemaRoot inlined = held.merged(allocator);
+                snapshot = append(transaction, written, List.of(), replace, info, writes -> writes.insertInlined(table.schemaName(), table.tableName(), inlined));
+                committed = true;
             }
             else {
                 if (heldRows > 0) {
                     driverFiles.addAll(MoraineBatchWrite.writeHeldRows(recipe, hadoop.value().value(), written, allocator, false));
                 }
-                snapshot = append(transaction, written, driverFiles, truncate, info, writes -> {});
+                snapshot = append(transaction, written, driverFiles, replace, info, writes -> {});
                 committed = true;
             }
             return snapshot;
         }
         catch (Exception e) {
             // AnalysisException included: CatalogWrites throws it unchecked
-            if (committed) {
-                // the files are the lake's now (freeing Arrow memory failed)
-                throw e;
-            }
             Configuration configuration = hadoop.value().value();
             driverFiles.forEach(file -> MoraineBatchWrite.delete(file.location(), configuration));
             abort(transaction, messages);
             throw e;
+        }
+        finally {
+            if (staged && committed) {
+                // the staged transaction holds the inlined rows until the table's commit (release)
+                keptOpen = held == null ? List.of(allocator) : List.of(held, allocator);
+            }
+            else {
+                close(held == null ? List.of(allocator) : List.of(held, allocator));
+            }
+        }
+    }
+
+    /** Frees the inlined rows a staged commit kept for its transaction (once the transaction ended). */
+    void release()
+    {
+        close(keptOpen);
+        keptOpen = List.of();
+    }
+
+    private static void close(List<AutoCloseable> resources)
+    {
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            }
+            catch (Exception ignored) {
+                // memory only
+            }
         }
     }
 
@@ -102,14 +147,14 @@ final class AppendCommit
     }
 
     /** Commits the tasks' files, the driver's and the {@code inlining} step in the one transaction. */
-    private long append(WriteTransaction transaction, List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles, boolean truncate,
+    private long append(WriteTransaction transaction, List<WrittenFilesMessage> written, List<WrittenFilesMessage.File> driverFiles, Replace replace,
             CommitInfo info, Consumer<WriteTransaction> inlining)
     {
         List<WrittenFilesMessage.File> all = new ArrayList<>(driverFiles);
         written.forEach(message -> all.addAll(message.files()));
         List<WrittenDataFile> files = MoraineBatchWrite.dataFiles(all, recipe);
-        return CatalogWrites.commit(transaction, info, writes -> {
-            if (truncate) {
+        Consumer<WriteTransaction> changes = writes -> {
+            if (replace == Replace.EVERY_ROW) {
                 // Rows added after the truncation in the same transaction are kept.
                 writes.truncate(table.schemaName(), table.tableName());
             }
@@ -117,6 +162,21 @@ final class AppendCommit
             if (!files.isEmpty()) {
                 writes.appendDataFiles(table.schemaName(), table.tableName(), files);
             }
-        });
+            if (replace == Replace.PARTITIONS_WRITTEN) {
+                // the core finds the partitions from the rows just added
+                writes.deletePartitionsWritten(table.schemaName(), table.tableName());
+            }
+        };
+        if (staged) {
+            try {
+                changes.accept(transaction);
+            }
+            catch (io.moraine.core.error.MoraineException e) {
+                transaction.rollback();
+                throw SparkErrors.analysis("MORAINE_" + e.code().name(), "42000", info.message() + " failed: " + e.getMessage(), e);
+            }
+            return transaction.readSnapshotId();
+        }
+        return CatalogWrites.commit(transaction, info, changes);
     }
 }

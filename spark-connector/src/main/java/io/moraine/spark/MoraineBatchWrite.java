@@ -36,20 +36,27 @@ final class MoraineBatchWrite
     private final Broadcast<SerializableConfiguration> hadoop;
     private final String statement;
     private final InsertInlining inlining;
-    private final boolean truncate;
+    private final AppendCommit.Replace replace;
     private final AppendCommit append;
 
-    /** {@code truncate}: the table's rows are deleted in the commit that adds the written ones (an overwrite). */
+    /** {@code replace}: the rows the commit that adds the written ones deletes (an overwrite); {@code statement} names the write. */
     MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining,
-            boolean truncate)
+            AppendCommit.Replace replace, String statement)
     {
-        this.truncate = truncate;
+        this(table, transaction, recipe, hadoop, inlining, replace, statement, false);
+    }
+
+    /** {@code staged}: the commit only adds the rows to {@code transaction}, which a staged table commits (CTAS, RTAS). */
+    MoraineBatchWrite(MoraineTable table, WriteTransaction transaction, WriteRecipe recipe, Broadcast<SerializableConfiguration> hadoop, InsertInlining inlining,
+            AppendCommit.Replace replace, String statement, boolean staged)
+    {
+        this.replace = replace;
         this.inlining = inlining;
         this.transaction = transaction;
         this.recipe = recipe;
         this.hadoop = hadoop;
-        this.statement = (truncate ? "overwrite of " : "append to ") + table.name() + " (Spark)";
-        this.append = new AppendCommit(table, recipe, hadoop);
+        this.statement = statement + " (Spark)";
+        this.append = new AppendCommit(table, recipe, hadoop, staged);
     }
 
     @Override
@@ -61,7 +68,7 @@ final class MoraineBatchWrite
     @Override
     public void commit(WriterCommitMessage[] messages)
     {
-        append.commit(transaction, inlining, messages, truncate, new CommitInfo(CatalogWrites.AUTHOR, statement, null));
+        append.commit(transaction, inlining, messages, replace, new CommitInfo(CatalogWrites.AUTHOR, statement, null));
     }
 
     /**
@@ -106,6 +113,12 @@ final class MoraineBatchWrite
                     ParquetFileStatistics.fromFooter(footer(file), recipe.columns().columns()), file.partitionValues()));
         }
         return files;
+    }
+
+    /** Frees what a staged commit kept for its transaction; call once the transaction ended. */
+    void release()
+    {
+        append.release();
     }
 
     @Override

@@ -15,6 +15,8 @@ import org.apache.spark.sql.connector.catalog.ChangelogContext;
 import org.apache.spark.sql.connector.catalog.ChangelogRange;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
+import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
@@ -34,10 +36,11 @@ import java.util.function.Function;
  * {@code spark.sql.catalog.lake.store=<store>} (and the optional settings of {@link MoraineSettings}). Namespaces are
  * the lake's schemas, tables its tables, as of the newest snapshot (or the default one); {@code VERSION AS OF <snapshot
  * id>} and {@code TIMESTAMP AS OF} read an earlier one. DDL and appends are written through the core's write API, one
- * commit each, on a store this driver opens read-write (docs/spark.md, "Writes").
+ * commit each, on a store this driver opens read-write; CTAS and RTAS are staged, the table and its rows committed
+ * together ({@link MoraineStagedTable}) (docs/spark.md, "Writes").
  */
 public class MoraineSparkCatalog
-        implements TableCatalog, SupportsNamespaces
+        implements StagingTableCatalog, SupportsNamespaces
 {
     private String name;
     private MoraineSettings settings;
@@ -353,10 +356,7 @@ public class MoraineSparkCatalog
         String[] names = tableName(ident);
         String table = name + "." + ident;
         Map<String, String> options = TableProperties.lakeOptions(info.properties(), table);
-        NewTable newTable = NewTable.of(names[0], names[1], SparkColumnDefinitions.of(info.columns(), table))
-                .partitionedBy(SparkPartitionFields.of(info.partitions(), table));
-        String comment = info.properties().get(TableCatalog.PROP_COMMENT);
-        NewTable created = comment == null ? newTable : newTable.withComment(comment);
+        NewTable created = newTable(names, info, table);
         CatalogWrites.commit(writer(), "CREATE TABLE " + table, transaction -> transaction.createTable(created));
         options.forEach((key, value) -> CatalogWrites.setTableOption(writer(), names[0], names[1], key, value, table));
         try {
@@ -365,6 +365,97 @@ public class MoraineSparkCatalog
         catch (NoSuchTableException e) {
             throw new IllegalStateException("table " + table + " was created but cannot be loaded", e);
         }
+    }
+
+    /** CREATE TABLE AS SELECT, {@code df.writeTo(t).create()}: the table and its rows in one commit ({@link MoraineStagedTable}). */
+    @Override
+    public StagedTable stageCreate(Identifier ident, TableInfo info)
+            throws TableAlreadyExistsException, NoSuchNamespaceException
+    {
+        if (tableExists(ident)) {
+            throw new TableAlreadyExistsException(ident);
+        }
+        return stage(ident, info, false, "CREATE TABLE " + name + "." + ident + " AS SELECT");
+    }
+
+    /** REPLACE TABLE AS SELECT, {@code df.writeTo(t).replace()}: the old table dropped, the new one created and filled, in one commit. */
+    @Override
+    public StagedTable stageReplace(Identifier ident, TableInfo info)
+            throws NoSuchNamespaceException, NoSuchTableException
+    {
+        if (!tableExists(ident)) {
+            throw new NoSuchTableException(ident);
+        }
+        return stage(ident, info, true, "REPLACE TABLE " + name + "." + ident + " AS SELECT");
+    }
+
+    /** CREATE OR REPLACE TABLE AS SELECT, {@code df.writeTo(t).createOrReplace()}: as {@link #stageReplace} when the table exists, else {@link #stageCreate}. */
+    @Override
+    public StagedTable stageCreateOrReplace(Identifier ident, TableInfo info)
+            throws NoSuchNamespaceException
+    {
+        boolean exists = tableExists(ident);
+        return stage(ident, info, exists, (exists ? "REPLACE" : "CREATE") + " TABLE " + name + "." + ident + " AS SELECT");
+    }
+
+    @Override
+    public StagedTable stageCreate(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+            throws TableAlreadyExistsException, NoSuchNamespaceException
+    {
+        return stageCreate(ident, new TableInfo.Builder().withSchema(schema).withPartitions(partitions).withProperties(properties).build());
+    }
+
+    @Override
+    public StagedTable stageReplace(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+            throws NoSuchNamespaceException, NoSuchTableException
+    {
+        return stageReplace(ident, new TableInfo.Builder().withSchema(schema).withPartitions(partitions).withProperties(properties).build());
+    }
+
+    @Override
+    public StagedTable stageCreateOrReplace(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+            throws NoSuchNamespaceException
+    {
+        return stageCreateOrReplace(ident, new TableInfo.Builder().withSchema(schema).withPartitions(partitions).withProperties(properties).build());
+    }
+
+    /** Begins the transaction that creates the table (dropping the old one first when {@code replace}); its commit is the staged table's. */
+    private StagedTable stage(Identifier ident, TableInfo info, boolean replace, String statement)
+    {
+        String[] names = tableName(ident);
+        String table = name + "." + ident;
+        if (settings.readOnly()) {
+            throw SparkErrors.readOnly(statement);
+        }
+        Map<String, String> options = TableProperties.lakeOptions(info.properties(), table);
+        NewTable created = newTable(names, info, table);
+        io.moraine.core.catalog.MoraineCatalog writer = writer();
+        io.moraine.core.write.WriteTransaction transaction;
+        try {
+            transaction = io.moraine.core.write.WriteTransaction.begin(writer,
+                    new HadoopLakeFileSystem(org.apache.spark.sql.SparkSession.active().sessionState().newHadoopConf()));
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.of(e);
+        }
+        return CatalogWrites.build(transaction, () -> {
+            if (replace) {
+                transaction.dropTable(names[0], names[1]);
+            }
+            transaction.createTable(created);
+            var columns = transaction.dataFileLayout(names[0], names[1]).columns();
+            MoraineTable staged = new MoraineTable(settings, name, names[0], names[1], -1, transaction.readSnapshotId(), columns);
+            return new MoraineStagedTable(staged, transaction, statement, options,
+                    () -> options.forEach((key, value) -> CatalogWrites.setTableOption(writer(), names[0], names[1], key, value, table)));
+        });
+    }
+
+    private static NewTable newTable(String[] names, TableInfo info, String table)
+    {
+        NewTable newTable = NewTable.of(names[0], names[1], SparkColumnDefinitions.of(info.columns(), table))
+                .partitionedBy(SparkPartitionFields.of(info.partitions(), table));
+        String comment = info.properties().get(TableCatalog.PROP_COMMENT);
+        return comment == null ? newTable : newTable.withComment(comment);
     }
 
     /** ALTER TABLE: the column and comment changes in one commit, then one per lake option set. */

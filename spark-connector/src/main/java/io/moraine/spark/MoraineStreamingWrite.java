@@ -79,7 +79,7 @@ final class MoraineStreamingWrite
             }
             throw e;
         }
-        append.commit(transaction, atHead, messages, false, StreamEpochs.commitInfo(CatalogWrites.AUTHOR, statement, queryId, epochId));
+        append.commit(transaction, atHead, messages, AppendCommit.Replace.NOTHING, StreamEpochs.commitInfo(CatalogWrites.AUTHOR, statement, queryId, epochId));
     }
 
     /** The executors wrote by the table's columns and partitioning as planned; a table altered since is refused, not written wrongly. */

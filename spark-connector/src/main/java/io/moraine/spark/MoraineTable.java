@@ -64,7 +64,32 @@ record MoraineTable(MoraineSettings settings, String catalogName, String schemaN
     @Override
     public Set<TableCapability> capabilities()
     {
-        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.STREAMING_WRITE, TableCapability.TRUNCATE);
+        return Set.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.STREAMING_WRITE, TableCapability.TRUNCATE,
+                TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC);
+    }
+
+    /**
+     * The table's identity partition keys at its snapshot, which are what Spark's {@code PARTITION (k = v)} clause and
+     * dynamic {@code INSERT OVERWRITE} name. Keys by year, month, day, hour or bucket are left out: DuckLake's calendar
+     * keys are fields, not Spark's {@code months(c)} / {@code days(c)}, so reporting them would be wrong.
+     */
+    @Override
+    public org.apache.spark.sql.connector.expressions.Transform[] partitioning()
+    {
+        try (io.moraine.core.catalog.CatalogSnapshot snapshot = OpenStores.catalog(settings).at(snapshotId)) {
+            return snapshot.partitionInfo(tableId)
+                    .map(info -> snapshot.partitionColumns(tableId, info.getLong("partition_id")).stream()
+                            .sorted(java.util.Comparator.comparing(key -> key.getLong("partition_key_index")))
+                            .filter(key -> io.moraine.core.catalog.PartitionTransform.parse(key.getString("transform")).kind()
+                                    == io.moraine.core.catalog.PartitionTransform.Kind.IDENTITY)
+                            .flatMap(key -> tableSchema.column(key.getLong("column_id")).stream())
+                            .map(column -> (org.apache.spark.sql.connector.expressions.Transform) org.apache.spark.sql.connector.expressions.Expressions.identity(column.name()))
+                            .toArray(org.apache.spark.sql.connector.expressions.Transform[]::new))
+                    .orElse(new org.apache.spark.sql.connector.expressions.Transform[0]);
+        }
+        catch (io.moraine.core.error.MoraineException e) {
+            throw SparkErrors.of(e);
+        }
     }
 
     @Override

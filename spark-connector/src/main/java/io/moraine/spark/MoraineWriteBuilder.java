@@ -6,7 +6,10 @@ import io.moraine.core.write.WriteTransaction;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.Write;
-import org.apache.spark.sql.connector.write.SupportsTruncate;
+import org.apache.spark.sql.connector.expressions.filter.AlwaysTrue;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.write.SupportsDynamicOverwrite;
+import org.apache.spark.sql.connector.write.SupportsOverwriteV2;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
 import org.apache.spark.sql.types.StructType;
@@ -14,16 +17,54 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Appends to a moraine table ({@code INSERT INTO}, {@code df.writeTo(t).append()}, the insert of CTAS): the write
  * transaction begins on the driver when Spark plans the batch, at the lake's head, and fixes the layout the executors
- * write by. An overwrite ({@link #truncate}) deletes the table's rows in the same commit; overwrites by a filter or of
- * partitions (dynamic mode) are not supported yet. A streaming query's micro-batches append through
- * {@link MoraineStreamingWrite}.
+ * write by. Overwrites delete rows in the same commit that adds the written ones: every row ({@link #truncate}), the
+ * rows a condition accepts ({@link #overwrite}, decided by the core when the write is planned) or the rows in the
+ * partitions the written rows fall in ({@link #overwriteDynamicPartitions}, decided by the core at the commit). A
+ * streaming query's micro-batches append through {@link MoraineStreamingWrite}.
+ *
+ * @param overwrite the rows the write replaces: null for none (an append), an empty array for every row, else the
+ *         condition's predicates (all must hold)
  */
-record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, boolean overwrite)
-        implements WriteBuilder, SupportsTruncate
+record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, Predicate[] overwrite, boolean dynamic)
+        implements WriteBuilder, SupportsOverwriteV2, SupportsDynamicOverwrite
 {
     MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info)
     {
-        this(table, info, false);
+        this(table, info, null, false);
+    }
+
+    /** Spark asks whether it may overwrite by the condition; the core decides at planning, refusing a condition it cannot decide exactly. */
+    @Override
+    public boolean canOverwrite(Predicate[] predicates)
+    {
+        return true;
+    }
+
+    /**
+     * {@code df.writeTo(t).overwrite(cond)} and {@code INSERT OVERWRITE t PARTITION (k = v, ...) ...} (static mode): the
+     * rows {@code predicates} accept are deleted and the written rows added, in one commit.
+     */
+    @Override
+    public WriteBuilder overwrite(Predicate[] predicates)
+    {
+        boolean everyRow = java.util.Arrays.stream(predicates).allMatch(predicate -> predicate instanceof AlwaysTrue);
+        return new MoraineWriteBuilder(table, info, everyRow ? new Predicate[0] : predicates.clone(), false);
+    }
+
+    /**
+     * {@code df.writeTo(t).overwritePartitions()} and {@code INSERT OVERWRITE} in dynamic mode
+     * ({@code spark.sql.sources.partitionOverwriteMode=dynamic}): the partitions the written rows fall in are replaced
+     * (every row of an unpartitioned table), in one commit.
+     */
+    @Override
+    public WriteBuilder overwriteDynamicPartitions()
+    {
+        return new MoraineWriteBuilder(table, info, null, true);
+    }
+
+    private boolean overwrites()
+    {
+        return overwrite != null || dynamic;
     }
 
 
@@ -35,7 +76,7 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, boolean ov
     @Override
     public WriteBuilder truncate()
     {
-        return new MoraineWriteBuilder(table, info, true);
+        return new MoraineWriteBuilder(table, info, new Predicate[0], false);
     }
 
     @Override
@@ -46,7 +87,7 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, boolean ov
             @Override
             public String description()
             {
-                return (overwrite ? "moraine overwrite of " : "moraine append to ") + table.name();
+                return "moraine " + statement();
             }
 
             @Override
@@ -70,7 +111,7 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, boolean ov
      */
     private StreamingWrite streaming()
     {
-        if (overwrite) {
+        if (overwrites()) {
             throw SparkErrors.unsupported("moraine's streaming sink only appends: outputMode(\"complete\") would replace every row of " + table.name()
                     + " in each micro-batch, which it does not do; write the stream with outputMode(\"append\"), or replace the table's rows per batch in "
                     + "foreachBatch with df.writeTo(\"" + table.name() + "\").overwrite(lit(true))");
@@ -97,7 +138,9 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, boolean ov
     {
         WriteTransaction transaction;
         try {
-            transaction = WriteTransaction.begin(OpenStores.writer(table.settings()));
+            // with the lake's files: an overwrite may add to delete files
+            transaction = WriteTransaction.begin(OpenStores.writer(table.settings()),
+                    new HadoopLakeFileSystem(org.apache.spark.sql.SparkSession.active().sessionState().newHadoopConf()));
         }
         catch (MoraineException e) {
             throw SparkErrors.of(e);
@@ -106,9 +149,53 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, boolean ov
         return CatalogWrites.build(begun, () -> {
             WriteRecipe recipe = WriteRecipe.of(begun.dataFileLayout(table.schemaName(), table.tableName()), table.name());
             checkSchema(recipe.fileSchema());
+            AppendCommit.Replace replace = AppendCommit.Replace.NOTHING;
+            if (dynamic) {
+                replace = AppendCommit.Replace.PARTITIONS_WRITTEN;
+            }
+            else if (overwrite != null && overwrite.length == 0) {
+                replace = AppendCommit.Replace.EVERY_ROW;
+            }
+            else if (overwrite != null) {
+                deleteWhere(begun);
+            }
             return new MoraineBatchWrite(table, begun, recipe, CatalogWrites.hadoopConfiguration(), InsertInlining.of(begun, table.schemaName(), table.tableName()),
-                    overwrite);
+                    replace, statement());
         });
+    }
+
+    /** The delete half of an overwrite by a condition, decided by the core now, before any task writes. */
+    private void deleteWhere(WriteTransaction transaction)
+    {
+        String condition = condition();
+        SparkFilters.Converted converted = SparkFilters.convert(overwrite, table.tableSchema());
+        if (!converted.exact()) {
+            throw SparkErrors.unsupported("cannot overwrite the rows of " + table.name() + " where " + condition + ": moraine overwrites by "
+                    + "conditions of =, <, <=, >, >=, IN and IS [NOT] NULL on the table's columns joined by AND; use such a condition, or run "
+                    + "DELETE FROM " + table.name() + " WHERE ... and then INSERT INTO");
+        }
+        try {
+            transaction.deleteWhere(table.schemaName(), table.tableName(), converted.filter(), condition);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.analysis("MORAINE_" + e.code().name(), "0A000", e.getMessage(), e);
+        }
+    }
+
+    private String condition()
+    {
+        return java.util.Arrays.stream(overwrite).map(Predicate::toString).collect(java.util.stream.Collectors.joining(" AND "));
+    }
+
+    private String statement()
+    {
+        if (dynamic) {
+            return "overwrite of the partitions written to " + table.name();
+        }
+        if (overwrite == null) {
+            return "append to " + table.name();
+        }
+        return overwrite.length == 0 ? "overwrite of " + table.name() : "overwrite of " + table.name() + " where " + condition();
     }
 
     /** Spark hands rows in the table's schema as loaded; a table changed since then is refused rather than written wrongly. */

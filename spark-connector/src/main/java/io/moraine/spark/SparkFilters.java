@@ -11,6 +11,10 @@ import io.moraine.core.types.TableSchema;
 import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.filter.AlwaysFalse;
+import org.apache.spark.sql.connector.expressions.filter.AlwaysTrue;
+import org.apache.spark.sql.connector.expressions.filter.And;
+import org.apache.spark.sql.connector.expressions.filter.Or;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 
 import java.util.ArrayList;
@@ -32,31 +36,44 @@ final class SparkFilters
 
     private SparkFilters() {}
 
-    /** The predicates that convert, and the filter they make together. */
-    record Converted(List<Predicate> predicates, ScanFilter filter) {}
+    /**
+     * The predicates that convert, and the filter they make together; {@code exact}: the filter accepts exactly the
+     * rows all the predicates accept (every predicate converted whole, on table columns only).
+     */
+    record Converted(List<Predicate> predicates, ScanFilter filter, boolean exact) {}
 
     static Converted convert(Predicate[] predicates, TableSchema schema)
     {
         Map<Long, ColumnDomain> domains = new HashMap<>();
         List<Predicate> converted = new ArrayList<>();
         boolean none = false;
-        for (Predicate predicate : predicates) {
-            Map<Long, ColumnDomain> conjuncts = new HashMap<>();
-            if (!collect(predicate, schema, conjuncts)) {
+        boolean exact = true;
+        for (Predicate given : predicates) {
+            Predicate predicate = simplified(given);
+            if (predicate instanceof AlwaysTrue || predicate instanceof AlwaysFalse) {
+                none |= predicate instanceof AlwaysFalse;
+                converted.add(given);
                 continue;
             }
-            converted.add(predicate);
+            Map<Long, ColumnDomain> conjuncts = new HashMap<>();
+            if (!collect(predicate, schema, conjuncts)) {
+                exact = false;
+                continue;
+            }
+            converted.add(given);
             for (Map.Entry<Long, ColumnDomain> entry : conjuncts.entrySet()) {
                 ColumnDomain previous = domains.get(entry.getKey());
                 ColumnDomain merged = previous == null ? entry.getValue() : intersect(previous, entry.getValue());
                 if (merged == null) {
+                    exact = false;
                     continue;
                 }
                 domains.put(entry.getKey(), merged);
                 none |= merged.isNone();
             }
         }
-        return new Converted(converted, none ? ScanFilter.none() : ScanFilter.of(domains));
+        exact &= !domains.containsKey(HiddenColumn.ROW_ID.columnId());
+        return new Converted(converted, none ? ScanFilter.none() : ScanFilter.of(domains), exact);
     }
 
     /** Adds the predicate's domains (a conjunction) to {@code domains}; false when it does not convert whole. */
@@ -79,6 +96,41 @@ final class SparkFilters
                     }
                     domains.put(entry.getKey(), merged);
                 }
+                return true;
+            }
+            case "OR" -> {
+                // x = a OR x = b OR x IS NULL ...: one column on both sides, its domains united
+                Map<Long, ColumnDomain> left = new HashMap<>();
+                Map<Long, ColumnDomain> right = new HashMap<>();
+                if (!collect((Predicate) children[0], schema, left) || !collect((Predicate) children[1], schema, right)
+                        || left.size() != 1 || !left.keySet().equals(right.keySet())) {
+                    return false;
+                }
+                long columnId = left.keySet().iterator().next();
+                ColumnDomain a = left.get(columnId);
+                ColumnDomain b = right.get(columnId);
+                List<ValueRange> ranges = new ArrayList<>(a.ranges());
+                ranges.addAll(b.ranges());
+                domains.put(columnId, new ColumnDomain(ranges, a.nullAllowed() || b.nullAllowed()));
+                return true;
+            }
+            case "<=>" -> {
+                // NULL-safe equality with a literal (what a static PARTITION (k = v) clause becomes)
+                boolean columnFirst = children[0] instanceof NamedReference;
+                Optional<TableColumn> column = column(columnFirst ? children[0] : children[1], schema);
+                Expression other = columnFirst ? children[1] : children[0];
+                if (column.isEmpty() || !(other instanceof Literal<?> literal)) {
+                    return false;
+                }
+                if (literal.value() == null) {
+                    domains.put(column.get().columnId(), ColumnDomain.onlyNull());
+                    return true;
+                }
+                Object value = literal(other, column.get());
+                if (value == null) {
+                    return false;
+                }
+                domains.put(column.get().columnId(), ColumnDomain.of(ValueRange.equalTo(value)));
                 return true;
             }
             case "IS_NULL", "IS_NOT_NULL" -> {
@@ -127,6 +179,50 @@ final class SparkFilters
             }
             default -> {
                 return false;
+            }
+        }
+    }
+
+    /**
+     * The predicate with constants folded: {@code <literal> IS [NOT] NULL} to TRUE or FALSE, then AND and OR with a
+     * constant side (Spark writes a static {@code PARTITION (k = v)} clause as
+     * {@code (k IS NOT NULL AND 'v' IS NOT NULL AND k = 'v') OR (k IS NULL AND 'v' IS NULL)}).
+     */
+    static Predicate simplified(Predicate predicate)
+    {
+        Expression[] children = predicate.children();
+        switch (predicate.name()) {
+            case "IS_NULL", "IS_NOT_NULL" -> {
+                if (children[0] instanceof Literal<?> literal) {
+                    boolean isNull = literal.value() == null;
+                    return isNull == predicate.name().equals("IS_NULL") ? new AlwaysTrue() : new AlwaysFalse();
+                }
+                return predicate;
+            }
+            case "AND" -> {
+                Predicate left = simplified((Predicate) children[0]);
+                Predicate right = simplified((Predicate) children[1]);
+                if (left instanceof AlwaysFalse || right instanceof AlwaysFalse) {
+                    return new AlwaysFalse();
+                }
+                if (left instanceof AlwaysTrue) {
+                    return right;
+                }
+                return right instanceof AlwaysTrue ? left : new And(left, right);
+            }
+            case "OR" -> {
+                Predicate left = simplified((Predicate) children[0]);
+                Predicate right = simplified((Predicate) children[1]);
+                if (left instanceof AlwaysTrue || right instanceof AlwaysTrue) {
+                    return new AlwaysTrue();
+                }
+                if (left instanceof AlwaysFalse) {
+                    return right;
+                }
+                return right instanceof AlwaysFalse ? left : new Or(left, right);
+            }
+            default -> {
+                return predicate;
             }
         }
     }

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Spark's writes read by DuckDB through {@code ducklake:moraine:} (every column and the rowid, as Spark reads them),
@@ -214,6 +215,128 @@ class TestMoraineSparkDuckDbCrossReads
         }
         assertThat(TextRows.of(spark, query)).as("Spark reads the added files as DuckDB does").containsExactlyElementsOf(duckDbRows);
         assertThat(TextRows.of(spark, "SELECT id, s.b FROM lake.main.added WHERE id = 11 OR s.a = 3")).containsExactlyInAnyOrder("3|b3", "11|c1");
+    }
+
+    /**
+     * Overwrites by a condition (static) and of the partitions written (dynamic) each replace exactly their rows in one
+     * commit; the rows they leave keep their row ids, and DuckDB reads the result as Spark does.
+     */
+    @Test
+    void overwritesReplaceTheirRowsInOneCommit()
+            throws Exception
+    {
+        String table = "lake.main.ow";
+        spark.sql("CREATE TABLE " + table + " (id BIGINT, region STRING, v BIGINT) PARTITIONED BY (region) TBLPROPERTIES ('data_inlining_row_limit' = '10')");
+        spark.range(0, 300).selectExpr("id", "CASE id % 3 WHEN 0 THEN 'eu' WHEN 1 THEN 'us' ELSE 'apac' END AS region", "id % 7 AS v")
+                .writeTo(table).append();
+        spark.sql("INSERT INTO " + table + " VALUES (1000, 'eu', 1), (1001, 'us', 2), (1002, 'apac', 3), (1003, NULL, 4)");
+        assertThat(TextRows.of(spark, "SELECT count(*) FROM " + table + " WHERE _file IS NULL")).as("the small insert is inlined").containsExactly("4");
+        String rows = "SELECT id, region, v, _row_id FROM " + table + " ORDER BY id";
+        List<String> before = TextRows.of(spark, rows);
+        long snapshot = newestSnapshot();
+
+        // by a condition: the eu rows (files and the inlined one) go, the new ones come, in one snapshot
+        spark.range(2000, 2005).selectExpr("id", "'eu' AS region", "id AS v").writeTo(table).overwrite(org.apache.spark.sql.functions.col("region").equalTo("eu"));
+        assertThat(newestSnapshot()).as("one commit").isEqualTo(snapshot + 1);
+        assertThat(TextRows.of(spark, "SELECT region, count(*), min(id) FROM " + table + " GROUP BY region ORDER BY region"))
+                .containsExactly("null|1|1003", "apac|101|2", "eu|5|2000", "us|101|1");
+        assertThat(TextRows.of(spark, rows).stream().filter(row -> !row.contains("|eu|")).toList()).as("the other rows keep their row ids")
+                .containsExactlyElementsOf(before.stream().filter(row -> !row.contains("|eu|")).toList());
+
+        // INSERT OVERWRITE with a static partition value; then a condition the core cannot decide from the catalog
+        spark.sql("INSERT OVERWRITE " + table + " PARTITION (region = 'us') SELECT id + 3000 AS id, v FROM " + table + " WHERE region = 'eu'");
+        assertThat(TextRows.of(spark, "SELECT count(*), min(id) FROM " + table + " WHERE region = 'us'")).containsExactly("5|5000");
+        long beforeRefusals = newestSnapshot();
+        assertThatThrownBy(() -> spark.range(1).selectExpr("id", "'apac' AS region", "id AS v").writeTo(table)
+                .overwrite(org.apache.spark.sql.functions.col("v").gt(3)))
+                .hasMessageContaining("where v > 3").hasMessageContaining("may hold rows that match it and rows that do not");
+        assertThatThrownBy(() -> spark.range(1).selectExpr("id", "'apac' AS region", "id AS v").writeTo(table)
+                .overwrite(org.apache.spark.sql.functions.expr("id % 2 = 0")))
+                .hasMessageContaining("cannot overwrite the rows of " + table + " where");
+        assertThat(newestSnapshot()).as("a refused overwrite commits nothing").isEqualTo(beforeRefusals);
+
+        // dynamic: only the partitions the rows fall in are replaced (a new one is added)
+        List<String> apacAndNull = TextRows.of(spark, "SELECT id, region, v, _row_id FROM " + table + " WHERE region IS NULL OR region = 'apac' ORDER BY id");
+        spark.range(4000, 4003).selectExpr("id", "CASE WHEN id = 4000 THEN 'us' ELSE 'latam' END AS region", "id AS v").writeTo(table).overwritePartitions();
+        assertThat(newestSnapshot()).isEqualTo(beforeRefusals + 1);
+        spark.conf().set("spark.sql.sources.partitionOverwriteMode", "dynamic");
+        try {
+            spark.sql("INSERT OVERWRITE " + table + " VALUES (4100, 'eu', 0)");
+        }
+        finally {
+            spark.conf().unset("spark.sql.sources.partitionOverwriteMode");
+        }
+        assertThat(TextRows.of(spark, "SELECT region, count(*), min(id) FROM " + table + " GROUP BY region ORDER BY region"))
+                .containsExactly("null|1|1003", "apac|101|2", "eu|1|4100", "latam|2|4001", "us|1|4000");
+        assertThat(TextRows.of(spark, "SELECT id, region, v, _row_id FROM " + table + " WHERE region IS NULL OR region = 'apac' ORDER BY id"))
+                .as("untouched partitions keep their rows and row ids").containsExactlyElementsOf(apacAndNull);
+
+        List<String> sparkRows = TextRows.of(spark, rows);
+        List<String> duckdb = duckDb(List.of("SELECT id, coalesce(region, 'null'), v, rowid FROM lake.main.ow ORDER BY id"));
+        assertThat(TextRows.ofStatement(duckdb, 0)).as("DuckDB reads the overwritten table as Spark does").containsExactlyElementsOf(sparkRows);
+    }
+
+    /**
+     * DuckDB keeps writing tables Spark's DELETE, UPDATE and MERGE changed (file rows and inlined rows), and Spark reads
+     * DuckDB's inserts, updates and deletes as DuckDB does, row ids included.
+     */
+    @Test
+    void duckDbKeepsWritingTablesSparksRowLevelWritesChanged()
+            throws Exception
+    {
+        List<String> tables = List.of("dml_files", "dml_inlined");
+        spark.sql("CREATE TABLE lake.main.dml_files (id BIGINT, region STRING, v BIGINT) TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        spark.sql("CREATE TABLE lake.main.dml_inlined (id BIGINT, region STRING, v BIGINT) TBLPROPERTIES ('data_inlining_row_limit' = '50')");
+        spark.range(0, 40).selectExpr("id", "CASE id % 2 WHEN 0 THEN 'eu' ELSE 'us' END AS region", "id * 10 AS v").createOrReplaceTempView("dml_source");
+        for (String table : tables) {
+            String name = "lake.main." + table;
+            spark.sql("INSERT INTO " + name + " SELECT * FROM dml_source");
+            spark.sql("DELETE FROM " + name + " WHERE id % 5 = 0");
+            spark.sql("UPDATE " + name + " SET v = v + 1 WHERE region = 'eu'");
+            spark.sql("MERGE INTO " + name + " t USING (SELECT id, 'apac' AS region, -id AS v FROM range(30, 45)) s ON t.id = s.id "
+                    + "WHEN MATCHED AND t.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *");
+        }
+        String sparkText = "SELECT id, region, v, _row_id FROM lake.main.%s ORDER BY id";
+        String duckDbText = "SELECT id, region, v, rowid FROM lake.main.%s ORDER BY id";
+        List<List<String>> sparkWrote = tables.stream().map(table -> TextRows.of(spark, sparkText.formatted(table))).toList();
+        List<String> statements = new ArrayList<>();
+        for (String table : tables) {
+            statements.add(duckDbText.formatted(table));
+        }
+        for (String table : tables) {
+            statements.add("INSERT INTO lake.main." + table + " VALUES (100, 'eu', 1000), (101, 'latam', 1010)");
+            statements.add("UPDATE lake.main." + table + " SET v = v * 2 WHERE region = 'us' OR id = 100");
+            statements.add("DELETE FROM lake.main." + table + " WHERE id IN (1, 2, 3, 101) OR region = 'apac' AND id > 40");
+        }
+        for (String table : tables) {
+            statements.add(duckDbText.formatted(table));
+        }
+        List<String> duckdb = duckDb(statements);
+        for (int i = 0; i < tables.size(); i++) {
+            assertThat(sparkWrote.get(i)).as("Spark's rows of " + tables.get(i)).hasSizeGreaterThan(30);
+            assertThat(TextRows.ofStatement(duckdb, i)).as("DuckDB reads " + tables.get(i) + " as Spark left it").containsExactlyElementsOf(sparkWrote.get(i));
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            String table = tables.get(i);
+            List<String> duckDbRows = TextRows.ofStatement(duckdb, tables.size() + 3 * tables.size() + i);
+            assertThat(duckDbRows).as("DuckDB inserted and updated " + table).anyMatch(row -> row.startsWith("100|eu|2000|"))
+                    .noneMatch(row -> row.startsWith("101|") || row.startsWith("1|"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!TextRows.of(spark, sparkText.formatted(table)).equals(duckDbRows) && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(TextRows.of(spark, sparkText.formatted(table))).as("Spark reads DuckDB's writes to " + table).containsExactlyElementsOf(duckDbRows);
+        }
+    }
+
+    private long newestSnapshot()
+    {
+        // the store this driver's catalog writes through (shared; not closed here)
+        MoraineCatalog catalog = OpenStores.writer(MoraineSettings.from(new org.apache.spark.sql.util.CaseInsensitiveStringMap(
+                Map.of("store", StoreUri.parse(store.toString()).toString())), "test"));
+        try (io.moraine.core.catalog.CatalogSnapshot latest = catalog.latest()) {
+            return latest.id();
+        }
     }
 
     private List<String> sparkRows(String table)

@@ -60,30 +60,39 @@ class TestMoraineSparkStreaming
         }
     }
 
+    /** Micro-batches in all; the restart comes after half of them and replays the last batch before it. */
+    private static final int BATCHES = 200;
+
     @Test
-    void fiftyMicroBatchesLandInlinedExactlyOnceAcrossARestartThatReplaysABatch()
+    void twoHundredMicroBatchesLandInlinedExactlyOnceAcrossARestartThatReplaysABatch()
             throws Exception
     {
+        long started = System.nanoTime();
+        int half = BATCHES / 2;
+        // the restart's progress must still hold the replayed batch when it ends
+        spark.conf().set("spark.sql.streaming.numRecentProgressUpdates", Integer.toString(BATCHES));
         spark.sql("CREATE TABLE lake.main.events (" + SOURCE_SCHEMA + ") TBLPROPERTIES ('data_inlining_row_limit' = '100')");
         Path source = Files.createDirectories(directory.resolve("events-in"));
         Path checkpoint = directory.resolve("events-checkpoint");
         List<Long> expected = new ArrayList<>();
-        for (int batch = 0; batch < 25; batch++) {
+        for (int batch = 0; batch < half; batch++) {
             expected.addAll(writeBatchFile(source, batch, rowsOf(batch), expected.size()));
         }
         runToEnd(eventsQuery(source, checkpoint));
         assertThat(count("lake.main.events")).isEqualTo(expected.size());
 
-        // The driver died after moraine committed epoch 24 and before Spark logged it: the restart runs batch 24 again.
-        forgetCommit(checkpoint, 24);
-        for (int batch = 25; batch < 50; batch++) {
+        // The driver died after moraine committed the last epoch and before Spark logged it: the restart runs that batch again.
+        int replayed = half - 1;
+        forgetCommit(checkpoint, replayed);
+        for (int batch = half; batch < BATCHES; batch++) {
             expected.addAll(writeBatchFile(source, batch, rowsOf(batch), expected.size()));
         }
         StreamingQuery restarted = eventsQuery(source, checkpoint);
         runToEnd(restarted);
-        assertThat(Arrays.stream(restarted.recentProgress()).filter(progress -> progress.batchId() == 24).mapToLong(StreamingQueryProgress::numInputRows))
-                .as("the restart replayed batch 24 with its rows").containsExactly((long) rowsOf(24));
-        assertThat(checkpoint.resolve("commits").resolve("24")).as("Spark logged the replayed batch").exists();
+        assertThat(Arrays.stream(restarted.recentProgress()).filter(progress -> progress.batchId() == replayed).mapToLong(StreamingQueryProgress::numInputRows))
+                .as("the restart replayed batch " + replayed + " with its rows").containsExactly((long) rowsOf(replayed));
+        assertThat(checkpoint.resolve("commits").resolve(Integer.toString(replayed))).as("Spark logged the replayed batch").exists();
+        long streamed = System.nanoTime() - started;
 
         List<String> rows = TextRows.of(spark, "SELECT id, batch, label FROM lake.main.events ORDER BY id");
         assertThat(rows).as("every row exactly once").hasSize(expected.size());
@@ -93,14 +102,27 @@ class TestMoraineSparkStreaming
         String queryId = restarted.id().toString();
         List<String> epochs = TextRows.of(spark, "SELECT commit_extra_info FROM lake.main.events.snapshots WHERE commit_extra_info LIKE '%" + queryId + "%' "
                 + "ORDER BY snapshot_id");
-        assertThat(epochs).as("one snapshot per epoch, epoch 24 once").hasSize(50);
-        assertThat(epochs.get(24)).isEqualTo("{\"stream_writer_id\": \"" + queryId + "\", \"stream_epoch_id\": 24}");
+        assertThat(epochs).as("one snapshot per epoch, the replayed one once").hasSize(BATCHES);
+        assertThat(epochs.get(replayed)).isEqualTo("{\"stream_writer_id\": \"" + queryId + "\", \"stream_epoch_id\": " + replayed + "}");
 
+        // DuckDB reads the inlined rows, then flushes them: the first Parquet files
         List<String> duckdb = DuckDbOverStore.run(StoreUri.parse(store),
                 "SELECT id, batch, label FROM lake.main.events ORDER BY id",
-                "SELECT count(*), count(DISTINCT commit_extra_info) FROM ducklake_snapshots('lake') WHERE commit_extra_info LIKE '%" + queryId + "%'");
+                "SELECT count(*), count(DISTINCT commit_extra_info) FROM ducklake_snapshots('lake') WHERE commit_extra_info LIKE '%" + queryId + "%'",
+                "CALL ducklake_flush_inlined_data('lake', schema_name => 'main', table_name => 'events')",
+                "SELECT id, batch, label FROM lake.main.events ORDER BY id");
         assertThat(TextRows.ofStatement(duckdb, 0)).as("DuckDB reads the stream's rows").containsExactlyElementsOf(rows);
-        assertThat(TextRows.ofStatement(duckdb, 1)).as("DuckDB reads the epochs' extra info").containsExactly("50|50");
+        assertThat(TextRows.ofStatement(duckdb, 1)).as("DuckDB reads the epochs' extra info").containsExactly(BATCHES + "|" + BATCHES);
+        assertThat(TextRows.ofStatement(duckdb, 3)).as("DuckDB reads the flushed rows").containsExactlyElementsOf(rows);
+        assertThat(parquetFiles("events")).as("the flush wrote the table's first Parquet files").isNotEmpty();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        String flushed = "SELECT count(*) FROM lake.main.events WHERE _file IS NULL";
+        while (!TextRows.of(spark, flushed).equals(List.of("0")) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(TextRows.of(spark, flushed)).as("Spark sees the flush").containsExactly("0");
+        assertThat(TextRows.of(spark, "SELECT id, batch, label FROM lake.main.events ORDER BY id")).as("Spark reads the flushed rows").containsExactlyElementsOf(rows);
+        System.out.printf("streaming: %d micro-batches (%d rows, one replayed) in %.1f s%n", BATCHES, expected.size(), streamed / 1e9);
     }
 
     @Test

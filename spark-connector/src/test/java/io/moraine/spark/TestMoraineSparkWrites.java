@@ -123,6 +123,46 @@ class TestMoraineSparkWrites
         assertThat(spark.sql("SELECT count(*) FROM lake.main.copy VERSION AS OF " + (before + 1)).first().getLong(0)).isEqualTo(5);
     }
 
+    /** CTAS, RTAS and DataFrameWriterV2's create / createOrReplace commit the table and its rows as one snapshot; a failing query leaves nothing. */
+    @Test
+    void createAndReplaceAsSelectAreOneCommit()
+            throws Exception
+    {
+        long before = newest();
+        spark.sql("CREATE TABLE lake.main.ctas AS SELECT id, concat('r', id) AS name FROM range(0, 50)");
+        assertThat(newest()).as("table and rows in one snapshot").isEqualTo(before + 1);
+        assertThat(spark.sql("SELECT count(*), sum(id) FROM lake.main.ctas VERSION AS OF " + (before + 1)).first().toString()).isEqualTo("[50,1225]");
+
+        String failing = "SELECT CASE WHEN id < 5 THEN id ELSE raise_error('boom') END AS id FROM range(0, 10)";
+        assertThatThrownBy(() -> spark.sql("CREATE TABLE lake.main.failed AS " + failing)).hasMessageContaining("boom");
+        assertThat(rows("SHOW TABLES IN lake.main")).as("a failed CTAS leaves no table").noneMatch(row -> row.contains("failed"));
+        assertThat(newest()).isEqualTo(before + 1);
+
+        spark.sql("REPLACE TABLE lake.main.ctas AS SELECT id * 2 AS id2 FROM range(0, 3)");
+        assertThat(newest()).isEqualTo(before + 2);
+        assertThat(spark.table("lake.main.ctas").schema().simpleString()).isEqualTo("struct<id2:bigint>");
+        assertThat(spark.sql("SELECT count(*), sum(id2) FROM lake.main.ctas").first().toString()).isEqualTo("[3,6]");
+        assertThatThrownBy(() -> spark.sql("CREATE OR REPLACE TABLE lake.main.ctas AS " + failing)).hasMessageContaining("boom");
+        assertThat(newest()).as("a failed RTAS keeps the old table").isEqualTo(before + 2);
+        assertThat(spark.sql("SELECT count(*), sum(id2) FROM lake.main.ctas").first().toString()).isEqualTo("[3,6]");
+        assertThatThrownBy(() -> spark.sql("REPLACE TABLE lake.main.nothing AS SELECT 1 AS a")).hasMessageContaining("nothing");
+
+        spark.range(0, 400).selectExpr("id", "id % 3 AS k").writeTo("lake.main.dfc").partitionedBy(org.apache.spark.sql.functions.col("k")).create();
+        assertThat(newest()).isEqualTo(before + 3);
+        assertThat(spark.sql("SELECT count(*), count(DISTINCT k), count(DISTINCT _file) >= 3 FROM lake.main.dfc").first().toString()).isEqualTo("[400,3,true]");
+        spark.range(0, 5).selectExpr("id", "'x' AS label").writeTo("lake.main.dfc").createOrReplace();
+        assertThat(newest()).isEqualTo(before + 4);
+        assertThat(spark.sql("SELECT count(*), min(label) FROM lake.main.dfc").first().toString()).isEqualTo("[5,x]");
+        assertThat(spark.sql("SELECT count(*) FROM lake.main.dfc VERSION AS OF " + (before + 3)).first().getLong(0)).isEqualTo(400);
+    }
+
+    private long newest()
+    {
+        try (CatalogSnapshot snapshot = catalog().latest()) {
+            return snapshot.id();
+        }
+    }
+
     private MoraineCatalog catalog()
     {
         return OpenStores.writer(MoraineSettings.from(new org.apache.spark.sql.util.CaseInsensitiveStringMap(Map.of("store", store)), "test"));

@@ -17,8 +17,9 @@ import static io.moraine.cli.LocalDirectories.deleteRecursively;
  * {@code make demo}: DuckDB writes a small lake through {@code ATTACH 'ducklake:moraine:<store>'} (real DuckLake: Parquet
  * files, a delete file, inlined rows, several snapshots; the catalog lives in a moraine store on the local file system),
  * then Trino's own server (a child JVM, the plugin from its plugin directory) serves that store, runs a few queries and
- * writes a table (CREATE TABLE AS, then MERGE) that DuckDB reads back, a real Spark reads the lake once more, Trino's table too
- * ({@code SparkDemo}), and the command prints how to connect and keeps serving (unless {@code --once}).
+ * writes a table (CREATE TABLE AS, then MERGE) that DuckDB reads back, a real Spark reads the lake once more, Trino's table too,
+ * and writes (an append, a MERGE INTO; {@code SparkDemo}) what Trino and DuckDB then read, and the command prints how to
+ * connect and keeps serving (unless {@code --once}).
  */
 public final class DemoCommand
 {
@@ -105,7 +106,24 @@ public final class DemoCommand
                     }
                 }
             }
-            io.moraine.launchers.spark.SparkDemo.run(store);
+            if (io.moraine.launchers.spark.SparkDemo.run(store)) {
+                System.out.println();
+                System.out.println("-- Trino reads what Spark wrote");
+                System.out.println(io.moraine.launchers.spark.SparkDemo.SPARK_WROTE + ";");
+                System.out.print(trino.queryCsv(io.moraine.launchers.spark.SparkDemo.SPARK_WROTE));
+                System.out.println();
+                System.out.println("-- DuckDB reads what Spark wrote");
+                System.out.println(io.moraine.launchers.spark.SparkDemo.SPARK_WROTE + ";");
+                try (Connection connection = MoraineDuckDb.openWithDuckLake(); Statement statement = connection.createStatement()) {
+                    statement.execute("ATTACH " + MoraineDuckDb.quote("ducklake:moraine:" + store) + " AS lake (READ_ONLY)");
+                    try (ResultSet result = statement.executeQuery(io.moraine.launchers.spark.SparkDemo.SPARK_WROTE)) {
+                        System.out.println("source,customer,orders,total");
+                        while (result.next()) {
+                            System.out.println(result.getString(1) + "," + result.getString(2) + "," + result.getString(3) + "," + result.getString(4));
+                        }
+                    }
+                }
+            }
             System.out.println();
             System.out.println("Trino is serving the demo lake: " + trino.jdbcUrl());
             if (line.flag("once")) {

@@ -115,6 +115,72 @@ public final class FilePruning
         return true;
     }
 
+    /**
+     * Whether every row of the file is certain to match, from the catalog alone: for each filtered column, the file's
+     * identity partition value is accepted, or its statistics (null count, min and max) lie inside one range of the
+     * domain. False when a statistic is missing, a column holds NaN or floats, or the values straddle the domain: the
+     * file may then hold rows that match and rows that do not (see {@link #mayMatch}).
+     */
+    public boolean mustMatch(Row dataFile, Map<Long, Row> stats, FilePartitionValues partitionValues)
+    {
+        Long partitionId = dataFile.getLong("partition_id");
+        Map<Integer, PartitionKey> spec = partitionId == null ? Map.of() : specs.get().getOrDefault(partitionId, Map.of());
+        for (Map.Entry<Long, ColumnDomain> entry : filter.domains().entrySet()) {
+            TableColumn column = columns.get(entry.getKey());
+            if (column == null) {
+                return false;
+            }
+            if (!identityKeyAccepts(spec, entry.getKey(), column, entry.getValue(), partitionValues)
+                    && !statsInside(column.type(), stats.get(entry.getKey()), entry.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean identityKeyAccepts(Map<Integer, PartitionKey> spec, long columnId, TableColumn column, ColumnDomain domain,
+            FilePartitionValues partitionValues)
+    {
+        for (Map.Entry<Integer, PartitionKey> key : spec.entrySet()) {
+            if (key.getValue().columnId() != columnId || key.getValue().transform().kind() != PartitionTransform.Kind.IDENTITY
+                    || !partitionValues.hasSingle(key.getKey())) {
+                continue;
+            }
+            String text = partitionValues.single(key.getKey());
+            if (text == null) {
+                return domain.nullAllowed();
+            }
+            Optional<Object> value = DuckLakeValues.parseStat(column.type(), text);
+            if (value.isPresent() && domain.accepts(value.get())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean statsInside(DuckLakeType type, Row stats, ColumnDomain domain)
+    {
+        if (stats == null || !type.isOrderable() || Boolean.TRUE.equals(stats.get("contains_nan"))) {
+            return false;
+        }
+        if (type instanceof DuckLakeType.Primitive primitive && (primitive.kind() == io.moraine.core.types.PrimitiveKind.FLOAT64
+                || primitive.kind() == io.moraine.core.types.PrimitiveKind.FLOAT32)) {
+            // float statistics may be texts of another width (a retyped column): never certain
+            return false;
+        }
+        Long nullCount = stats.getLong("null_count");
+        Long valueCount = stats.getLong("value_count");
+        if (nullCount == null || nullCount > 0 && !domain.nullAllowed()) {
+            return false;
+        }
+        if (valueCount != null && valueCount == 0) {
+            return nullCount > 0;
+        }
+        Optional<Object> min = DuckLakeValues.parseStat(type, stats.getString("min_value"));
+        Optional<Object> max = DuckLakeValues.parseStat(type, stats.getString("max_value"));
+        return min.isPresent() && max.isPresent() && domain.ranges().stream().anyMatch(range -> range.contains(min.get()) && range.contains(max.get()));
+    }
+
     /** Whether a file with these stats rows of {@link #statsColumns()} (by column id) may hold matching rows. */
     public boolean statsMayMatch(Map<Long, Row> stats)
     {

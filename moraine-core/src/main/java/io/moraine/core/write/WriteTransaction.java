@@ -365,6 +365,48 @@ public final class WriteTransaction
     }
 
     /**
+     * The delete half of an overwrite by a condition ({@code INSERT OVERWRITE ... PARTITION (...)}, Spark's
+     * {@code overwrite(condition)}): deletes the rows of the table at this transaction's snapshot that {@code filter}
+     * (column domains by column id) accepts, decided exactly from partition values, file statistics and the inlined
+     * rows themselves; {@code condition} names the condition in errors. Refused with an {@link
+     * io.moraine.core.error.UnsupportedFeatureException} when a data file may hold rows that match and rows that do not.
+     * Rows this transaction adds, before or after, are kept.
+     */
+    public WriteTransaction deleteWhere(String schema, String table, io.moraine.core.scan.ScanFilter filter, String condition)
+    {
+        requireNonNull(filter, "filter is null");
+        requireOpen();
+        TableDraft draft = view.table(schema, table);
+        if (draft.created) {
+            return this;
+        }
+        return deleteRows(schema, table, RowsMatching.filter(viewSnapshot, draft.tableId, draft.qualifiedName(), filter, condition));
+    }
+
+    /**
+     * The delete half of a dynamic partition overwrite: deletes the rows of the table at this transaction's snapshot
+     * that lie in the partitions the rows this transaction added to it so far fall in (its data files' partition values,
+     * its inlined rows' values), under the table's current partition spec; of an unpartitioned table, every row. Call it
+     * after the appends. Refused when a data file was written under another spec.
+     */
+    public WriteTransaction deletePartitionsWritten(String schema, String table)
+    {
+        requireOpen();
+        TableDraft draft = view.table(schema, table);
+        if (draft.created) {
+            return this;
+        }
+        var spec = view.dataFileLayout(draft).partitionSpec();
+        if (spec.isEmpty()) {
+            return deleteRows(schema, table, RowsMatching.filter(viewSnapshot, draft.tableId, draft.qualifiedName(), io.moraine.core.scan.ScanFilter.all(),
+                    "TRUE"));
+        }
+        var partitions = RowsMatching.partitionsOf(spec.get(), view.dataFileLayout(draft).columns(), draft.dataFiles,
+                draft.inlined.stream().map(InlinedBatch::rows).toList(), draft.qualifiedName());
+        return deleteRows(schema, table, RowsMatching.partitions(viewSnapshot, draft.tableId, draft.qualifiedName(), spec.get(), partitions));
+    }
+
+    /**
      * Deletes every row of the table this transaction sees, as DuckLake's {@code DELETE FROM t} / TRUNCATE: the rows
      * visible at the commit's base snapshot and the rows this transaction added before (their data files are left to
      * the engine, or to the clean-up of orphaned files). Rows added after it are kept.

@@ -149,6 +149,53 @@ class WriteTransactionTest
         }
     }
 
+    @Test
+    void anOverwriteDeletesTheInlinedRowsItsConditionAcceptsAndKeepsTheRowsItAdds()
+    {
+        try (org.apache.arrow.memory.RootAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.VectorSchemaRoot first = rows(allocator, 1, 2, 3, 2);
+                org.apache.arrow.vector.VectorSchemaRoot replacement = rows(allocator, 2, 9);
+                org.apache.arrow.vector.VectorSchemaRoot dynamic = rows(allocator, 5)) {
+            WriteTransaction.begin(catalog).insertInlined("s", "t", first).commit();
+            long a = columnId("a");
+            io.moraine.core.scan.ScanFilter twos = io.moraine.core.scan.ScanFilter.of(java.util.Map.of(a,
+                    io.moraine.core.scan.ColumnDomain.values(List.of(2L))));
+            long overwritten = WriteTransaction.begin(catalog).deleteWhere("s", "t", twos, "a = 2").insertInlined("s", "t", replacement).commit();
+            assertThat(liveValuesOfA(overwritten)).as("both old 2s gone, the new 2 kept").containsExactlyInAnyOrder(1, 3, 2, 9);
+            // an unpartitioned table's "partitions written" are all of it: only the rows the transaction adds stay
+            long replaced = WriteTransaction.begin(catalog).insertInlined("s", "t", dynamic).deletePartitionsWritten("s", "t").commit();
+            assertThat(liveValuesOfA(replaced)).containsExactly(5);
+        }
+    }
+
+    private long columnId(String name)
+    {
+        try (CatalogSnapshot snapshot = catalog.at(catalog.headSnapshotId().orElseThrow())) {
+            return snapshot.model().columns(snapshot.model().table("s", "t").orElseThrow()).column(name).orElseThrow().columnId();
+        }
+    }
+
+    private List<Integer> liveValuesOfA(long snapshotId)
+    {
+        List<Integer> values = new java.util.ArrayList<>();
+        try (CatalogSnapshot snapshot = catalog.at(snapshotId);
+                org.apache.arrow.memory.RootAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
+            long tableId = snapshot.model().table("s", "t").orElseThrow().id();
+            var columns = snapshot.model().columns(tableId).columns().subList(0, 1);
+            var task = new io.moraine.core.scan.InlinedRowsTask(tableId, snapshotId, snapshot.viewHeadSnapshotId(),
+                    snapshot.inlinedDataTables(tableId).stream().map(row -> row.getLong("schema_version")).toList());
+            try (var reader = io.moraine.core.inline.read.InlinedRowsReader.open(snapshot, task, columns, 1024, allocator)) {
+                while (reader.hasNext()) {
+                    var batch = reader.next();
+                    for (int row = 0; row < batch.rows(); row++) {
+                        values.add((Integer) batch.vector(0).getObject(row));
+                    }
+                }
+            }
+        }
+        return values;
+    }
+
     private synchronized org.apache.arrow.vector.VectorSchemaRoot rows(org.apache.arrow.memory.BufferAllocator allocator, int... values)
     {
         try (CatalogSnapshot snapshot = catalog.at(catalog.headSnapshotId().orElseThrow())) {
