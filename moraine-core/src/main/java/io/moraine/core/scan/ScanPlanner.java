@@ -6,6 +6,7 @@ import io.moraine.core.catalog.AllowedLocations;
 import io.moraine.core.catalog.TableFileLocations;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.row.Row;
+import io.moraine.core.row.RowsOfDataFile;
 import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.row.TableKind;
 import io.moraine.core.error.UnsupportedFeatureException;
@@ -104,7 +105,7 @@ final class ScanPlanner
         long fileId = file.getLong("data_file_id");
         Map<Long, Row> fileStats = new HashMap<>();
         if (stats != null) {
-            for (Row row : rowsOf(stats, fileId)) {
+            for (Row row : RowsOfDataFile.take(stats, fileId)) {
                 if (pruning.statsColumns().contains(row.getLong("column_id"))) {
                     fileStats.put(row.getLong("column_id"), row);
                 }
@@ -114,7 +115,7 @@ final class ScanPlanner
             // Opened at the first partitioned file: an unpartitioned table never reads partition values.
             partitionValues = Iterators.peekingIterator(track(snapshot.filePartitionValues(tableId)));
         }
-        FilePartitionValues fileValues = FilePartitionValues.of(partitionValues == null ? List.of() : rowsOf(partitionValues, fileId));
+        FilePartitionValues fileValues = FilePartitionValues.of(partitionValues == null ? List.of() : RowsOfDataFile.take(partitionValues, fileId));
         long[] deleted = inlinedDeletesOf(fileId);
         if (!pruning.mayMatch(file, fileStats, fileValues)) {
             return;
@@ -200,19 +201,6 @@ final class ScanPlanner
             list.add(values.single(key));
         }
         return list;
-    }
-
-    /** The rows of {@code fileId} at the head of a stream ordered by data file id, skipping those of earlier files. */
-    private static List<Row> rowsOf(PeekingIterator<Row> rows, long fileId)
-    {
-        List<Row> result = new ArrayList<>();
-        while (rows.hasNext() && rows.peek().getLong("data_file_id") <= fileId) {
-            Row row = rows.next();
-            if (row.getLong("data_file_id") == fileId) {
-                result.add(row);
-            }
-        }
-        return result;
     }
 
     private long[] inlinedDeletesOf(long fileId)

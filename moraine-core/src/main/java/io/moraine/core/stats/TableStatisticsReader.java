@@ -4,6 +4,7 @@ import com.google.common.collect.Iterators;
 import com.google.common.collect.PeekingIterator;
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.row.Row;
+import io.moraine.core.row.RowsOfDataFile;
 import io.moraine.core.catalog.RowCursor;
 import io.moraine.core.keyspace.InlineKeys;
 import io.moraine.core.keyspace.KeyWriter;
@@ -109,11 +110,11 @@ final class TableStatisticsReader
                 Row file = files.next();
                 long fileId = file.getLong("data_file_id");
                 Map<Long, Row> fileStats = new HashMap<>();
-                for (Row row : rowsOf(stats, fileId)) {
+                for (Row row : RowsOfDataFile.take(stats, fileId)) {
                     fileStats.put(row.getLong("column_id"), row);
                 }
                 if (partitionValues != null) {
-                    if (!pruning.mayMatch(file, fileStats, FilePartitionValues.of(rowsOf(partitionValues, fileId)))) {
+                    if (!pruning.mayMatch(file, fileStats, FilePartitionValues.of(RowsOfDataFile.take(partitionValues, fileId)))) {
                         continue;
                     }
                 }
@@ -206,19 +207,6 @@ final class TableStatisticsReader
             }
         }
         return new InlinedRows(true, OptionalLong.of(rows));
-    }
-
-    /** The rows of {@code fileId} at the head of a stream ordered by data file id, skipping those of earlier files. */
-    private static List<Row> rowsOf(PeekingIterator<Row> rows, long fileId)
-    {
-        List<Row> result = new ArrayList<>();
-        while (rows.hasNext() && rows.peek().getLong("data_file_id") <= fileId) {
-            Row row = rows.next();
-            if (row.getLong("data_file_id") == fileId) {
-                result.add(row);
-            }
-        }
-        return result;
     }
 
     /** One column's statistics summed over the matched files. */

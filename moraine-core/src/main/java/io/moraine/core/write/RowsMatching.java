@@ -9,6 +9,7 @@ import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.inline.read.InlineReader;
 import io.moraine.core.inline.read.InlinedRowsReader;
 import io.moraine.core.row.Row;
+import io.moraine.core.row.RowsOfDataFile;
 import io.moraine.core.scan.ColumnDomain;
 import io.moraine.core.scan.FilePartitionValues;
 import io.moraine.core.scan.FilePruning;
@@ -162,27 +163,14 @@ final class RowsMatching
                 Row file = files.next();
                 long fileId = file.getLong("data_file_id");
                 Map<Long, Row> fileStats = new HashMap<>();
-                for (Row row : rowsOf(stats, fileId)) {
+                for (Row row : RowsOfDataFile.take(stats, fileId)) {
                     if (statsColumns.contains(row.getLong("column_id"))) {
                         fileStats.put(row.getLong("column_id"), row);
                     }
                 }
-                visitor.visit(file, fileStats, FilePartitionValues.of(rowsOf(values, fileId)));
+                visitor.visit(file, fileStats, FilePartitionValues.of(RowsOfDataFile.take(values, fileId)));
             }
         }
-    }
-
-    /** The rows of {@code fileId} at the head of a stream ordered by data file id, skipping those of earlier files. */
-    private static List<Row> rowsOf(PeekingIterator<Row> rows, long fileId)
-    {
-        List<Row> result = new ArrayList<>();
-        while (rows.hasNext() && rows.peek().getLong("data_file_id") <= fileId) {
-            Row row = rows.next();
-            if (row.getLong("data_file_id") == fileId) {
-                result.add(row);
-            }
-        }
-        return result;
     }
 
     /** Every live inlined row of the table with its values of {@code columns} in moraine's classes ({@link DuckLakeValues}). */
