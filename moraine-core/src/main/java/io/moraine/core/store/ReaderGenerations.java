@@ -25,8 +25,9 @@ final class ReaderGenerations
     // Generations poll nothing; SlateDB's reader still needs an interval, so it gets one that never comes (its first
     // tick is at open).
     static final Duration NO_POLL = Duration.ofDays(7);
-    // How long a retired generation stays open for scans begun on it; past it, a scan that long may fail (SlateDB's
-    // garbage collection may delete what it reads after 5 minutes anyway).
+    // How long a retired generation stays open for scans begun on it; past it, a scan that long through
+    // SlateStore#latest() may fail. (A read that finds a file collected by SlateDB's garbage collector is redone on a new
+    // generation: see MissingObjectRetry.)
     static final Duration RETIRED_GRACE = Duration.ofMinutes(2);
 
     /** One SlateDB reader and the store version it was opened at or after. */

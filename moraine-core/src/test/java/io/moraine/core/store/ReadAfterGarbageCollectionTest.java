@@ -1,11 +1,8 @@
 package io.moraine.core.store;
 
 import io.moraine.core.error.StoreObjectMissingException;
-import io.slatedb.uniffi.Admin;
-import io.slatedb.uniffi.AdminBuilder;
 import io.slatedb.uniffi.Db;
 import io.slatedb.uniffi.ObjectStore;
-import io.slatedb.uniffi.VersionedManifest;
 import io.slatedb.uniffi.DbBuilder;
 import io.slatedb.uniffi.FlushOptions;
 import io.slatedb.uniffi.FlushType;
@@ -23,8 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,7 +46,7 @@ class ReadAfterGarbageCollectionTest
     @AfterEach
     void retryOn()
     {
-        MissingObjectRetry.enabled = true;
+        CollectedSsts.retryAfterMissingObject(true);
     }
 
     @Test
@@ -59,10 +54,11 @@ class ReadAfterGarbageCollectionTest
             throws Exception
     {
         try (Fixture fixture = new Fixture(temp.resolve("point"))) {
-            try (SlateStore.SnapshotView view = fixture.reader.snapshot()) {
+            // Two views of the first generation: the first read moves the store to a new one, the second view follows.
+            try (SlateStore.SnapshotView view = fixture.reader.snapshot(); SlateStore.SnapshotView other = fixture.reader.snapshot()) {
                 fixture.compactAndCollectFirstSsts();
                 assertThat(view.reader().get(key(ROWS - 7))).isEqualTo(value(ROWS - 7));
-                assertThat(view.reader().getAll(List.of(key(ROWS - 3), key(ROWS - 2), "b".getBytes(StandardCharsets.UTF_8))))
+                assertThat(other.reader().getAll(List.of(key(ROWS - 3), key(ROWS - 2), "b".getBytes(StandardCharsets.UTF_8))))
                         .satisfiesExactly(
                                 first -> assertThat(first).isEqualTo(value(ROWS - 3)),
                                 second -> assertThat(second).isEqualTo(value(ROWS - 2)),
@@ -111,7 +107,7 @@ class ReadAfterGarbageCollectionTest
     void withoutTheRetryTheReadFailsSoTheTestsAboveCanFail()
             throws Exception
     {
-        MissingObjectRetry.enabled = false;
+        CollectedSsts.retryAfterMissingObject(false);
         try (Fixture fixture = new Fixture(temp.resolve("no-retry"))) {
             try (SlateStore.SnapshotView view = fixture.reader.snapshot()) {
                 fixture.compactAndCollectFirstSsts();
@@ -147,16 +143,14 @@ class ReadAfterGarbageCollectionTest
     private static final class Fixture
             implements AutoCloseable
     {
-        private final Path directory;
         private final Db writer;
         private final SlateStore reader;
         private final Set<Path> firstSsts;
-        private final Admin admin;
+        private final CollectedSsts collector;
 
         Fixture(Path directory)
                 throws Exception
         {
-            this.directory = directory;
             StoreUri uri = StoreUri.parse(directory.toUri().toString());
             ObjectStore objectStore = ObjectStores.resolve(uri, StoreOptions.DEFAULTS);
             try (DbBuilder builder = new DbBuilder(uri.dbPath(), objectStore); Settings settings = Settings._default()) {
@@ -164,9 +158,7 @@ class ReadAfterGarbageCollectionTest
                 builder.withSettings(settings);
                 writer = builder.build().get();
             }
-            try (AdminBuilder builder = new AdminBuilder(uri.dbPath(), objectStore)) {
-                admin = builder.build();
-            }
+            collector = new CollectedSsts(uri);
             writeSst('a');
             firstSsts = ssts();
             assertThat(firstSsts).isNotEmpty();
@@ -184,23 +176,11 @@ class ReadAfterGarbageCollectionTest
                 writeSst((char) ('c' + i));
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (referenced().stream().anyMatch(id -> firstSsts.stream().anyMatch(file -> file.getFileName().toString().equals(id + ".sst")))) {
+            while (!collector.unreferenced(firstSsts)) {
                 assertThat(System.nanoTime()).as("the first SSTs %s compacted away within 60 s", firstSsts).isLessThan(deadline);
                 Thread.sleep(50);
             }
-            for (Path sst : firstSsts) {
-                Files.delete(sst);
-            }
-        }
-
-        /** The SSTs the newest manifest names. */
-        private Set<String> referenced()
-                throws Exception
-        {
-            VersionedManifest manifest = admin.readManifest(null).get();
-            return Stream.concat(manifest.l0().stream(), manifest.compacted().stream().flatMap(run -> run.sstViews().stream()))
-                    .map(view -> view.sst().id().value())
-                    .collect(Collectors.toSet());
+            collector.collect(firstSsts);
         }
 
         private void writeSst(char prefix)
@@ -217,19 +197,17 @@ class ReadAfterGarbageCollectionTest
             writer.flushWithOptions(new FlushOptions(FlushType.MEM_TABLE)).get();
         }
 
-        private Set<Path> ssts()
+        Set<Path> ssts()
                 throws IOException
         {
-            try (Stream<Path> files = Files.walk(directory)) {
-                return files.filter(file -> file.toString().endsWith(".sst") && !file.toString().contains("/wal/")).collect(Collectors.toSet());
-            }
+            return collector.ssts();
         }
 
         @Override
         public void close()
                 throws Exception
         {
-            try (reader; admin) {
+            try (reader; collector) {
                 writer.shutdown().get();
             }
             finally {
