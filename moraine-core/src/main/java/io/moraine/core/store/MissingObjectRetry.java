@@ -38,7 +38,10 @@ final class MissingObjectRetry
     /** Redoes {@code read} on a new reader if {@code failure} is a missing file, else rethrows it. */
     <T> T redo(RuntimeException failure, Supplier<T> read)
     {
-        moveOn(failure);
+        if (!applies(failure)) {
+            throw failure;
+        }
+        moveOn.run();
         try {
             return read.get();
         }
@@ -47,14 +50,6 @@ final class MissingObjectRetry
             throw new StoreObjectMissingException("a read found a file of the store gone, and found one gone again after moving to a reader of the "
                     + "store's current state: " + again.getMessage(), again);
         }
-    }
-
-    private void moveOn(RuntimeException failure)
-    {
-        if (!applies(failure)) {
-            throw failure;
-        }
-        moveOn.run();
     }
 
     /** Moves the handle to a new reader (a scan that {@link #applies} to goes on there). */
