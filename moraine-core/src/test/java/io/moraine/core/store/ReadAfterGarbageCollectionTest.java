@@ -28,10 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * An on-demand reader's generation keeps no checkpoint, so the writer's garbage collector may delete an SST it still
  * reads once a compaction replaced it (docs/freshness.md). A real SlateDB writer, with moraine's writer settings and
  * SlateDB's embedded compactor, compacts away the SSTs a reader's old generation reads; the test then deletes them, as
- * SlateDB's garbage collector does with an SST the newest manifest no longer names. (On file:// SlateDB 0.17's own
- * collector never deletes them, however short its interval and minimum age: its manifest collection needs a
- * conditional update the local file system does not implement.) That generation's next read finds them gone and is
- * redone on a new generation, with the same answer; without the retry it fails.
+ * SlateDB's garbage collector does with an SST the newest manifest no longer names ({@link CollectedSsts} says why
+ * SlateDB's own collector does not do it here). That generation's next read finds them gone and is redone on a new
+ * generation, with the same answer; without the retry it fails.
  */
 class ReadAfterGarbageCollectionTest
 {
