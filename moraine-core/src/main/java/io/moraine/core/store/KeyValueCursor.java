@@ -19,6 +19,8 @@ public final class KeyValueCursor
     // Where the scan goes on after a hand-off broke it (null: it cannot), and which failures those are.
     private final java.util.function.Function<byte[], DbIterator> resume;
     private final java.util.function.Predicate<Throwable> resumable;
+    // How often one page may be resumed before its failure is thrown.
+    private final int maxResumes;
     private byte[] lastKey;
     private final int pageSize;
     private final Duration timeout;
@@ -28,16 +30,18 @@ public final class KeyValueCursor
 
     KeyValueCursor(DbIterator iterator, StoreUri store, int pageSize, Duration timeout)
     {
-        this(iterator, store, pageSize, timeout, null, failure -> false);
+        this(iterator, store, pageSize, timeout, null, failure -> false, 0);
     }
 
     /**
      * A cursor that, when a read fails in a way {@code resumable} accepts (a writer hand-off), goes on with the iterator
-     * {@code resume} opens after the last key returned (given null when none was).
+     * {@code resume} opens after the last key returned (given null when none was), at most {@code maxResumes} times for
+     * one page.
      */
     KeyValueCursor(DbIterator iterator, StoreUri store, int pageSize, Duration timeout, java.util.function.Function<byte[], DbIterator> resume,
-            java.util.function.Predicate<Throwable> resumable)
+            java.util.function.Predicate<Throwable> resumable, int maxResumes)
     {
+        this.maxResumes = maxResumes;
         this.iterator = iterator;
         this.store = store;
         this.pageSize = pageSize;
@@ -73,7 +77,7 @@ public final class KeyValueCursor
                         .toList();
             }
             catch (RuntimeException e) {
-                if (resume == null || attempt > 3 || !resumable.test(e)) {
+                if (resume == null || attempt > maxResumes || !resumable.test(e)) {
                     throw e;
                 }
                 try {

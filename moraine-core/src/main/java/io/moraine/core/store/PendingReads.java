@@ -44,7 +44,7 @@ public final class PendingReads
     private final Duration timeout;
     // A hand-off's failures (see SlateStore#isHandoffFailure) and how to redo the reads then; null: none.
     private java.util.function.Predicate<Throwable> redoWhen;
-    private java.util.function.Supplier<List<byte[]>> redo;
+    private Function<RuntimeException, List<byte[]>> redo;
 
     private PendingReads(List<Read> reads, StoreUri store, Duration timeout)
     {
@@ -74,8 +74,11 @@ public final class PendingReads
         return new PendingReads(reads, null, StoreOptions.DEFAULT_TIMEOUT);
     }
 
-    /** These reads, redone by {@code redo} if they fail in a way {@code redoWhen} accepts (a writer hand-off). */
-    PendingReads failingOver(java.util.function.Predicate<Throwable> redoWhen, java.util.function.Supplier<List<byte[]>> redo)
+    /**
+     * These reads, redone by {@code redo} (given the failure) if they fail in a way {@code redoWhen} accepts (a writer
+     * hand-off, a file gone).
+     */
+    PendingReads failingOver(java.util.function.Predicate<Throwable> redoWhen, Function<RuntimeException, List<byte[]>> redo)
     {
         this.redoWhen = redoWhen;
         this.redo = redo;
@@ -95,7 +98,7 @@ public final class PendingReads
             if (redo == null || !redoWhen.test(e)) {
                 throw e;
             }
-            return redo.get();
+            return redo.apply(e);
         }
     }
 

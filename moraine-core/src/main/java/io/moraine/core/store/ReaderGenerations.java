@@ -25,8 +25,9 @@ final class ReaderGenerations
     // Generations poll nothing; SlateDB's reader still needs an interval, so it gets one that never comes (its first
     // tick is at open).
     static final Duration NO_POLL = Duration.ofDays(7);
-    // How long a retired generation stays open for scans begun on it; past it, a scan that long may fail (SlateDB's
-    // garbage collection may delete what it reads after 5 minutes anyway).
+    // How long a retired generation stays open for scans begun on it; past it, a scan that long through
+    // SlateStore#latest() may fail. (A read that finds a file collected by SlateDB's garbage collector is redone on a new
+    // generation: see MissingObjectRetry.)
     static final Duration RETIRED_GRACE = Duration.ofMinutes(2);
 
     /** One SlateDB reader and the store version it was opened at or after. */
@@ -116,9 +117,23 @@ final class ReaderGenerations
         catchUp(true);
     }
 
+    /**
+     * After a read on a generation found a file gone: makes the current generation one that a check begun now found
+     * up to date. The compaction that replaced the file wrote a newer manifest before the garbage collector deleted
+     * it, so a generation that read a missing file is never found up to date by such a check.
+     */
+    void catchUpAfterMissingObject()
+    {
+        catchUp(true, System.nanoTime());
+    }
+
     private void catchUp(boolean whateverStaleness)
     {
-        long started = System.nanoTime();
+        catchUp(whateverStaleness, System.nanoTime());
+    }
+
+    private void catchUp(boolean whateverStaleness, long started)
+    {
         // One check at a time; reads meanwhile go on on the current generation (this object's lock is not held).
         synchronized (checkLock) {
             StoreVersion known;
@@ -154,6 +169,56 @@ final class ReaderGenerations
                 closeUnused(false);
             }
         }
+    }
+
+    /** The generation a snapshot view reads, held until closed; {@link #moveOn()} replaces it with the current one. */
+    final class Lease
+            implements AutoCloseable
+    {
+        private Generation generation = acquire();
+        private boolean closed;
+
+        synchronized DbReader reader()
+        {
+            return generation.reader();
+        }
+
+        /** After a read found a file gone: holds a generation a check begun now found up to date instead. */
+        void moveOn()
+        {
+            catchUpAfterMissingObject();
+            Generation fresh = acquire();
+            Generation old;
+            synchronized (this) {
+                if (closed) {
+                    old = fresh;
+                }
+                else {
+                    old = generation;
+                    generation = fresh;
+                }
+            }
+            release(old);
+        }
+
+        @Override
+        public void close()
+        {
+            Generation held;
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                held = generation;
+            }
+            release(held);
+        }
+    }
+
+    Lease lease()
+    {
+        return new Lease();
     }
 
     /** How many readers were opened and how many checks made (tests and tallies). */

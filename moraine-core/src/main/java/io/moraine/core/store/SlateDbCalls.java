@@ -8,6 +8,7 @@ import io.moraine.core.error.MoraineException;
 import io.moraine.core.error.OperationInterruptedException;
 import io.moraine.core.error.Secrets;
 import io.moraine.core.error.StoreException;
+import io.moraine.core.error.StoreObjectMissingException;
 import io.moraine.core.error.StoreUnavailableException;
 import io.slatedb.uniffi.CloseReason;
 import io.slatedb.uniffi.Error;
@@ -109,6 +110,16 @@ final class SlateDbCalls
         }
     }
 
+    /**
+     * Whether SlateDB's {@link Error.Data} is its object store's NotFound: SlateDB 0.17 maps {@code object_store::Error::NotFound}
+     * to a data error (slatedb/src/error.rs), whose message carries object_store's "Object at location ... not found".
+     */
+    static boolean isObjectNotFound(Error.Data data)
+    {
+        String message = data.getMessage();
+        return message != null && message.contains("Object at location ") && message.contains(" not found");
+    }
+
     static StoreUnavailableException timedOut(StoreUri store, String what, Duration timeout)
     {
         return new StoreUnavailableException("store " + store + " did not answer within " + timeout.toMillis() / 1000.0 + " s while " + what
@@ -148,6 +159,11 @@ final class SlateDbCalls
             case Error.Unavailable unavailable -> new StoreException("object store unavailable while " + context + " (" + StoreLocation.describe(store)
                     + "): " + Secrets.redact(unavailable.getMessage()) + ". " + StoreLocation.whatToCheck(store) + ", then retry.", cause);
             case Error.Invalid invalid -> new InvalidArgumentException("SlateDB refused " + context + ": " + Secrets.redact(invalid.getMessage()), cause);
+            case Error.Data data when isObjectNotFound(data) -> new StoreObjectMissingException("a file the store's state names is gone from the "
+                    + "object store while " + context + " (" + Secrets.redact(data.getMessage()) + "). The writer's garbage collector deletes the files a "
+                    + "compaction replaced once they are older than its minimum age; a read-only catalog that keeps no checkpoint redoes such a read "
+                    + "once on the store's current state. Run the query again; if it keeps failing, files were deleted from the store by something "
+                    + "other than SlateDB: restore the store from a checkpoint or backup.", cause);
             case Error.Data data -> new CorruptionException("SlateDB found damaged data while " + context + ": " + Secrets.redact(data.getMessage())
                     + ". Restore the store from a checkpoint or backup.", cause);
             case Error.Transaction transaction -> new StoreException("SlateDB transaction failed while " + context + ": "

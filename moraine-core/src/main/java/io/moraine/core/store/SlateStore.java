@@ -549,8 +549,10 @@ public final class SlateStore
     public KeyValueReader latest()
     {
         if (generations != null) {
-            return new Reader((key, executor) -> generations.current().reader().getWithOptions(key, READ_OPTIONS, executor),
+            Reader latest = new Reader((key, executor) -> generations.current().reader().getWithOptions(key, READ_OPTIONS, executor),
                     (range, scanOptions, executor) -> generations.current().reader().scanWithOptions(range, scanOptions, executor), SCAN_OPTIONS);
+            latest.missingObjectRetry = new MissingObjectRetry(generations::catchUpAfterMissingObject);
+            return latest;
         }
         if (mode != OpenMode.READ_WRITE) {
             return new Reader((key, executor) -> reader.getWithOptions(key, READ_OPTIONS, executor), reader::scanWithOptions, SCAN_OPTIONS);
@@ -593,11 +595,13 @@ public final class SlateStore
     public SnapshotView snapshot()
     {
         if (generations != null) {
-            // On demand, a view keeps the reader it began on, however many newer ones later reads move to.
-            ReaderGenerations.Generation generation = generations.acquire();
-            DbReader pinned = generation.reader();
-            return new SnapshotView(new Reader((key, executor) -> pinned.getWithOptions(key, READ_OPTIONS, executor), pinned::scanWithOptions, SCAN_OPTIONS),
-                    releaseOnce(() -> generations.release(generation)));
+            // On demand, a view keeps the reader it began on, however many newer ones later reads move to, unless a read
+            // finds a file of it gone (collected after a compaction): then the view moves to a new one.
+            ReaderGenerations.Lease lease = generations.lease();
+            Reader view = new Reader((key, executor) -> lease.reader().getWithOptions(key, READ_OPTIONS, executor),
+                    (range, scanOptions, executor) -> lease.reader().scanWithOptions(range, scanOptions, executor), SCAN_OPTIONS);
+            view.missingObjectRetry = new MissingObjectRetry(lease::moveOn);
+            return new SnapshotView(view, lease::close);
         }
         if (mode != OpenMode.READ_WRITE) {
             return new SnapshotView(latest(), () -> {});
@@ -652,16 +656,6 @@ public final class SlateStore
         // A view outliving its writer (fenced, or replaced by a hand-off) reads on from the store's current state.
         view.fallback = writerMode == WriterMode.HANDOFF ? this::handingOffReader : null;
         return new SnapshotView(view, snapshot::close);
-    }
-
-    private static Runnable releaseOnce(Runnable release)
-    {
-        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
-        return () -> {
-            if (released.compareAndSet(false, true)) {
-                release.run();
-            }
-        };
     }
 
     /** Returns once every batch applied so far is durable (for a commit that wrote nothing but reports the head). */
@@ -1087,6 +1081,8 @@ public final class SlateStore
         private boolean failingOver;
         // HANDOFF mode, snapshot views: where reads go once the view's writer is fenced or replaced.
         private java.util.function.Supplier<Reader> fallback;
+        // On-demand READ_ONLY: a read that finds a file gone is redone once on a new reader generation; null otherwise.
+        private MissingObjectRetry missingObjectRetry;
 
         private Reader(BiFunction<byte[], Executor, CompletableFuture<byte[]>> getter, Scanner scanner, ScanOrders scanOptions)
         {
@@ -1116,6 +1112,9 @@ public final class SlateStore
                     return await(executor -> getter.apply(key, executor), uri, "reading a key", timeout);
                 }
                 catch (RuntimeException e) {
+                    if (missingObjectRetry != null && missingObjectRetry.applies(e)) {
+                        return missingObjectRetry.redo(e, () -> await(executor -> getter.apply(key, executor), uri, "reading a key", timeout));
+                    }
                     Reader next = failOver(e, attempt);
                     if (next != this) {
                         return next.get(key);
@@ -1156,10 +1155,13 @@ public final class SlateStore
         public PendingReads startGetAll(List<byte[]> keys)
         {
             PendingReads started = startGetAllOnce(keys);
+            if (missingObjectRetry != null) {
+                return started.failingOver(missingObjectRetry::applies, failure -> missingObjectRetry.redo(failure, () -> startGetAllOnce(keys).await()));
+            }
             if (!failingOver && fallback == null) {
                 return started;
             }
-            return started.failingOver(SlateStore.this::isHandoffFailure, () -> {
+            return started.failingOver(SlateStore.this::isHandoffFailure, failure -> {
                 Reader next = fallback != null ? fallback.get() : this;
                 if (next == this && writerTaken()) {
                     noteFenced();
@@ -1193,20 +1195,32 @@ public final class SlateStore
         {
             readListener.rangeScan(start, end);
             DbIterator iterator = openScan(new KeyRange(start, true, end, false), options);
+            boolean descending = options.order() == IterationOrder.DESCENDING;
+            if (missingObjectRetry != null) {
+                // A scan that finds a file gone midway goes on after the last key it returned, on a new reader generation.
+                return new KeyValueCursor(iterator, uri, pageSize, timeout, lastKey -> {
+                    missingObjectRetry.moveOn();
+                    return openScan(rest(start, end, lastKey, descending), options);
+                }, missingObjectRetry::applies, 1);
+            }
             if (!failingOver && fallback == null) {
                 return new KeyValueCursor(iterator, uri, pageSize, timeout);
             }
             // A scan whose handle is fenced or replaced midway goes on after the last key it returned, on the current handle.
-            boolean descending = options.order() == IterationOrder.DESCENDING;
             return new KeyValueCursor(iterator, uri, pageSize, timeout, lastKey -> {
-                KeyRange rest = lastKey == null ? new KeyRange(start, true, end, false)
-                        : descending ? new KeyRange(start, true, lastKey, false) : new KeyRange(after(lastKey), true, end, false);
                 Reader next = fallback != null ? fallback.get() : this;
                 if (next == this && writerTaken()) {
                     noteFenced();
                 }
-                return next.openScan(rest, options);
-            }, SlateStore.this::isHandoffFailure);
+                return next.openScan(rest(start, end, lastKey, descending), options);
+            }, SlateStore.this::isHandoffFailure, 3);
+        }
+
+        /** What a scan of [start, end) has left after returning {@code lastKey} (null: nothing returned yet). */
+        private static KeyRange rest(byte[] start, byte[] end, byte[] lastKey, boolean descending)
+        {
+            return lastKey == null ? new KeyRange(start, true, end, false)
+                    : descending ? new KeyRange(start, true, lastKey, false) : new KeyRange(after(lastKey), true, end, false);
         }
 
         private DbIterator openScan(KeyRange range, ScanOptions options)
@@ -1216,6 +1230,9 @@ public final class SlateStore
                     return await(executor -> scanner.scan(range, options, executor), uri, "opening a scan", timeout);
                 }
                 catch (RuntimeException e) {
+                    if (missingObjectRetry != null && missingObjectRetry.applies(e)) {
+                        return missingObjectRetry.redo(e, () -> await(executor -> scanner.scan(range, options, executor), uri, "opening a scan", timeout));
+                    }
                     Reader next = failOver(e, attempt);
                     if (next != this) {
                         return next.openScan(range, options);
