@@ -40,26 +40,56 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A flush that commits while a scan is being split moves the table's inlined rows into a backdated file (reference §11
- * item 21). The coordinator reads the inlined rows while it lists the data files, so such a flush could put the same
- * rows in the listing and in the inlined splits, or take the chunks of pieces not read yet: the scan must fail as a
- * conflict, not silently return more or fewer rows. A flush after the scan was split changes nothing it returns.
+ * A flush that commits while a scan is being split moves the table's inlined rows into a backdated file. The
+ * coordinator reads the inlined rows while it lists the data files. With on-demand freshness (the default) a query's
+ * reads stay on the store state it began with, so the scan returns exactly its snapshot's rows. A polling reader follows
+ * the writer while the scan runs, so such a flush could put the same rows in the listing and in the inlined splits, or
+ * take the chunks of pieces not read yet: there the scan must fail as a conflict, not silently return more or fewer
+ * rows. A flush after the scan was split changes nothing it returns.
  */
 class TestMoraineFlushDuringQuery
 {
+    /** Two files of 100 rows, then 3 inlined rows. */
+    private static final List<String> FILES_THEN_INLINED = List.of(
+            "CREATE TABLE lake.main.t (id INTEGER)",
+            "CALL lake.set_option('data_inlining_row_limit', 0)",
+            "INSERT INTO lake.main.t SELECT i FROM range(100, 200) r(i)",
+            "INSERT INTO lake.main.t SELECT i FROM range(200, 300) r(i)",
+            "CALL lake.set_option('data_inlining_row_limit', 10)",
+            "INSERT INTO lake.main.t VALUES (1), (2), (3)");
+    private static final Map<String, String> POLLING = Map.of("moraine.reader-freshness", "poll");
+
     @Test
-    void aFlushWhileTheDataFilesAreListedFailsTheScan()
+    void onDemandAFlushWhileTheScanIsSplitLeavesItsSnapshotsRows()
+            throws Exception
+    {
+        StoreUri store = lake(Files.createTempDirectory("moraine-trino-flush-on-demand"), FILES_THEN_INLINED);
+        Connector connector = connector(store, Map.of());
+        try (Scan scan = new Scan(connector)) {
+            List<ConnectorSplit> splits = new ArrayList<>(scan.source.getNextBatch(1, DynamicFilterSnapshot.EMPTY).get());
+            assertThat(splits).singleElement().isInstanceOf(MoraineInlinedRowsSplit.class);
+
+            flush(connector, scan.session, store);
+
+            splits.addAll(drain(scan.source));
+            long rows = 0;
+            for (ConnectorSplit split : splits) {
+                rows += rows(connector, scan, split);
+            }
+            assertThat(rows).as("the snapshot's rows, none twice or missing").isEqualTo(203);
+        }
+        finally {
+            connector.shutdown();
+        }
+    }
+
+    @Test
+    void pollingAFlushWhileTheDataFilesAreListedFailsTheScan()
             throws Exception
     {
         Path directory = Files.createTempDirectory("moraine-trino-flush-race");
-        StoreUri store = lake(directory, List.of(
-                "CREATE TABLE lake.main.t (id INTEGER)",
-                "CALL lake.set_option('data_inlining_row_limit', 0)",
-                "INSERT INTO lake.main.t SELECT i FROM range(100, 200) r(i)",
-                "INSERT INTO lake.main.t SELECT i FROM range(200, 300) r(i)",
-                "CALL lake.set_option('data_inlining_row_limit', 10)",
-                "INSERT INTO lake.main.t VALUES (1), (2), (3)"));
-        Connector connector = connector(store, Map.of());
+        StoreUri store = lake(directory, FILES_THEN_INLINED);
+        Connector connector = connector(store, POLLING);
         try (Scan scan = new Scan(connector)) {
             // The first batch: the inlined rows' piece alone; the data files are not all listed yet.
             List<ConnectorSplit> first = scan.source.getNextBatch(1, DynamicFilterSnapshot.EMPTY).get();
@@ -83,7 +113,7 @@ class TestMoraineFlushDuringQuery
     }
 
     @Test
-    void aFlushWhileInlinedPiecesAreReadFailsTheScan()
+    void pollingAFlushWhileInlinedPiecesAreReadFailsTheScan()
             throws Exception
     {
         Path directory = Files.createTempDirectory("moraine-trino-flush-race-pieces");
@@ -94,7 +124,9 @@ class TestMoraineFlushDuringQuery
                 "INSERT INTO lake.main.t VALUES (2)",
                 "INSERT INTO lake.main.t VALUES (3)",
                 "INSERT INTO lake.main.t VALUES (4)"));
-        Connector connector = connector(store, Map.of("moraine.inlined-split-max-rows", "1"));
+        Map<String, String> properties = new HashMap<>(POLLING);
+        properties.put("moraine.inlined-split-max-rows", "1");
+        Connector connector = connector(store, properties);
         try (Scan scan = new Scan(connector)) {
             List<ConnectorSplit> first = scan.source.getNextBatch(100, DynamicFilterSnapshot.EMPTY).get();
             assertThat(first).singleElement().isInstanceOf(MoraineInlinedRowsSplit.class);
