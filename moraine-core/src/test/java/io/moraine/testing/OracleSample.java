@@ -39,7 +39,7 @@ public final class OracleSample
      * Of a table's snapshots older than its newest, every this many-th ends sampled ranges (and the oldest): a range's
      * changes carry the table's rows since its start, so range comparisons cost far more rows than table snapshots.
      */
-    public static final int OLDER_RANGE_END_STRIDE = 6;
+    public static final int OLDER_RANGE_END_STRIDE = 9;
 
     /** A table at a snapshot. */
     public record TableSnapshot(LakeTable table, long snapshot) {}
