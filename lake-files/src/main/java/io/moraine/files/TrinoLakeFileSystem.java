@@ -68,9 +68,6 @@ public final class TrinoLakeFileSystem
     public List<String> listFiles(String directory)
             throws IOException
     {
-        Location location = locations.apply(directory);
-        String prefix = withSlash(directory);
-        String locationPrefix = withSlash(location.toString());
         List<String> paths = new ArrayList<>();
         for (ListedFile file : listFilesWithModificationTimes(directory)) {
             paths.add(file.path());

@@ -74,12 +74,7 @@ final class HadoopLakeFileSystem
     public List<String> listFiles(String directory)
             throws IOException
     {
-        Path root = hadoopPath(directory);
-        org.apache.hadoop.fs.FileSystem fileSystem = root.getFileSystem(configuration);
         List<String> paths = new java.util.ArrayList<>();
-        if (!fileSystem.exists(root)) {
-            return paths;
-        }
         for (ListedFile file : listFilesWithModificationTimes(directory)) {
             paths.add(file.path());
         }
