@@ -2,16 +2,12 @@ package io.moraine.testing;
 
 import io.moraine.core.store.StoreUri;
 
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,19 +44,48 @@ public final class DuckDbOverStore
         return command;
     }
 
-    /** Runs {@code statements} in a DuckDB process attached to the store and returns its {@code ROW} lines. */
-    public static List<String> run(StoreUri store, String... statements)
+    /** One DuckDB process for every {@link #run} of this JVM, started at the first (a JVM per call cost seconds each). */
+    private static DuckDbSession shared;
+
+    /**
+     * Runs {@code statements} in DuckDB with the store attached as {@code lake} for these statements only (attached
+     * before the first, detached after the last, as a process of their own would), and returns the rows of the queries
+     * among them as {@code ROW <i> v1|v2|...} lines (i: the statement's index; values as DuckDB's driver gives them).
+     */
+    public static synchronized List<String> run(StoreUri store, String... statements)
             throws Exception
     {
-        List<String> command = javaCommand(DuckDbLakeSql.class, store.toString());
-        command.addAll(List.of(statements));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        DuckDbSession duckdb = session();
+        duckdb.execute("ATTACH 'ducklake:moraine:" + store + "' AS lake");
         List<String> lines = new ArrayList<>();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            output.lines().filter(line -> line.startsWith("ROW ")).forEach(lines::add);
+        try {
+            for (int i = 0; i < statements.length; i++) {
+                for (List<String> row : duckdb.queryAsText(statements[i])) {
+                    lines.add("ROW " + i + " " + String.join("|", row));
+                }
+            }
         }
-        assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("DuckDB finished within 180 s").isTrue();
-        assertThat(process.exitValue()).as("DuckDB's exit status").isZero();
+        finally {
+            duckdb.execute("DETACH lake");
+        }
         return lines;
+    }
+
+    private static DuckDbSession session()
+            throws Exception
+    {
+        if (shared == null) {
+            DuckDbSession started = DuckDbSession.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    started.close();
+                }
+                catch (Exception ignored) {
+                    // the JVM is ending; the process ends with its input closed
+                }
+            }));
+            shared = started;
+        }
+        return shared;
     }
 }

@@ -59,7 +59,20 @@ public final class DuckDbSession
     public List<List<String>> query(String sql)
             throws IOException
     {
-        input.write(Base64.getEncoder().encodeToString(sql.getBytes(StandardCharsets.UTF_8)) + "\n");
+        return answer("", sql);
+    }
+
+    /** The rows of {@code sql}, every cell as DuckDB's JDBC driver's {@code getString} gives it ({@code "null"} for NULL). */
+    public List<List<String>> queryAsText(String sql)
+            throws IOException
+    {
+        return answer(DuckDbShell.TEXT, sql);
+    }
+
+    private List<List<String>> answer(String prefix, String sql)
+            throws IOException
+    {
+        input.write(prefix + Base64.getEncoder().encodeToString(sql.getBytes(StandardCharsets.UTF_8)) + "\n");
         input.flush();
         List<List<String>> rows = new ArrayList<>();
         Base64.Decoder decoder = Base64.getDecoder();

@@ -17,11 +17,15 @@ import java.util.Properties;
 /**
  * The DuckDB process of a {@link DuckDbSession}, run in a JVM of its own on duckdb-extension's class path with moraine's
  * extension and DuckLake loaded: reads one statement a line (base64) from its standard input, runs it, and answers
- * each row as {@code R} and its cells in {@link CanonicalText} (base64, comma-separated), then {@code OK}, or
+ * each row as {@code R} and its cells in {@link CanonicalText} (or, for a line {@code TEXT <base64>}, as the driver's
+ * {@code getString} gives them; base64, comma-separated), then {@code OK}, or
  * {@code ERR} and the error's message (base64). Arguments: a name (unused), extension file, extension directory.
  */
 public final class DuckDbShell
 {
+    /** The prefix of a line whose rows are answered as text rather than canonically. */
+    static final String TEXT = "TEXT ";
+
     private DuckDbShell() {}
 
     public static void main(String[] args)
@@ -44,7 +48,9 @@ public final class DuckDbShell
             out.println("READY");
             out.flush();
             for (String line = input.readLine(); line != null; line = input.readLine()) {
-                String sql = new String(Base64.getDecoder().decode(line), StandardCharsets.UTF_8);
+                // "TEXT <sql>": cells as the driver's getString gives them (DuckDbOverStore's format), else canonical
+                boolean asText = line.startsWith(TEXT);
+                String sql = new String(Base64.getDecoder().decode(asText ? line.substring(TEXT.length()) : line), StandardCharsets.UTF_8);
                 // a statement of its own per line: DuckDB's driver closes a statement whose query failed
                 try (Statement each = connection.createStatement()) {
                     if (each.execute(sql)) {
@@ -53,7 +59,8 @@ public final class DuckDbShell
                             while (rows.next()) {
                                 List<String> cells = new ArrayList<>(columns);
                                 for (int column = 1; column <= columns; column++) {
-                                    cells.add(encoder.encodeToString(DuckDbCanonicalRows.cell(rows.getObject(column)).getBytes(StandardCharsets.UTF_8)));
+                                    String cell = asText ? String.valueOf(rows.getString(column)) : DuckDbCanonicalRows.cell(rows.getObject(column));
+                                    cells.add(encoder.encodeToString(cell.getBytes(StandardCharsets.UTF_8)));
                                 }
                                 out.println("R " + String.join(",", cells));
                             }
