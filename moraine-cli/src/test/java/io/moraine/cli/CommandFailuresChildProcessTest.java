@@ -4,6 +4,7 @@ import io.moraine.cli.ChildCommand.Invocation;
 import io.moraine.cli.ChildCommand.Outcome;
 import io.moraine.core.catalog.MoraineCatalog;
 import io.moraine.core.catalog.NewCatalog;
+import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.testing.S3ProxyServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,8 +17,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,8 +76,6 @@ class CommandFailuresChildProcessTest
         String store = "s3://" + bucket + "/catalog";
         record Case(String[] args, String setting, String timeout) {}
         List<Case> cases = List.of(
-                // Without the option, the default timeout applies (first: it runs beside the others).
-                new Case(new String[] {"dump", "--store", store, "--table", "ducklake_snapshot"}, "--store-timeout", "30.0 s"),
                 new Case(new String[] {"dump", "--store", store, "--store-timeout", "3s", "--table", "ducklake_snapshot"}, "--store-timeout", "3.0 s"),
                 new Case(new String[] {"cat", "--store", store, "--store-timeout", "3s", "main.t"}, "--store-timeout", "3.0 s"),
                 new Case(new String[] {"verify", "--store", store, "--store-timeout", "3s"}, "--store-timeout", "3.0 s"),
@@ -99,7 +100,17 @@ class CommandFailuresChildProcessTest
             assertNoSecret(outcome);
             checked++;
         }
-        assertThat(checked).isEqualTo(8);
+        assertThat(checked).isEqualTo(7);
+    }
+
+    @Test
+    void withoutTheOptionTheStoresDefaultTimeoutApplies()
+    {
+        // The children above wait 3 s; the default is checked here rather than by a child waiting 30 s for it.
+        CommandLine withoutOption = CommandLine.parse(new String[] {"dump", "--store", "s3://b/c", "--table", "ducklake_snapshot"}, Set.of("store", "table", CommandLine.STORE_TIMEOUT));
+        assertThat(withoutOption.storeOptions().timeout()).isEqualTo(StoreOptions.DEFAULT_TIMEOUT).isEqualTo(Duration.ofSeconds(30));
+        CommandLine withOption = CommandLine.parse(new String[] {"dump", "--store", "s3://b/c", "--store-timeout", "3s"}, Set.of("store", CommandLine.STORE_TIMEOUT));
+        assertThat(withOption.storeOptions().timeout()).isEqualTo(Duration.ofSeconds(3));
     }
 
     /** A DuckLake catalog in a DuckDB file, for import. */

@@ -131,6 +131,7 @@ class DuckLakeWritesTest
         Files.createDirectories(oracleData);
         List<String> tables = List.of("sales.orders", "main.events", "main.dropped", "sales.big_orders");
         long comparisons;
+        long versionComparisons;
         try (Connection connection = open()) {
             execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS oracle (DATA_PATH '" + oracleData + "/')");
             execute(connection, "ATTACH 'ducklake:moraine:" + store + "' AS lake (DATA_PATH '" + data + "/')");
@@ -151,13 +152,17 @@ class DuckLakeWritesTest
                     .isEqualTo(query(connection, "CALL ducklake_delete_orphaned_files('oracle', cleanup_all => true)").size());
             assertThat(count(connection, "SELECT count(*) FROM __ducklake_metadata_lake.ducklake_files_scheduled_for_deletion")).isZero();
             comparisons = compareEverySnapshot(connection, tables);
+            versionComparisons = comparisons / 2;
             comparisons += compareChanges(connection);
             compareCatalogRows(connection);
         }
         try (Connection connection = open()) {
             execute(connection, "ATTACH 'ducklake:" + temp.resolve("oracle.ducklake") + "' AS oracle (DATA_PATH '" + oracleData + "/')");
             execute(connection, "ATTACH 'ducklake:moraine:" + store + "' AS lake (DATA_PATH '" + data + "/')");
-            assertThat(compareEverySnapshot(connection, tables) + compareChanges(connection)).as("comparisons after re-attaching").isEqualTo(comparisons);
+            // What the first attach wrote is all in the store: the catalog rows, and every table at every version (the
+            // reads by timestamp and the change feed, computed from the same rows, were compared above).
+            compareCatalogRows(connection);
+            assertThat(compareEverySnapshot(connection, tables, false)).as("comparisons after re-attaching").isEqualTo(versionComparisons);
         }
     }
 
@@ -546,6 +551,13 @@ class DuckLakeWritesTest
     private static long compareEverySnapshot(Connection connection, List<String> tables)
             throws Exception
     {
+        return compareEverySnapshot(connection, tables, true);
+    }
+
+    /** Every table at every snapshot, by version and, with {@code byTimeToo}, by each lake's own time of the snapshot. */
+    private static long compareEverySnapshot(Connection connection, List<String> tables, boolean byTimeToo)
+            throws Exception
+    {
         List<List<String>> snapshots = query(connection, "SELECT snapshot_id FROM ducklake_snapshots('oracle') ORDER BY 1");
         assertThat(query(connection, "SELECT snapshot_id, schema_version FROM ducklake_snapshots('lake') ORDER BY 1"))
                 .as("snapshots").isEqualTo(query(connection, "SELECT snapshot_id, schema_version FROM ducklake_snapshots('oracle') ORDER BY 1"));
@@ -564,7 +576,7 @@ class DuckLakeWritesTest
             String version = snapshot.getFirst();
             for (String table : tables) {
                 // By version, and by each lake's own time of that snapshot (its commits ran at other instants).
-                for (boolean byTime : List.of(false, true)) {
+                for (boolean byTime : byTimeToo ? List.of(false, true) : List.of(false)) {
                     java.util.function.Function<String, String> select = lake -> "SELECT * FROM " + lake + "." + table + " AT ("
                             + (byTime ? "TIMESTAMP => TIMESTAMPTZ '" + times.get(lake).get(version) + "'" : "VERSION => " + version) + ") ORDER BY ALL";
                     List<List<String>> expected;
@@ -585,7 +597,7 @@ class DuckLakeWritesTest
                 }
             }
         }
-        assertThat(comparisons).isEqualTo(2L * tables.size() * snapshots.size());
+        assertThat(comparisons).isEqualTo((byTimeToo ? 2L : 1L) * tables.size() * snapshots.size());
         assertThat(rows).isPositive();
         System.out.printf("[ducklake writes] %d snapshots, %d table comparisons by version and by timestamp (%d of a table absent in both), %d rows compared%n",
                 snapshots.size(), comparisons, absent, rows);
