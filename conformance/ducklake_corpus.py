@@ -6,7 +6,8 @@ Two modes:
 
   run-file FILE   runs one .test file in this process and prints one JSON line: status (pass/fail/skip), records
                   run, the first failing record (line, SQL, expected and actual or the error) or the skip reason.
-  run             the driver: runs every selected file in its own child process (run-file) with a timeout, on each
+  run             the driver: runs every selected file in child processes with a timeout (workers that run file
+                  after file; a file that fails or crashes there runs again in a process of its own), on each
                   catalog, prints both tallies and every file that passes on the DuckDB-file catalog but not on
                   moraine. Exit status: 0 every such file passes on moraine (or is listed as not applicable), 1 not,
                   2 usage error.
@@ -42,6 +43,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import queue
 import tempfile
 import threading
 import time
@@ -1227,6 +1229,28 @@ def command_run_file(args):
     os._exit(0)
 
 
+RESULT_PREFIX = "RESULT "
+
+
+def command_run_worker(args):
+    """Runs the files named on standard input, one a line, one after another in this process; prints each result."""
+    corpus = os.path.abspath(args.corpus)
+    if args.catalog == "moraine":
+        ensure_moraine_environment(args)
+    config = RunConfig(args.catalog, corpus, args.extension_dir, os.path.abspath(args.moraine_extension))
+    os.chdir(corpus)
+    for line in sys.stdin:
+        name = line.strip()
+        if not name:
+            continue
+        result = run_file(config, os.path.join(corpus, name))
+        sys.stdout.write(RESULT_PREFIX + json.dumps(result) + "\n")
+        sys.stdout.flush()
+    sys.stderr.flush()
+    # The extension's JVM (moraine) keeps threads that would hold up an orderly interpreter exit.
+    os._exit(0)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # run: the driver
 # ---------------------------------------------------------------------------------------------------------------
@@ -1318,6 +1342,99 @@ def run_child_retrying_a_crash(args, catalog, name, work_dir):
         result = run_child(args, catalog, name, work_dir)
         result["crashed_first"] = one_line(first["failure"]["message"] + ": " + first["failure"].get("error", ""))
     return result
+
+
+class Worker:
+    """A child process (run-worker) that runs files one after another, so that a catalog's start-up (the moraine
+    extension's JVM) is paid once per worker instead of once per file. A file that takes longer than the timeout
+    kills the worker; so does a crash: either way the file's result says so and the next file gets a new worker."""
+
+    def __init__(self, args, catalog, work_dir):
+        command = [sys.executable, os.path.abspath(__file__), "run-worker", "--catalog", catalog,
+                   "--corpus", args.corpus, "--extension-dir", args.extension_dir,
+                   "--moraine-extension", args.moraine_extension]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True, errors="replace",
+                                        start_new_session=True, cwd=args.corpus,
+                                        env=dict(os.environ, TMPDIR=work_dir, **jvm_crash_log_in(work_dir)))
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            if line.startswith(RESULT_PREFIX):
+                self.lines.put(line[len(RESULT_PREFIX):])
+        self.lines.put(None)
+
+    def run(self, name, catalog, timeout):
+        """The file's result (a timeout kills the worker and is the file's failure), or None if the worker ended
+        without one (it crashed)."""
+        started = time.monotonic()
+        try:
+            self.process.stdin.write(name + "\n")
+            self.process.stdin.flush()
+        except OSError:
+            return None
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self.kill()
+            return {"file": name, "catalog": catalog, "status": "fail", "records": None, "timed_out": True,
+                    "seconds": round(time.monotonic() - started, 2),
+                    "failure": {"line": None, "sql": None, "message": "timed out after %d s" % timeout}}
+        return json.loads(line) if line is not None else None
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def kill(self):
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            self.kill()
+
+
+def run_in_workers(args, tasks, work_dir, on_result):
+    """Runs (name, catalog) tasks on --jobs threads, each keeping a worker per catalog. What a reused worker cannot
+    vouch for is run again alone, as without workers: a file that failed (it may have met another file's leftovers)
+    or crashed. A file that timed out is not run again."""
+    pending = queue.Queue()
+    for task in tasks:
+        pending.put(task)
+
+    def serve():
+        workers = {}
+        try:
+            while True:
+                try:
+                    name, catalog = pending.get_nowait()
+                except queue.Empty:
+                    return
+                worker = workers.get(catalog) or Worker(args, catalog, work_dir)
+                workers[catalog] = worker
+                result = worker.run(name, catalog, args.timeout)
+                if result is None or not worker.alive():
+                    workers.pop(catalog).kill()
+                if result is None or result["status"] == "fail" and not result.get("timed_out"):
+                    result = run_child_retrying_a_crash(args, catalog, name, work_dir)
+                on_result((name, catalog), result)
+        finally:
+            for worker in workers.values():
+                worker.close()
+
+    threads = [threading.Thread(target=serve) for _ in range(args.jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def describe_failure(result):
@@ -1417,15 +1534,22 @@ def command_run(args):
                                                                        args.jobs, args.timeout), file=sys.stderr)
     # Each child makes its test directory in here (TMPDIR), so that a child killed at its timeout leaves nothing.
     work_dir = tempfile.mkdtemp(prefix="ducklake-corpus-run-")
+    progress = threading.Lock()
+
+    def record(key, result):
+        with progress:
+            by_key[key] = result
+            print("[%d/%d] %-11s %-4s %s (%s s)" % (len(by_key), len(tasks), result["catalog"], result["status"],
+                                                   result["file"], result["seconds"]), file=sys.stderr)
     try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {pool.submit(run_child_retrying_a_crash, args, catalog, name, work_dir): (name, catalog)
-                       for name, catalog in tasks}
-            for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
-                result = future.result()
-                by_key[futures[future]] = result
-                print("[%d/%d] %-11s %-4s %s (%s s)" % (done, len(tasks), result["catalog"], result["status"],
-                                                       result["file"], result["seconds"]), file=sys.stderr)
+        if args.process_per_file:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+                futures = {pool.submit(run_child_retrying_a_crash, args, catalog, name, work_dir): (name, catalog)
+                           for name, catalog in tasks}
+                for future in concurrent.futures.as_completed(futures):
+                    record(futures[future], future.result())
+        else:
+            run_in_workers(args, tasks, work_dir, record)
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
     elapsed = time.monotonic() - started
@@ -1476,9 +1600,10 @@ def argument_parser(prog=None):
 
     run = commands.add_parser(
         "run", parents=[common], prog=os.environ.get("MORAINE_CONFORMANCE_PROG"),
-        help="run many files, each in a child process",
+        help="run many files in child processes",
         description="Runs DuckLake's sqllogictest corpus (test/sql/**/*.test) on a DuckDB-file catalog and through "
-                    "moraine, each file in its own child process, and lists every file that passes on the DuckDB-file "
+                    "moraine in child processes (workers running file after file; a file failing there runs again in "
+                    "a process of its own), and lists every file that passes on the DuckDB-file "
                     "catalog but not on moraine, with its first failing record.",
         epilog="Exit status: 0 every file that passes on duckdb-file passes on moraine (with one catalog: no file "
                "fails), files listed as not applicable aside; 1 otherwise; 2 usage error. Progress goes to standard "
@@ -1496,6 +1621,10 @@ def argument_parser(prog=None):
     run.add_argument("--retry-crashed", action="store_true",
                      help="run a file once more when its process crashed (killed by a signal) and report both; "
                           "a second crash or a wrong answer still fails (default: off)")
+    run.add_argument("--process-per-file", action="store_true",
+                     help="run every file in a new process; by default each of the --jobs workers runs file after "
+                          "file (a catalog's start-up once per worker) and a file that fails, times out or crashes "
+                          "there is run again in a new process, whose result counts")
     run.add_argument("--not-applicable", default=NOT_APPLICABLE_FILE,
                      help="reviewed files that do not apply to moraine, path<TAB>reason (default: %(default)s)")
 
@@ -1504,7 +1633,13 @@ def argument_parser(prog=None):
     one.add_argument("file", help="the .test file, relative to the corpus root or absolute")
     one.add_argument("--catalog", choices=CATALOGS, default="duckdb-file", help="(default: %(default)s)")
     one.add_argument("--trace", action="store_true", help="print each record as it runs, and its result, on stderr")
-    return parser, {"run": run, "run-file": one}
+    worker = commands.add_parser("run-worker", parents=[common], help="run the files named on standard input, print "
+                                 "a JSON line each (the driver's workers)",
+                                 description="Runs the .test files named on standard input (one a line, relative to "
+                                             "the corpus root) one after another in this process, printing a line "
+                                             "'RESULT <json>' for each.")
+    worker.add_argument("--catalog", choices=CATALOGS, default="duckdb-file", help="(default: %(default)s)")
+    return parser, {"run": run, "run-file": one, "run-worker": worker}
 
 
 def main(argv=None, prog=None):
@@ -1515,6 +1650,9 @@ def main(argv=None, prog=None):
     try:
         if args.mode == "run-file":
             command_run_file(args)
+            return 0
+        if args.mode == "run-worker":
+            command_run_worker(args)
             return 0
         return command_run(args)
     except UsageError as error:
