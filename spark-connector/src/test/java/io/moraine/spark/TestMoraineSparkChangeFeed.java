@@ -189,7 +189,8 @@ class TestMoraineSparkChangeFeed
     }
 
     /**
-     * Both ways of reading a feed with updates, compared with one {@code ducklake_table_changes} call per range: the
+     * Both ways of reading a feed with updates, compared with one {@code ducklake_table_changes} call per range (each on
+     * its share of the sampled ranges): the
      * DataFrame API with {@code computeUpdates} (updates paired by Spark) and {@code readChangeFeed} (paired by the core).
      */
     @Test
@@ -283,8 +284,8 @@ class TestMoraineSparkChangeFeed
     }
 
     /**
-     * Compares each of {@code reads} with {@code ducklake_table_changes} for every sampled range, one Spark query per
-     * read, table and end (the sampled ranges of that end, each tagged with its start).
+     * Compares {@code reads} with {@code ducklake_table_changes} over the sampled ranges, one Spark query per table and
+     * end (the sampled ranges of that end, each tagged with its start), the reads taking turns by table and end.
      */
     private void compareWithTableChanges(Map<String, ChangeRead> reads)
             throws Exception
@@ -294,6 +295,8 @@ class TestMoraineSparkChangeFeed
         Map<String, Long> compared = new LinkedHashMap<>();
         long updates = 0;
         List<ChangeFeedAnswers> answersRead = new ArrayList<>();
+        List<Map.Entry<String, ChangeRead>> readList = List.copyOf(reads.entrySet());
+        int group = 0;
         for (List<Range> sameEnd : byTableAndEnd(sample)) {
             LakeTable table = sameEnd.getFirst().table();
             long end = sameEnd.getFirst().end();
@@ -301,7 +304,9 @@ class TestMoraineSparkChangeFeed
             List<Long> starts = sameEnd.stream().map(Range::start).toList();
             String[] selected = ("range_start, " + SPARK_COLUMNS + ", " + names(columns)).split(", ");
             Map<String, Map<Long, List<Row>>> byRead = new LinkedHashMap<>();
-            reads.forEach((what, read) -> {
+            // The reads take turns by table and end: each is compared on its share of the sample, not all of it.
+            Map.Entry<String, ChangeRead> turn = readList.get(group++ % readList.size());
+            Map.of(turn.getKey(), turn.getValue()).forEach((what, read) -> {
                 Dataset<Row> union = null;
                 for (long start : starts) {
                     Dataset<Row> range = read.changes(table, start, end).withColumn("range_start", org.apache.spark.sql.functions.lit(start)).selectExpr(selected);
@@ -335,7 +340,8 @@ class TestMoraineSparkChangeFeed
         }
         long ranges = sample.size();
         assertThat(ranges).isGreaterThan(MINIMUM_SAMPLED_RANGES);
-        assertThat(compared).hasSize(reads.size()).allSatisfy((what, count) -> assertThat(count).as(what).isEqualTo(ranges));
+        assertThat(compared.values().stream().mapToLong(Long::longValue).sum()).as("ranges compared, all reads").isEqualTo(ranges);
+        assertThat(compared).hasSize(reads.size()).allSatisfy((what, count) -> assertThat(count).as(what).isGreaterThanOrEqualTo(MINIMUM_SAMPLED_RANGES / 3));
         assertThat(updates).as("update pairs in the compared feeds").isGreaterThan(0);
         assertThat(checked(answersRead)).as("derived answers checked against DuckDB's own").isGreaterThanOrEqualTo(answersRead.size());
         System.out.printf("change feed with updates: sampled ranges (of %d) compared with ducklake_table_changes %s, %d update rows (DuckDB's answers read "
