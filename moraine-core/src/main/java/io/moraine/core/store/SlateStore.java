@@ -79,9 +79,6 @@ public final class SlateStore
     // meanwhile go to fencedReader, a reader opened for the purpose (a fenced SlateDB handle fails every call).
     private volatile boolean fenced;
     private DbReader fencedReader;
-    // HANDOFF writer with on-demand freshness: tells a read that begins something whether another process took the
-    // writer and wrote since (SlateDB would tell this handle only at its next write or manifest poll). Null otherwise.
-    private volatile WriterWatch writerWatch;
     private final Object writerLock = new Object();
     private final Object fencedReaderLock = new Object();
     private int handoffs;
@@ -177,9 +174,6 @@ public final class SlateStore
                 try {
                     if (!exists) {
                         writer.recordWalStore(options.walStore());
-                    }
-                    if (options.writerMode() == WriterMode.HANDOFF && options.freshness().onDemand()) {
-                        writer.writerWatch = new WriterWatch(new StoreProbe(uri, objectStore, walObjectStore, timeout), options.freshness().maxStaleness());
                     }
                     synchronized (writer.applyGate) {
                         try {
@@ -519,21 +513,13 @@ public final class SlateStore
     /**
      * Consults the handle's {@link ReaderFreshness} as a query, scan plan or statement begins: an on-demand READ_ONLY
      * handle checks the store (unless it did less than the maximum staleness ago) and moves to a new reader when it
-     * changed, so that what follows sees every commit acknowledged before this call. An on-demand HANDOFF writer checks
-     * whether another process took the writer and wrote since, and if so reads from a reader opened now. Every other
-     * handle never moves (a checkpoint, a polling reader, an EXCLUSIVE writer): nothing is done.
+     * changed, so that what follows sees every commit acknowledged before this call. Every other handle is as fresh as
+     * it gets already (the writer) or never moves (a checkpoint, a polling reader): nothing is done.
      */
     public void catchUp()
     {
         if (generations != null) {
             generations.catchUp();
-            return;
-        }
-        WriterWatch watch = writerWatch;
-        if (watch != null && watch.anotherWriterMoved()) {
-            // Reads go to a reader opened now, which sees the other process's acknowledged commits.
-            noteFenced();
-            closeFencedReader();
         }
     }
 
@@ -544,11 +530,7 @@ public final class SlateStore
     public boolean catchUpNow()
     {
         if (generations == null) {
-            if (writerWatch == null) {
-                return false;
-            }
-            catchUp();
-            return true;
+            return false;
         }
         generations.catchUpNow();
         return true;
@@ -935,10 +917,6 @@ public final class SlateStore
                 }
             }
             fenced = false;
-            WriterWatch watch = writerWatch;
-            if (watch != null) {
-                watch.tookWriter();
-            }
             synchronized (this) {
                 memtableFlush = CompletableFuture.completedFuture(null);
             }
@@ -1049,9 +1027,6 @@ public final class SlateStore
         }
         closed = true;
         closeFencedReader();
-        if (writerWatch != null) {
-            writerWatch.close();
-        }
         Db db = this.db;
         if (db != null) {
             try (db) {

@@ -23,11 +23,8 @@ import static io.moraine.core.store.SlateDbCalls.call;
 final class StoreProbe
         implements AutoCloseable
 {
-    /**
-     * How far the writer had got: its newest manifest, its newest write-ahead-log object, and the writer epoch of the
-     * newest manifest (a writer's open bumps it, so a larger one means another handle took the writer).
-     */
-    record StoreVersion(long manifestId, long walTail, long writerEpoch) {}
+    /** How far the writer had got: its newest manifest and its newest write-ahead-log object. */
+    record StoreVersion(long manifestId, long walTail) {}
 
     private final StoreUri uri;
     private final Admin admin;
@@ -61,7 +58,7 @@ final class StoreProbe
     StoreVersion read()
     {
         VersionedManifest manifest = await(executor -> admin.readManifest(null, executor), uri, "reading the store's manifest", timeout);
-        return new StoreVersion(manifest.id(), walTailAfter(manifest.replayAfterWalId()), manifest.writerEpoch());
+        return new StoreVersion(manifest.id(), walTailAfter(manifest.replayAfterWalId()));
     }
 
     /** The store's version now, knowing it was at least {@code known}: a LIST of the manifests after it and a WAL tail probe. */
@@ -70,8 +67,7 @@ final class StoreProbe
         List<VersionedManifest> newer = await(executor -> admin.listManifests(known.manifestId() + 1, null, executor), uri,
                 "listing the store's new manifests", timeout);
         long manifestId = newer.stream().mapToLong(VersionedManifest::id).max().orElse(known.manifestId());
-        long writerEpoch = newer.stream().mapToLong(VersionedManifest::writerEpoch).max().orElse(known.writerEpoch());
-        return new StoreVersion(Math.max(manifestId, known.manifestId()), walTailAfter(known.walTail()), Math.max(writerEpoch, known.writerEpoch()));
+        return new StoreVersion(Math.max(manifestId, known.manifestId()), walTailAfter(known.walTail()));
     }
 
     private long walTailAfter(long walId)
