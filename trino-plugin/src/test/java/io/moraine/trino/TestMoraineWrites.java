@@ -365,9 +365,24 @@ public class TestMoraineWrites
         return rows;
     }
 
+    /**
+     * Runs {@code statements} in DuckDB on the store and returns their rows; then waits until Trino sees DuckDB's newest
+     * snapshot: a catalog that has written follows another process's commits within SlateDB's manifest poll (docs/writes.md,
+     * "Reads while fenced").
+     */
     private List<String> duckDb(String... statements)
             throws Exception
     {
-        return DuckDbOverStore.run(store, statements);
+        List<String> all = new ArrayList<>(List.of(statements));
+        all.add("SELECT max(snapshot_id) FROM ducklake_snapshots('lake')");
+        List<String> lines = new ArrayList<>(DuckDbOverStore.run(store, all.toArray(String[]::new)));
+        String headRow = "ROW " + statements.length + " ";
+        long head = Long.parseLong(lines.getLast().substring(headRow.length()));
+        lines.removeIf(line -> line.startsWith(headRow));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((long) trino.execute("SELECT max(snapshot_id) FROM lake.ducklake.ducklake_snapshot").getOnlyValue() < head && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        return lines;
     }
 }
