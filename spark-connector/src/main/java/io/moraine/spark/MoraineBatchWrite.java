@@ -109,8 +109,16 @@ final class MoraineBatchWrite
     {
         List<WrittenDataFile> files = new ArrayList<>();
         for (WrittenFilesMessage.File file : written) {
+            List<io.moraine.core.types.TableColumn> columns = recipe.columns().columns(); // no recipe when nothing was written (a DELETE)
+            java.util.Map<Long, Boolean> nans = new java.util.HashMap<>();
+            for (int i = 0; i < columns.size(); i++) {
+                org.apache.spark.sql.types.DataType type = recipe.fileSchema().fields()[i].dataType();
+                if (type instanceof org.apache.spark.sql.types.DoubleType || type instanceof org.apache.spark.sql.types.FloatType) {
+                    nans.put(columns.get(i).columnId(), file.nanWritten()[i]);
+                }
+            }
             files.add(new WrittenDataFile(file.location(), file.sizeBytes(), file.footerSize(), file.recordCount(),
-                    ParquetFileStatistics.fromFooter(footer(file), recipe.columns().columns()), file.partitionValues()));
+                    ParquetFileStatistics.withWrittenNans(ParquetFileStatistics.fromFooter(footer(file), columns), nans), file.partitionValues()));
         }
         return files;
     }

@@ -58,7 +58,8 @@ final class MoraineDataWriter
     private final DataFileLayout layout;
     private final Configuration hadoop;
     private final Map<Long, Integer> ordinals = new HashMap<>();
-    private final Map<List<String>, SparkDataFileWriter> open = new HashMap<>();
+    /** In the order the partitions first appear, as DuckDB orders a write's files (and so their row ids). */
+    private final Map<List<String>, SparkDataFileWriter> open = new java.util.LinkedHashMap<>();
     private final List<WrittenFilesMessage.File> written = new ArrayList<>();
     private final boolean keepRowIds;
     private final StructType fileSchema;

@@ -15,6 +15,9 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
 import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.StructType;
 
 import java.io.ByteArrayOutputStream;
@@ -26,18 +29,23 @@ import java.io.UncheckedIOException;
  * {@link DataFileTarget}: the table's columns with their ids as field ids (list elements and map keys and values too,
  * through {@link FieldIdWriteSupport}), DuckLake's writer settings (codec, row
  * group rows), timestamps as INT64 microseconds. Closing it keeps the footer the writer produced, for the driver's
- * statistics.
+ * statistics, and which top-level FLOAT and DOUBLE columns held a NaN (Spark's parquet-java 1.17 counts no NaN in the
+ * footer; the core's {@code ParquetFileStatistics.withWrittenNans} takes what the writer saw).
  */
 final class SparkDataFileWriter
 {
     private final DataFileTarget target;
     private final MeasuredOutputFile file;
     private final ParquetWriter<InternalRow> writer;
+    private final StructType fileSchema;
+    private final boolean[] nanWritten;
     private long rows;
 
     SparkDataFileWriter(DataFileTarget target, StructType fileSchema, Configuration hadoop)
     {
         this.target = target;
+        this.fileSchema = fileSchema;
+        this.nanWritten = new boolean[fileSchema.fields().length];
         Configuration configuration = new Configuration(hadoop);
         ParquetWriteSupport.setSchema(fileSchema, configuration);
         // ParquetWriteSupport reads its settings from the Hadoop configuration, not from the session
@@ -69,6 +77,12 @@ final class SparkDataFileWriter
     {
         writer.write(row);
         rows++;
+        for (int i = 0; i < nanWritten.length; i++) {
+            if (!nanWritten[i] && !row.isNullAt(i)) {
+                DataType type = fileSchema.fields()[i].dataType();
+                nanWritten[i] = type instanceof DoubleType ? Double.isNaN(row.getDouble(i)) : type instanceof FloatType && Float.isNaN(row.getFloat(i));
+            }
+        }
     }
 
     /** Bytes written so far, buffered row group included: when to roll over to a new file. */
@@ -84,7 +98,7 @@ final class SparkDataFileWriter
         ByteArrayOutputStream footer = new ByteArrayOutputStream();
         Util.writeFileMetaData(new ParquetMetadataConverter().toParquetMetadata(1, writer.getFooter()), footer);
         return new WrittenFilesMessage.File(target.location(), target.path(), target.partitionValues(), file.length(), file.footerLength(), rows,
-                footer.toByteArray());
+                footer.toByteArray(), nanWritten.clone());
     }
 
     /** Closes and deletes the file (an aborted task). */

@@ -26,6 +26,7 @@ record WrittenFilesMessage(List<File> files, byte[] inlinedRows, long inlinedRow
      * @param partitionValues the partition key texts, in key order
      * @param footer the Parquet footer (thrift {@code FileMetaData}) as the writer wrote it
      */
-    record File(String location, String path, List<String> partitionValues, long sizeBytes, long footerSize, long recordCount, byte[] footer)
+    record File(String location, String path, List<String> partitionValues, long sizeBytes, long footerSize, long recordCount, byte[] footer,
+            boolean[] nanWritten)
             implements java.io.Serializable {}
 }

@@ -128,11 +128,7 @@ final class DataFileWriter
                 nans.put(columns.get(i).columnId(), nanWritten[i]);
             }
         }
-        return statistics.stream()
-                .map(stats -> stats.containsNan() == null || !nans.containsKey(stats.columnId()) ? stats : new FileColumnStatistics(stats.columnId(),
-                        stats.columnSizeBytes(), stats.valueCount(), stats.nullCount(), stats.minValue(), stats.maxValue(), nans.get(stats.columnId()),
-                        stats.extraStats()))
-                .toList();
+        return ParquetFileStatistics.withWrittenNans(statistics, nans);
     }
 
     private static boolean isFloatingPoint(Type type)

@@ -91,6 +91,21 @@ public final class ParquetFileStatistics
         return statistics;
     }
 
+    /**
+     * {@code statistics} with {@code contains_nan} of the columns in {@code nanWritten} (column id → whether a NaN was
+     * written) as the writer saw them: a writer that saw every value of a top-level FLOAT or DOUBLE column knows what a
+     * footer without a NaN count cannot tell (a parquet-java 1.17 footer: the rule above assumes a NaN). Columns not in
+     * the map, and columns without a {@code contains_nan}, keep the footer's answer.
+     */
+    public static List<FileColumnStatistics> withWrittenNans(List<FileColumnStatistics> statistics, Map<Long, Boolean> nanWritten)
+    {
+        return statistics.stream()
+                .map(stats -> stats.containsNan() == null || !nanWritten.containsKey(stats.columnId()) ? stats
+                        : new FileColumnStatistics(stats.columnId(), stats.columnSizeBytes(), stats.valueCount(), stats.nullCount(), stats.minValue(),
+                                stats.maxValue(), nanWritten.get(stats.columnId()), stats.extraStats()))
+                .toList();
+    }
+
     private static void collectLeaves(TableColumn column, Map<Long, TableColumn> leaves)
     {
         if (column.children().isEmpty() && !(column.type() instanceof DuckLakeType.StructOf)) {

@@ -232,18 +232,13 @@ final class CompactionOutput
         /** {@code contains_nan} of the top-level floating-point columns as written (nested leaves keep the footer's answer). */
         private List<io.moraine.core.write.files.FileColumnStatistics> withWrittenNans(List<io.moraine.core.write.files.FileColumnStatistics> statistics)
         {
-            Set<Long> topLevel = new java.util.HashSet<>();
+            java.util.Map<Long, Boolean> nans = new java.util.HashMap<>();
             for (Type field : userSchema.getFields()) {
                 if (field.isPrimitive() && field.getId() != null) {
-                    topLevel.add((long) field.getId().intValue());
+                    nans.put((long) field.getId().intValue(), nanFieldIds.contains(field.getId().intValue()));
                 }
             }
-            return statistics.stream()
-                    .map(stats -> stats.containsNan() == null || !topLevel.contains(stats.columnId()) ? stats
-                            : new io.moraine.core.write.files.FileColumnStatistics(stats.columnId(), stats.columnSizeBytes(), stats.valueCount(),
-                                    stats.nullCount(), stats.minValue(), stats.maxValue(), nanFieldIds.contains(Math.toIntExact(stats.columnId())),
-                                    stats.extraStats()))
-                    .toList();
+            return ParquetFileStatistics.withWrittenNans(statistics, nans);
         }
 
         Optional<WrittenDataFile> finish(List<String> partitionValues)
