@@ -45,6 +45,7 @@ abstract class ReadOnlyFileSystem
 
     @Override
     public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite, int bufferSize, short replication, long blockSize, Progressable progress)
+            throws IOException
     {
         throw readOnly("create " + path);
     }
@@ -63,6 +64,7 @@ abstract class ReadOnlyFileSystem
 
     @Override
     public boolean delete(Path path, boolean recursive)
+            throws IOException
     {
         throw readOnly("delete " + path);
     }
