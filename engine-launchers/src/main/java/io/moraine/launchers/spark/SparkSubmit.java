@@ -12,7 +12,8 @@ import java.util.stream.Stream;
 
 /**
  * A real Spark distribution's {@code spark-submit}, as a user runs it: PyPI's {@code pyspark} in the cache
- * ({@code build-support/install-pyspark.sh} installs it on first use), on this JDK, in local mode, with the moraine
+ * ({@code build-support/install-pyspark.sh} installs it on first use), on this JDK, in local mode (or on another
+ * master, {@link #onMaster}), with the moraine
  * bundle jar ({@code spark-connector/target/moraine-spark-bundle-<version>.jar}) and nothing else of moraine's.
  * Spark's own launcher adds the JVM options Spark needs on JDK 25 (and SlateDB's native access) to the driver and
  * executors; this adds only a quieter log configuration.

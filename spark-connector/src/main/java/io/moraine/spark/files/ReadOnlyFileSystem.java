@@ -11,8 +11,9 @@ import java.io.IOException;
 import java.net.URI;
 
 /**
- * What moraine's read-only Hadoop file systems share: the URI and working directory of one scheme and authority, and
- * a refusal, naming the file system, of every write.
+ * What moraine's Hadoop file systems share: the URI and working directory of one scheme and authority, and a
+ * refusal, naming the file system, of every write it does not override ({@link LakeObjectFileSystem} creates and
+ * deletes files).
  */
 abstract class ReadOnlyFileSystem
         extends FileSystem
