@@ -28,6 +28,7 @@ public final class CountingS3Proxy
     private final ServerSocket server;
     private final int upstreamPort;
     private final Map<String, Long> counts = new TreeMap<>();
+    private final List<String> changes = new CopyOnWriteArrayList<>();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -62,6 +63,12 @@ public final class CountingS3Proxy
     public synchronized long requests(String method, String bucket)
     {
         return counts.getOrDefault(method + " " + bucket, 0L);
+    }
+
+    /** The request lines of every request other than a GET or HEAD so far ({@code PUT /bucket/key}, {@code DELETE ...}), in order. */
+    public List<String> changes()
+    {
+        return List.copyOf(changes);
     }
 
     @Override
@@ -124,6 +131,9 @@ public final class CountingS3Proxy
         String[] segments = (query < 0 ? path : path.substring(0, query)).split("/");
         String bucket = segments.length > 1 ? segments[1] : "(no bucket)";
         counts.merge(requestLine[0] + " " + bucket, 1L, Long::sum);
+        if (!requestLine[0].equals("GET") && !requestLine[0].equals("HEAD")) {
+            changes.add(requestLine[0] + " " + path);
+        }
     }
 
     private static void pump(Socket from, Socket to)

@@ -77,12 +77,13 @@ public final class LakeObjectFileSystem
         return new FileStatus(length, false, 1, 32L << 20, 0, makeQualified(path));
     }
 
-    /** A new object, written in one request or in parts (Trino's S3 output stream): overwriting is what S3 does anyway. */
+    /** A new object, written in one request or in parts (Trino's S3 output stream); overwriting deletes the old one first. */
     @Override
     public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite, int bufferSize, short replication, long blockSize, Progressable progress)
             throws IOException
     {
-        return new FSDataOutputStream(LakeObjectFileSystems.files().newOutputFile(lakePath(path)).createOrOverwrite(blockSize), statistics);
+        org.apache.parquet.io.OutputFile file = LakeObjectFileSystems.files().newOutputFile(lakePath(path));
+        return new FSDataOutputStream(overwrite ? file.createOrOverwrite(blockSize) : file.create(blockSize), statistics);
     }
 
     @Override
