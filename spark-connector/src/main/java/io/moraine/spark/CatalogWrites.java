@@ -77,7 +77,7 @@ final class CatalogWrites
     static org.apache.spark.broadcast.Broadcast<org.apache.spark.util.SerializableConfiguration> hadoopConfiguration()
     {
         org.apache.spark.sql.SparkSession session = org.apache.spark.sql.SparkSession.active();
-        return SerializableConfiguration.broadcast(session.sparkContext(), session.sessionState().newHadoopConf());
+        return SerializableConfiguration.broadcast(session.sparkContext(), io.moraine.spark.files.LakeObjectFileSystems.configure(session.sessionState().newHadoopConf()));
     }
 
     static void setTableOption(MoraineCatalog catalog, String schema, String table, String key, String value, String qualifiedName)

@@ -65,7 +65,7 @@ final class MoraineRowLevelOperation
         WriteTransaction transaction;
         try {
             SparkSession session = SparkSession.active();
-            transaction = WriteTransaction.begin(writer, new HadoopLakeFileSystem(session.sessionState().newHadoopConf()));
+            transaction = WriteTransaction.begin(writer, new HadoopLakeFileSystem(io.moraine.spark.files.LakeObjectFileSystems.configure(session.sessionState().newHadoopConf())));
         }
         catch (MoraineException e) {
             throw SparkErrors.of(e);

@@ -433,7 +433,7 @@ public class MoraineSparkCatalog
         io.moraine.core.write.WriteTransaction transaction;
         try {
             transaction = io.moraine.core.write.WriteTransaction.begin(writer,
-                    new HadoopLakeFileSystem(org.apache.spark.sql.SparkSession.active().sessionState().newHadoopConf()));
+                    new HadoopLakeFileSystem(io.moraine.spark.files.LakeObjectFileSystems.configure(org.apache.spark.sql.SparkSession.active().sessionState().newHadoopConf())));
         }
         catch (MoraineException e) {
             throw SparkErrors.of(e);

@@ -140,7 +140,7 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, Predicate[
         try {
             // with the lake's files: an overwrite may add to delete files
             transaction = WriteTransaction.begin(OpenStores.writer(table.settings()),
-                    new HadoopLakeFileSystem(org.apache.spark.sql.SparkSession.active().sessionState().newHadoopConf()));
+                    new HadoopLakeFileSystem(io.moraine.spark.files.LakeObjectFileSystems.configure(org.apache.spark.sql.SparkSession.active().sessionState().newHadoopConf())));
         }
         catch (MoraineException e) {
             throw SparkErrors.of(e);

@@ -12,7 +12,8 @@ import java.util.stream.Stream;
 
 /**
  * A real Spark distribution's {@code spark-submit}, as a user runs it: PyPI's {@code pyspark} in the cache
- * ({@code build-support/install-pyspark.sh} installs it on first use), on this JDK, in local mode, with the moraine
+ * ({@code build-support/install-pyspark.sh} installs it on first use), on this JDK, in local mode (or on another
+ * master, {@link #onMaster}), with the moraine
  * bundle jar ({@code spark-connector/target/moraine-spark-bundle-<version>.jar}) and nothing else of moraine's.
  * Spark's own launcher adds the JVM options Spark needs on JDK 25 (and SlateDB's native access) to the driver and
  * executors; this adds only a quieter log configuration.
@@ -24,12 +25,14 @@ public final class SparkSubmit
     private final Path root;
     private final Path sparkSubmit;
     private final Path bundle;
+    private final String master;
 
-    private SparkSubmit(Path root, Path sparkSubmit, Path bundle)
+    private SparkSubmit(Path root, Path sparkSubmit, Path bundle, String master)
     {
         this.root = root;
         this.sparkSubmit = sparkSubmit;
         this.bundle = bundle;
+        this.master = master;
     }
 
     /** The distribution and bundle of the moraine checkout at {@code root}, installing PySpark if it is missing. */
@@ -45,7 +48,7 @@ public final class SparkSubmit
                         + "it needs PyPI once, then works offline");
             }
         }
-        return new SparkSubmit(root, submit, bundle(root));
+        return new SparkSubmit(root, submit, bundle(root), "local[2]");
     }
 
     /** The checkout this process runs in: {@code -Dmoraine.root} (bin/moraine sets it), else the nearest directory up with build-support. */
@@ -62,6 +65,15 @@ public final class SparkSubmit
         }
         throw new IllegalStateException("cannot find the moraine checkout (no build-support/install-pyspark.sh above " + Path.of("").toAbsolutePath()
                 + "); set -Dmoraine.root");
+    }
+
+    /**
+     * The same distribution submitting to {@code master} instead of {@code local[2]}: {@code local-cluster[2,1,1024]}
+     * runs two executors in JVMs of their own, started by Spark's standalone worker from the distribution's jars.
+     */
+    public SparkSubmit onMaster(String master)
+    {
+        return new SparkSubmit(root, sparkSubmit, bundle, master);
     }
 
     public Path bundle()
@@ -109,7 +121,7 @@ public final class SparkSubmit
                 logger.native.name = org.apache.hadoop.util.NativeCodeLoader
                 logger.native.level = error
                 """, StandardCharsets.UTF_8);
-        List<String> command = new ArrayList<>(List.of(sparkSubmit.toString(), "--master", "local[2]",
+        List<String> command = new ArrayList<>(List.of(sparkSubmit.toString(), "--master", master,
                 "--driver-java-options", "-Dlog4j2.configurationFile=" + log4j.toUri()));
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("spark.ui.enabled", "false");

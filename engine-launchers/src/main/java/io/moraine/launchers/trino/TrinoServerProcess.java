@@ -75,30 +75,83 @@ public final class TrinoServerProcess
     public static List<TrinoServerProcess> startCluster(StoreUri store, int workers)
             throws IOException, InterruptedException
     {
-        List<TrinoServerProcess> servers = new ArrayList<>();
+        return startCluster(store, NodeSettings.NONE, java.util.Collections.nCopies(workers, NodeSettings.NONE));
+    }
+
+    /**
+     * {@link #startCluster(StoreUri, int)} with settings of each server's own: the coordinator's, then one entry per
+     * worker. Every JVM starts at once (a worker announces itself to the coordinator until the coordinator answers).
+     */
+    public static List<TrinoServerProcess> startCluster(StoreUri store, NodeSettings coordinator, List<NodeSettings> workers)
+            throws IOException, InterruptedException
+    {
+        int coordinatorPort = freePort();
+        List<Launched> launched = new ArrayList<>();
         try {
-            TrinoServerProcess coordinator = start(store, 0, StoreOptions.DEFAULT_TIMEOUT, TrinoEtc.Role.CLUSTER_COORDINATOR);
-            servers.add(coordinator);
-            for (int i = 0; i < workers; i++) {
-                servers.add(start(store, 0, StoreOptions.DEFAULT_TIMEOUT, TrinoEtc.Role.workerOf(coordinator.etc.port())));
+            launched.add(launch(store, coordinatorPort, StoreOptions.DEFAULT_TIMEOUT, TrinoEtc.Role.CLUSTER_COORDINATOR, coordinator));
+            for (NodeSettings worker : workers) {
+                launched.add(launch(store, freePort(), StoreOptions.DEFAULT_TIMEOUT, TrinoEtc.Role.workerOf(coordinatorPort), worker));
             }
-            coordinator.awaitActiveWorkers(workers);
+            List<TrinoServerProcess> servers = new ArrayList<>();
+            for (Launched server : launched) {
+                servers.add(server.awaitStarted());
+            }
+            servers.getFirst().awaitActiveWorkers(workers.size());
             return servers;
         }
         catch (IOException | InterruptedException | RuntimeException e) {
-            servers.forEach(TrinoServerProcess::close);
+            launched.forEach(Launched::stop);
             throw e;
         }
+    }
+
+    /**
+     * What one server is given besides its catalog's store: more properties of its catalog {@code lake} (its file
+     * system's, say) and environment variables (its S3 client's, say), which override this process's.
+     */
+    public record NodeSettings(Map<String, String> catalogProperties, Map<String, String> environment)
+    {
+        public static final NodeSettings NONE = new NodeSettings(Map.of(), Map.of());
     }
 
     private static TrinoServerProcess start(StoreUri store, int port, Duration storeTimeout, TrinoEtc.Role role)
             throws IOException, InterruptedException
     {
+        return launch(store, port == 0 ? freePort() : port, storeTimeout, role, NodeSettings.NONE).awaitStarted();
+    }
+
+    /** A server's JVM, started, not yet known to be serving. */
+    private record Launched(Process process, TrinoEtc etc, long startedNanos)
+    {
+        TrinoServerProcess awaitStarted()
+                throws InterruptedException
+        {
+            try {
+                TrinoServerProcess.awaitStarted(process, etc);
+            }
+            catch (RuntimeException | InterruptedException e) {
+                stop();
+                throw e;
+            }
+            return new TrinoServerProcess(process, etc, Duration.ofNanos(System.nanoTime() - startedNanos));
+        }
+
+        void stop()
+        {
+            TrinoServerProcess.stop(process, etc);
+        }
+    }
+
+    private static Launched launch(StoreUri store, int port, Duration storeTimeout, TrinoEtc.Role role, NodeSettings settings)
+            throws IOException
+    {
         Path home = Files.createTempDirectory("moraine-trino-");
-        TrinoEtc etc = TrinoEtc.write(home, port == 0 ? freePort() : port, PluginDirectory.locate(), Map.of(
+        Map<String, String> catalog = new java.util.LinkedHashMap<>(Map.of(
                 "connector.name", "moraine",
                 "moraine.store-uri", store.toString(),
-                "moraine.store-timeout", storeTimeout.toMillis() + "ms"), System.getProperty("moraine.trino.heap", "2G"), role);
+                "moraine.store-timeout", storeTimeout.toMillis() + "ms"));
+        catalog.putAll(settings.catalogProperties());
+        TrinoEtc etc = TrinoEtc.write(home, port, PluginDirectory.locate(), catalog, System.getProperty("moraine.trino.heap", "2G"), role);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(etc.jvmOptions());
@@ -112,18 +165,12 @@ public final class TrinoServerProcess
         ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile());
         // Airlift colors its console log unless told not to; the log is a file here.
         builder.environment().put("NO_COLOR", "1");
+        builder.environment().putAll(settings.environment());
         Process process = builder
                 .redirectErrorStream(true)
                 .redirectOutput(etc.serverLog().toFile())
                 .start();
-        try {
-            awaitStarted(process, etc);
-        }
-        catch (RuntimeException | InterruptedException e) {
-            stop(process, etc);
-            throw e;
-        }
-        return new TrinoServerProcess(process, etc, Duration.ofNanos(System.nanoTime() - started));
+        return new Launched(process, etc, started);
     }
 
     /** Polls {@code /v1/info} until the server says {@code "starting": false}; fails with the log's tail if it dies or the deadline passes. */

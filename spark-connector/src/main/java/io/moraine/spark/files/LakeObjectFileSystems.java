@@ -4,10 +4,10 @@ import io.moraine.files.S3LakeFiles;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Where a scan's Hadoop configuration gets a file system for the lake's {@code s3://} files. A session that maps
- * {@code s3} itself ({@code spark.hadoop.fs.s3.impl}: hadoop-aws's S3A, EMRFS, ...) keeps its own; otherwise the scan's
- * private configuration maps it to {@link LakeObjectFileSystem}, uncached so that no other reader of the session is
- * handed it. One set of clients per JVM (driver or executor), configured from the process environment.
+ * Where a scan's or a write's Hadoop configuration gets a file system for the lake's {@code s3://} files. A session
+ * that maps {@code s3} itself ({@code spark.hadoop.fs.s3.impl}: hadoop-aws's S3A, EMRFS, ...) keeps its own; otherwise
+ * the scan's or write's private configuration maps it to {@link LakeObjectFileSystem}, uncached so that no other user
+ * of the session is handed it. One set of clients per JVM (driver or executor), configured from the process environment.
  */
 public final class LakeObjectFileSystems
 {
@@ -18,7 +18,7 @@ public final class LakeObjectFileSystems
     private LakeObjectFileSystems() {}
 
     /**
-     * Maps {@code s3} to moraine's reader in {@code configuration} (a scan's private copy) unless it is mapped already,
+     * Maps {@code s3} to moraine's file system in {@code configuration} (a scan's or write's private copy) unless it is mapped already,
      * and {@code moraine-copy} to the catalog copies of tiny files ({@link CatalogCopies}).
      */
     public static Configuration configure(Configuration configuration)

@@ -11,8 +11,9 @@ import java.io.IOException;
 import java.net.URI;
 
 /**
- * What moraine's read-only Hadoop file systems share: the URI and working directory of one scheme and authority, and
- * a refusal, naming the file system, of every write.
+ * What moraine's Hadoop file systems share: the URI and working directory of one scheme and authority, and a
+ * refusal, naming the file system, of every write it does not override ({@link LakeObjectFileSystem} creates and
+ * deletes files).
  */
 abstract class ReadOnlyFileSystem
         extends FileSystem
@@ -45,6 +46,7 @@ abstract class ReadOnlyFileSystem
 
     @Override
     public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite, int bufferSize, short replication, long blockSize, Progressable progress)
+            throws IOException
     {
         throw readOnly("create " + path);
     }
@@ -63,6 +65,7 @@ abstract class ReadOnlyFileSystem
 
     @Override
     public boolean delete(Path path, boolean recursive)
+            throws IOException
     {
         throw readOnly("delete " + path);
     }
