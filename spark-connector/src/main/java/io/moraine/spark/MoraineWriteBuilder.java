@@ -194,7 +194,7 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, Predicate[
     {
         try (CatalogSnapshot snapshot = OpenStores.catalog(table.settings()).at(table.snapshotId())) {
             return snapshot.model().table(table.schemaName(), table.tableName())
-                    .map(lakeTable -> SparkWriteOrdering.of(WriteOrdering.of(snapshot.model().definition(lakeTable))))
+                    .map(lakeTable -> SparkWriteOrdering.of(WriteOrdering.at(snapshot, lakeTable)))
                     .orElse(SparkWriteOrdering.NONE);
         }
         catch (MoraineException e) {

@@ -1,5 +1,7 @@
 package io.moraine.core.write.files;
 
+import io.moraine.core.catalog.CatalogSnapshot;
+import io.moraine.core.catalog.LakeTable;
 import io.moraine.core.catalog.PartitionSpec;
 import io.moraine.core.catalog.PartitionTransform;
 import io.moraine.core.catalog.SortSpec;
@@ -14,7 +16,7 @@ import java.util.Optional;
  * How an engine distributes and orders the rows of a write to a table so that each of its tasks writes one file per
  * partition with the rows in the table's sort order (as Iceberg's write distribution and ordering): rows clustered by
  * the partition keys (each key's column through its transform), and within a task ordered by those keys and then by
- * the table's sort order. A sort key the core cannot bind to a column (an expression other than a column reference, a
+ * the table's sort order (unless {@code sort_on_insert} is off). A sort key the core cannot bind to a column (an expression other than a column reference, a
  * dialect other than {@code duckdb}, a column that is gone or of a type the core does not order) is left out: the
  * order is a preference of the layout, not a condition of the write, so it never refuses one.
  *
@@ -48,8 +50,20 @@ public record WriteOrdering(List<PartitionKey> clustering, List<OrderKey> orderi
         return clustering.isEmpty() && ordering.isEmpty();
     }
 
-    /** The ordering of writes to {@code table} by its current partition spec and sort order. */
-    public static WriteOrdering of(TableDefinition table)
+    /**
+     * The ordering of writes to {@code table} at {@code snapshot}: its partition spec, and its sort order unless the
+     * lake option {@code sort_on_insert} (table, schema or global scope) is {@code false}, as DuckLake's inserts
+     * ({@code DuckLakeCatalog::PlanInsert}) sort only then.
+     */
+    public static WriteOrdering at(CatalogSnapshot snapshot, LakeTable table)
+    {
+        boolean sortOnInsert = snapshot.option("sort_on_insert", table.schema().id(), table.id())
+                .map(value -> !value.strip().equalsIgnoreCase("false")).orElse(true);
+        return of(snapshot.model().definition(table), sortOnInsert);
+    }
+
+    /** The ordering of writes to {@code table} by its partition spec and, when {@code sortOnInsert}, its sort order. */
+    public static WriteOrdering of(TableDefinition table, boolean sortOnInsert)
     {
         List<PartitionKey> clustering = new ArrayList<>();
         for (PartitionSpec.Key key : table.partitionSpec().map(PartitionSpec::keys).orElse(List.of())) {
@@ -58,7 +72,7 @@ public record WriteOrdering(List<PartitionKey> clustering, List<OrderKey> orderi
                     .ifPresent(column -> clustering.add(new PartitionKey(column.name(), key.columnType(), key.transform())));
         }
         List<OrderKey> ordering = new ArrayList<>(clustering);
-        for (SortSpec.Key key : table.sortSpec().map(SortSpec::keys).orElse(List.of())) {
+        for (SortSpec.Key key : table.sortSpec().filter(spec -> sortOnInsert).map(SortSpec::keys).orElse(List.of())) {
             if (!key.dialect().equals("duckdb")) {
                 continue;
             }
