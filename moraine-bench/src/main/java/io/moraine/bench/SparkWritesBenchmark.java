@@ -34,7 +34,7 @@ public final class SparkWritesBenchmark
     public static void main(String[] args)
             throws Exception
     {
-        CommandLine line = CommandLine.parse(args, Set.of("rows", "runs", "warmups", "stream-seconds", "stream-rows", "parts", "dir"));
+        CommandLine line = CommandLine.parse(args, Set.of("rows", "runs", "warmups", "stream-seconds", "stream-rows", "parts", "row-group-rows", "dir"));
         long rows = line.intOption("rows", 8_000_000);
         if (rows < 100) {
             throw new IllegalArgumentException("--rows must be at least 100 (the MERGE updates every hundredth row); got " + rows);
@@ -63,6 +63,7 @@ public final class SparkWritesBenchmark
                     "spark.sql.catalog.lake", "io.moraine.spark.MoraineSparkCatalog",
                     "spark.sql.catalog.lake.store", store.toString(),
                     "spark.driver.memory", "3g"));
+            line.option("row-group-rows").ifPresent(rowGroupRows -> arguments.addAll(List.of("--row-group-rows", rowGroupRows)));
             if (!delta.isEmpty()) {
                 arguments.addAll(List.of("--delta-version", DELTA_VERSION));
                 conf.put("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension");

@@ -98,7 +98,9 @@ public final class SparkWritesBench
         List<Double> parquet = new ArrayList<>();
         for (int round = 0; round < warmups + runs; round++) {
             String table = "lake.main.append_" + round;
-            spark.sql("CREATE TABLE " + table + " (" + COLUMNS + ")");
+            String rowGroupRows = options.getOrDefault("row-group-rows", "");
+            spark.sql("CREATE TABLE " + table + " (" + COLUMNS + ")"
+                    + (rowGroupRows.isEmpty() ? "" : " TBLPROPERTIES ('parquet_row_group_size' = '" + rowGroupRows + "')"));
             Path directory = work.resolve("parquet-" + round);
             boolean moraineFirst = round % 2 == 0;
             double first = moraineFirst ? time(() -> appendTo(source, table)) : time(() -> source.write().parquet(directory.toString()));
@@ -118,8 +120,10 @@ public final class SparkWritesBench
         }
         double m = median(moraine);
         double p = median(parquet);
-        System.out.printf("append %,d rows (2 tasks), median of %d: df.write.parquet %,.0f ms (baseline), moraine writeTo.append %,.0f ms, "
-                + "moraine / Parquet %.2fx (goal <= 1.1x); runs moraine %s, Parquet %s%n", rows, runs, p, m, m / p, rounded(moraine), rounded(parquet));
+        System.out.printf("append %,d rows (2 tasks, moraine row groups of %s rows), median of %d: df.write.parquet %,.0f ms (baseline), moraine writeTo.append %,.0f ms, "
+                + "moraine / Parquet %.2fx (goal <= 1.1x), median of the rounds' ratios %.2fx; runs moraine %s, Parquet %s%n", rows,
+                options.getOrDefault("row-group-rows", "122,880 (DuckLake's default)"), runs, p, m, m / p, medianRatio(moraine, parquet), rounded(moraine),
+                rounded(parquet));
     }
 
     private static void appendTo(Dataset<Row> source, String table)
@@ -177,8 +181,8 @@ public final class SparkWritesBench
         }
         double d = median(deltaTimes);
         System.out.printf("MERGE INTO updating 1%% (%,d of %,d rows, every 100th id), median of %d: Delta Lake %s with deletion vectors %,.0f ms (baseline), "
-                        + "moraine %,.0f ms, moraine / Delta %.2fx (goal <= 1.0x); runs moraine %s, Delta %s%n",
-                updated, rows, runs, deltaVersion, d, m, m / d, rounded(moraineTimes), rounded(deltaTimes));
+                        + "moraine %,.0f ms, moraine / Delta %.2fx (goal <= 1.0x), median of the rounds' ratios %.2fx; runs moraine %s, Delta %s%n",
+                updated, rows, runs, deltaVersion, d, m, m / d, medianRatio(moraineTimes, deltaTimes), rounded(moraineTimes), rounded(deltaTimes));
     }
 
     private void stream(int seconds, int rowsPerBatch)
@@ -283,6 +287,16 @@ public final class SparkWritesBench
     private static String rounded(List<Double> values)
     {
         return values.stream().map(value -> String.format("%,.0f", value)).toList().toString();
+    }
+
+    /** The median of each round's ratio: the two sides of a round ran back to back, under the same load. */
+    private static double medianRatio(List<Double> moraine, List<Double> baseline)
+    {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < moraine.size(); i++) {
+            ratios.add(moraine.get(i) / baseline.get(i));
+        }
+        return median(ratios);
     }
 
     private static double median(List<Double> values)
