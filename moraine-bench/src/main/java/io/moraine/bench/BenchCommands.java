@@ -34,8 +34,9 @@ public final class BenchCommands
             case "duckdb" -> DuckDbAttachBenchmark.main(rest);
             case "ducklake" -> DuckLakeCommitBenchmark.main(rest);
             case "spark" -> SparkScanBenchmark.main(rest);
+            case "spark-writes" -> SparkWritesBenchmark.main(rest);
             case "writes" -> WritesBenchmark.main(rest);
-            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, rowsum, rowsum-s3, tiny-files, changes, duckdb, ducklake, spark or writes [...]");
+            default -> throw new IllegalArgumentException("which benchmark? bench catalog, inline, trino, row-id, rowsum, rowsum-s3, tiny-files, changes, duckdb, ducklake, spark, spark-writes or writes [...]");
         }
     }
 }

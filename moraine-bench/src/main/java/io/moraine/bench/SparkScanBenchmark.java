@@ -116,7 +116,7 @@ public final class SparkScanBenchmark
         return perFile;
     }
 
-    private static Path testJar(Path root)
+    static Path testJar(Path root)
             throws IOException
     {
         Path target = root.resolve("spark-connector/target");

@@ -27,6 +27,8 @@ public final class HostedCommands
     public static final String BENCH_DUCKDB_USAGE = "bench duckdb [--rows N] [--repetitions N] [--warmup-seconds N] [--threads N]";
     public static final String BENCH_DUCKLAKE_USAGE = "bench ducklake [--commits N] [--rounds N] [--warmup-seconds N] [--files N] [--repetitions N] [--skip-s3] [--skip-postgres]";
     public static final String BENCH_SPARK_USAGE = "bench spark [--rows 8000000] [--files 32] [--inlined-rows 20000] [--runs 5] [--warmups 3] [--dir <directory>]";
+    public static final String BENCH_SPARK_WRITES_USAGE = "bench spark-writes [--rows 8000000] [--runs 3] [--warmups 1] [--stream-seconds 30] [--stream-rows 100]"
+            + " [--parts append,merge,stream] [--row-group-rows N] [--dir <directory>]";
 
     /** Each hosted command and the module that holds its code. */
     private static final Map<String, String> MODULES = Map.of(

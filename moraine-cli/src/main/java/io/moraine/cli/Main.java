@@ -53,7 +53,8 @@ public final class Main
                 + HostedCommands.BENCH_CHANGES_USAGE + " (a fixed change feed on a table at 1x and 10x its files) | "
                 + HostedCommands.BENCH_DUCKDB_USAGE + " (the standalone DuckDB attach vs a DuckDB-file catalog) | "
                 + HostedCommands.BENCH_DUCKLAKE_USAGE + " (DuckLake commits and planning on moraine vs DuckDB-file and PostgreSQL catalogs) | "
-                + HostedCommands.BENCH_SPARK_USAGE + " (the Spark connector vs Spark's Parquet source on the same files)",
+                + HostedCommands.BENCH_SPARK_USAGE + " (the Spark connector vs Spark's Parquet source on the same files) | "
+                + HostedCommands.BENCH_SPARK_WRITES_USAGE + " (Spark appends vs df.write.parquet, MERGE vs Delta Lake, streaming commits/s)",
                 HostedCommands.of("bench")));
     }
 

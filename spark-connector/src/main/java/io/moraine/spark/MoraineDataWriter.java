@@ -9,32 +9,13 @@ import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
-import org.apache.spark.sql.types.BinaryType;
-import org.apache.spark.sql.types.BooleanType;
-import org.apache.spark.sql.types.ByteType;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DateType;
-import org.apache.spark.sql.types.DecimalType;
-import org.apache.spark.sql.types.DoubleType;
-import org.apache.spark.sql.types.FloatType;
-import org.apache.spark.sql.types.IntegerType;
-import org.apache.spark.sql.types.LongType;
-import org.apache.spark.sql.types.ShortType;
-import org.apache.spark.sql.types.StringType;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.DataTypes;
 import io.moraine.core.scan.DataFileTask;
-import org.apache.spark.sql.types.TimestampNTZType;
-import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.SerializableConfiguration;
 
 import java.io.IOException;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -53,6 +34,8 @@ final class MoraineDataWriter
 {
     /** The column DuckLake keeps an updated row's id in. */
     static final String ROW_ID_COLUMN = io.moraine.core.write.files.DataFileSchema.ROW_ID_NAME;
+    /** How often a rolling file's size is measured: a file overshoots the target size by at most this many rows. */
+    private static final int SIZE_CHECK_ROWS = 1024;
 
     private final WriteRecipe recipe;
     private final DataFileLayout layout;
@@ -110,7 +93,8 @@ final class MoraineDataWriter
             open.put(partition, file);
         }
         file.write(row);
-        if (recipe.rollOver() && file.dataSize() >= recipe.targetFileSizeBytes()) {
+        // the buffered size sums every column's buffers: measured every SIZE_CHECK_ROWS rows, not per row (a few per cent of a write)
+        if (recipe.rollOver() && file.rowCount() % SIZE_CHECK_ROWS == 0 && file.dataSize() >= recipe.targetFileSizeBytes()) {
             written.add(file.close());
             open.remove(partition);
         }
@@ -147,35 +131,9 @@ final class MoraineDataWriter
     @Override
     public void close() {}
 
-    /** A top-level value as the core's partition transforms take it. */
     private Object value(InternalRow row, int ordinal)
     {
-        if (row.isNullAt(ordinal)) {
-            return null;
-        }
-        StructField field = recipe.fileSchema().fields()[ordinal];
-        DataType type = field.dataType();
-        return switch (type) {
-            case BooleanType ignored -> row.getBoolean(ordinal);
-            case ByteType ignored -> (long) row.getByte(ordinal);
-            case ShortType ignored -> (long) row.getShort(ordinal);
-            case IntegerType ignored -> (long) row.getInt(ordinal);
-            case LongType ignored -> row.getLong(ordinal);
-            case FloatType ignored -> (double) row.getFloat(ordinal);
-            case DoubleType ignored -> row.getDouble(ordinal);
-            case DecimalType decimal -> row.getDecimal(ordinal, decimal.precision(), decimal.scale()).toJavaBigDecimal();
-            case DateType ignored -> LocalDate.ofEpochDay(row.getInt(ordinal));
-            case TimestampType ignored -> micros(row.getLong(ordinal));
-            case TimestampNTZType ignored -> LocalDateTime.ofInstant(micros(row.getLong(ordinal)), ZoneOffset.UTC);
-            case StringType ignored -> row.getUTF8String(ordinal).toString();
-            case BinaryType ignored -> row.getBinary(ordinal);
-            default -> throw SparkErrors.unsupported("column " + field.name() + " of type " + type.sql() + " cannot be a partition key of a Spark write");
-        };
-    }
-
-    private static Instant micros(long micros)
-    {
-        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+        return SparkPartitionValues.value(row, ordinal, recipe.fileSchema().fields()[ordinal]);
     }
 
     /** Ships the recipe, the inlining limit and the Hadoop configuration to the executors, for a batch or a micro-batch. */

@@ -40,7 +40,7 @@ import java.util.function.Function;
  * together ({@link MoraineStagedTable}) (docs/spark.md, "Writes").
  */
 public class MoraineSparkCatalog
-        implements StagingTableCatalog, SupportsNamespaces
+        implements StagingTableCatalog, SupportsNamespaces, org.apache.spark.sql.connector.catalog.FunctionCatalog
 {
     private String name;
     private MoraineSettings settings;
@@ -61,6 +61,23 @@ public class MoraineSparkCatalog
     MoraineSettings settings()
     {
         return settings;
+    }
+
+    /** The catalog's one function, {@link PartitionKeyFunction}: what a write's required distribution clusters partitioned rows by. */
+    @Override
+    public Identifier[] listFunctions(String[] namespace)
+    {
+        return namespace.length == 0 ? new Identifier[] {Identifier.of(namespace, PartitionKeyFunction.NAME)} : new Identifier[0];
+    }
+
+    @Override
+    public org.apache.spark.sql.connector.catalog.functions.UnboundFunction loadFunction(Identifier ident)
+            throws org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException
+    {
+        if (ident.namespace().length == 0 && ident.name().equalsIgnoreCase(PartitionKeyFunction.NAME)) {
+            return new PartitionKeyFunction();
+        }
+        throw new org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException(ident);
     }
 
     @Override

@@ -1,6 +1,11 @@
 package io.moraine.spark;
 
+import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.error.MoraineException;
+import io.moraine.core.write.files.WriteOrdering;
+import org.apache.spark.sql.connector.distributions.Distribution;
+import org.apache.spark.sql.connector.expressions.SortOrder;
+import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import io.moraine.core.write.InsertInlining;
 import io.moraine.core.write.WriteTransaction;
 import org.apache.spark.sql.connector.write.BatchWrite;
@@ -82,8 +87,28 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, Predicate[
     @Override
     public Write build()
     {
-        return new Write()
+        SparkWriteOrdering ordering = ordering();
+        return new RequiresDistributionAndOrdering()
         {
+            @Override
+            public Distribution requiredDistribution()
+            {
+                return ordering.distribution();
+            }
+
+            @Override
+            public SortOrder[] requiredOrdering()
+            {
+                return ordering.ordering();
+            }
+
+            /** As Iceberg's writes: Spark may split a skewed partition over tasks (more files) rather than run it in one. */
+            @Override
+            public boolean distributionStrictlyRequired()
+            {
+                return false;
+            }
+
             @Override
             public String description()
             {
@@ -162,6 +187,19 @@ record MoraineWriteBuilder(MoraineTable table, LogicalWriteInfo info, Predicate[
             return new MoraineBatchWrite(table, begun, recipe, CatalogWrites.hadoopConfiguration(), InsertInlining.of(begun, table.schemaName(), table.tableName()),
                     replace, statement());
         });
+    }
+
+    /** The table's write ordering (partition keys, sort order) at the snapshot it was loaded at, by the core's rules. */
+    private SparkWriteOrdering ordering()
+    {
+        try (CatalogSnapshot snapshot = OpenStores.catalog(table.settings()).at(table.snapshotId())) {
+            return snapshot.model().table(table.schemaName(), table.tableName())
+                    .map(lakeTable -> SparkWriteOrdering.of(WriteOrdering.at(snapshot, lakeTable)))
+                    .orElse(SparkWriteOrdering.NONE);
+        }
+        catch (MoraineException e) {
+            throw SparkErrors.of(e);
+        }
     }
 
     /** The delete half of an overwrite by a condition, decided by the core now, before any task writes. */

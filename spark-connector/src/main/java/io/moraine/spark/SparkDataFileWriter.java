@@ -62,7 +62,9 @@ final class SparkDataFileWriter
                     .withConf(configuration)
                     .withCompressionCodec(settings.compression())
                     .withRowGroupRowCountLimit(Math.toIntExact(Math.min(Integer.MAX_VALUE, settings.rowGroupRows())))
-                    .withRowGroupSize(settings.rowGroupBytes().orElse(Long.MAX_VALUE / 2))
+                    // no byte limit: a quarter of Long's range, since parquet-java compares the buffers against 3x it (at half, the
+                    // product overflowed and every row group logged "Too much memory used" with a dump of the column store)
+                    .withRowGroupSize(settings.rowGroupBytes().orElse(Long.MAX_VALUE / 4))
                     .withWriterVersion(settings.parquetVersion().filter(version -> version == 2).isPresent()
                             ? ParquetProperties.WriterVersion.PARQUET_2_0 : ParquetProperties.WriterVersion.PARQUET_1_0)
                     .build();
@@ -83,6 +85,11 @@ final class SparkDataFileWriter
                 nanWritten[i] = type instanceof DoubleType ? Double.isNaN(row.getDouble(i)) : type instanceof FloatType && Float.isNaN(row.getFloat(i));
             }
         }
+    }
+
+    long rowCount()
+    {
+        return rows;
     }
 
     /** Bytes written so far, buffered row group included: when to roll over to a new file. */

@@ -37,6 +37,13 @@ final class SparkErrors
     /** A moraine error met while resolving a table or planning a scan. */
     static RuntimeException of(MoraineException e)
     {
+        if (e instanceof io.moraine.core.error.OperationInterruptedException) {
+            // Thrown as an interruption, which Spark takes for what it is: a streaming query's stop() interrupts its thread
+            // mid-batch and ends cleanly only on an InterruptedException (an AnalysisException would fail the query).
+            InterruptedException interrupted = new InterruptedException(e.getMessage());
+            interrupted.initCause(e);
+            throw SparkErrors.<RuntimeException>sneaky(interrupted);
+        }
         return analysis("MORAINE_" + e.code().name(), "42000", e.getMessage(), e);
     }
 

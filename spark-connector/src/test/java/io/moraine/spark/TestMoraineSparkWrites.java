@@ -2,6 +2,8 @@ package io.moraine.spark;
 
 import io.moraine.core.catalog.CatalogSnapshot;
 import io.moraine.core.catalog.MoraineCatalog;
+import io.moraine.core.write.SortField;
+import io.moraine.core.write.WriteTransaction;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -154,6 +156,31 @@ class TestMoraineSparkWrites
         assertThat(newest()).isEqualTo(before + 4);
         assertThat(spark.sql("SELECT count(*), min(label) FROM lake.main.dfc").first().toString()).isEqualTo("[5,x]");
         assertThat(spark.sql("SELECT count(*) FROM lake.main.dfc VERSION AS OF " + (before + 3)).first().getLong(0)).isEqualTo(400);
+    }
+
+    /**
+     * A partitioned, sorted table's write is clustered by its partition keys (identity, a calendar field and a bucket,
+     * the last two through the catalog's partition-key function) and sorted by them and the sort order: 4 input tasks
+     * over 18 partitions write one file per partition (unclustered, each task would write a file for each partition it
+     * meets, about 72), each file's rows in the sort order (id descending).
+     */
+    @Test
+    void partitionedSortedWritesAreClusteredByPartitionAndSortedWithinFiles()
+            throws Exception
+    {
+        spark.sql("CREATE TABLE lake.main.clustered (id BIGINT, k INT, d DATE) PARTITIONED BY (k, years(d), bucket(2, id)) "
+                + "TBLPROPERTIES ('data_inlining_row_limit' = '0')");
+        WriteTransaction.begin(catalog()).setSortOrder("main", "clustered", List.of(new SortField("id", "duckdb", true, false))).commit();
+        spark.range(0, 2000, 1, 4).selectExpr("id", "CAST(id % 3 AS INT) AS k", "date_add(DATE '2020-01-01', CAST((id * 7) % 1000 AS INT)) AS d")
+                .writeTo("lake.main.clustered").append();
+        assertThat(spark.sql("SELECT count(*), count(DISTINCT _file), count(DISTINCT k, year(d)) FROM lake.main.clustered").first().toString())
+                .as("rows, files, (k, year) pairs: 3 x 3 pairs by 2 buckets is 18 partitions, one file each").isEqualTo("[2000,18,9]");
+        assertThat(spark.sql("SELECT max(pairs) FROM (SELECT count(DISTINCT k, year(d)) AS pairs FROM lake.main.clustered GROUP BY _file)").first().getLong(0))
+                .as("each file holds one partition").isEqualTo(1);
+        Row order = spark.sql("SELECT count_if(previous IS NOT NULL), count_if(previous < id) FROM "
+                + "(SELECT id, lag(id) OVER (PARTITION BY _file ORDER BY _pos) AS previous FROM lake.main.clustered)").first();
+        assertThat(order.getLong(0)).as("rows compared with the one before them in their file").isEqualTo(2000 - 18);
+        assertThat(order.getLong(1)).as("rows after a smaller id in their file (sorted by id DESC: none)").isZero();
     }
 
     private long newest()

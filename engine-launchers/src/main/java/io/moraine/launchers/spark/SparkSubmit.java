@@ -90,9 +90,19 @@ public final class SparkSubmit
     public ProcessBuilder java(String mainClass, Path applicationJar, Map<String, String> conf, List<String> arguments, Map<String, String> environment)
             throws IOException
     {
+        return java(mainClass, applicationJar, List.of(), conf, arguments, environment);
+    }
+
+    /** As {@link #java(String, Path, Map, List, Map)}, with {@code moreJars} besides the bundle (a benchmark's baseline engine, say). */
+    public ProcessBuilder java(String mainClass, Path applicationJar, List<Path> moreJars, Map<String, String> conf, List<String> arguments,
+            Map<String, String> environment)
+            throws IOException
+    {
         List<String> application = new ArrayList<>(List.of("--class", mainClass, applicationJar.toString()));
         application.addAll(arguments);
-        return command(applicationJar.equals(bundle) ? List.of() : List.of(bundle), conf, application, environment);
+        List<Path> jars = new ArrayList<>(applicationJar.equals(bundle) ? List.of() : List.of(bundle));
+        jars.addAll(moreJars);
+        return command(jars, conf, application, environment);
     }
 
     /** {@code spark-submit} running a PySpark application, with only the bundle jar added. */

@@ -2,10 +2,14 @@ package io.moraine.core.catalog;
 
 import io.moraine.core.error.CorruptionException;
 import io.moraine.core.row.Row;
+import io.moraine.core.types.DuckLakeType;
+import io.moraine.core.types.PrimitiveKind;
 
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * A table's sort order (reference §2.17, {@code ALTER TABLE ... SET SORTED BY}): the keys of one {@code sort_id} in key
@@ -18,7 +22,38 @@ public record SortSpec(long sortId, List<Key> keys)
         keys = List.copyOf(keys);
     }
 
-    public record Key(int index, String expression, String dialect, boolean descending, boolean nullsFirst) {}
+    public record Key(int index, String expression, String dialect, boolean descending, boolean nullsFirst)
+    {
+        /** The column the key's expression names when it is a bare column reference ({@code b}, {@code "My Col"}); empty otherwise. */
+        public Optional<String> columnReference()
+        {
+            String text = expression.strip();
+            if (text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")) {
+                String inner = text.substring(1, text.length() - 1);
+                if (inner.replace("\"\"", "").contains("\"")) {
+                    return Optional.empty();
+                }
+                return Optional.of(inner.replace("\"\"", "\""));
+            }
+            if (text.matches("[A-Za-z_][A-Za-z0-9_$]*") && !RESERVED.contains(text.toLowerCase(Locale.ROOT))) {
+                return Optional.of(text);
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** Bare words DuckDB would not read as a column reference. */
+    private static final Set<String> RESERVED = Set.of("null", "true", "false", "default");
+
+    /** Whether the core orders values of {@code type} as DuckDB's ORDER BY does (scalars; not TIMETZ, INTERVAL, VARIANT, GEOMETRY or nested types). */
+    public static boolean orderable(DuckLakeType type)
+    {
+        if (type instanceof DuckLakeType.Decimal) {
+            return true;
+        }
+        return type instanceof DuckLakeType.Primitive(PrimitiveKind kind)
+                && !(kind == PrimitiveKind.TIMETZ || kind == PrimitiveKind.INTERVAL || kind == PrimitiveKind.VARIANT || kind == PrimitiveKind.GEOMETRY);
+    }
 
     /** The spec from its {@code ducklake_sort_expression} rows, in any order. */
     static SortSpec of(long sortId, List<Row> expressions)

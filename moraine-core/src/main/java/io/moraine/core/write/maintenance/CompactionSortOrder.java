@@ -4,7 +4,6 @@ import io.moraine.core.catalog.SortSpec;
 import io.moraine.core.error.InvalidArgumentException;
 import io.moraine.core.error.UnsupportedFeatureException;
 import io.moraine.core.types.DuckLakeType;
-import io.moraine.core.types.PrimitiveKind;
 import io.moraine.core.types.TableColumn;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -165,11 +163,7 @@ final class CompactionSortOrder
 
     private static boolean sortable(DuckLakeType type)
     {
-        if (type instanceof DuckLakeType.Decimal) {
-            return true;
-        }
-        return type instanceof DuckLakeType.Primitive(PrimitiveKind kind)
-                && !(kind == PrimitiveKind.TIMETZ || kind == PrimitiveKind.INTERVAL || kind == PrimitiveKind.VARIANT || kind == PrimitiveKind.GEOMETRY);
+        return SortSpec.orderable(type);
     }
 
     private static Optional<TableColumn> column(List<TableColumn> columns, String name)
@@ -181,20 +175,6 @@ final class CompactionSortOrder
     /** The column an expression names when it is a bare column reference ({@code b}, {@code "My Col"}); empty otherwise. */
     static Optional<String> columnName(String expression)
     {
-        String text = expression.strip();
-        if (text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")) {
-            String inner = text.substring(1, text.length() - 1);
-            if (inner.replace("\"\"", "").contains("\"")) {
-                return Optional.empty();
-            }
-            return Optional.of(inner.replace("\"\"", "\""));
-        }
-        if (text.matches("[A-Za-z_][A-Za-z0-9_$]*") && !RESERVED.contains(text.toLowerCase(Locale.ROOT))) {
-            return Optional.of(text);
-        }
-        return Optional.empty();
+        return new SortSpec.Key(0, expression, "duckdb", false, false).columnReference();
     }
-
-    /** Bare words DuckDB would not read as a column reference. */
-    private static final java.util.Set<String> RESERVED = java.util.Set.of("null", "true", "false", "default");
 }
