@@ -9,12 +9,13 @@ export MAVEN_OPTS ?= --sun-misc-unsafe-memory-access=allow
 MVN := mvn -B -ntp
 MVN_FLAGS ?=
 
-.PHONY: help bootstrap build test demo clean
+.PHONY: help bootstrap build test test-clusters demo clean
 
 ARGS ?=
 
 help:
 	@echo "make test       prepare native dependencies (cached under ~/.cache/moraine), build, run every test"
+	@echo "make test-clusters  build, then run the multi-process cluster tests (Trino coordinator + workers, Spark local-cluster, both engines writing one store)"
 	@echo "make demo       build, write a demo lake, serve it with a local Trino (ARGS=--once: run the queries and stop)"
 	@echo "make build      build all modules without running tests"
 	@echo "make bootstrap  only prepare SlateDB's Java binding and the DuckLake extension"
@@ -28,6 +29,9 @@ build: bootstrap
 
 test: bootstrap
 	$(MVN) $(MVN_FLAGS) install
+
+test-clusters: build
+	$(MVN) $(MVN_FLAGS) test -pl engine-launchers -Dmoraine.test.excludedGroups= -Dgroups=cluster
 
 demo: build
 	MORAINE_REBUILD= bin/moraine demo $(ARGS)

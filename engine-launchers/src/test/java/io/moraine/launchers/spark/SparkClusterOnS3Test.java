@@ -12,6 +12,7 @@ import io.moraine.testing.LakeColumn;
 import io.moraine.testing.LakeTable;
 import io.moraine.testing.OracleSample;
 import io.moraine.testing.S3ProxyServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code spark.executorEnv.AWS_ENDPOINT}) through another, so the counts prove that the executors read and wrote the
  * data files and never asked the store's bucket for anything: the driver alone reads and commits the catalog.
  */
+@Tag("cluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkClusterOnS3Test
 {

@@ -6,6 +6,7 @@ import io.moraine.core.store.StoreOptions;
 import io.moraine.core.store.StoreUri;
 import io.moraine.launchers.trino.TrinoServerProcess;
 import io.moraine.testing.DuckDbSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the rows the statements so far make; at the end DuckDB reads the lake through {@code ducklake:moraine:} equal to
  * them, and all three engines give every row the same row id.
  */
+@Tag("cluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkTrinoInterleavedWritesTest
 {

@@ -15,6 +15,7 @@ import io.moraine.testing.LakeColumn;
 import io.moraine.testing.LakeTable;
 import io.moraine.testing.OracleSample;
 import io.moraine.testing.S3ProxyServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -48,6 +49,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * store's S3 client by {@code AWS_ENDPOINT}, its file system by {@code s3.endpoint}), so the counts prove that the
  * workers read data files and never asked the store's bucket for anything: the coordinator alone reads the catalog.
  */
+@Tag("cluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TrinoClusterOnS3Test
