@@ -43,6 +43,12 @@ public final class CanonicalText
 
     private CanonicalText() {}
 
+    /** The string a canonical string cell ({@code 'it''s'}) holds. */
+    public static String stringOf(String cell)
+    {
+        return cell.substring(1, cell.length() - 1).replace("''", "'");
+    }
+
     public static String of(Object value)
     {
         return switch (value) {

@@ -1,8 +1,12 @@
 package io.moraine.spark;
 
+import io.moraine.core.catalog.PartitionTransform;
 import io.moraine.core.store.StoreUri;
 import io.moraine.testing.CanonicalRowsAssert;
+import io.moraine.testing.CanonicalText;
 import io.moraine.testing.DuckDbSession;
+import io.moraine.testing.MergeInsertedRowIds;
+import io.moraine.testing.OracleDifferences;
 import io.moraine.testing.DuckLakeCatalogRows;
 import io.moraine.testing.LakeColumn;
 import org.apache.spark.sql.SparkSession;
@@ -14,7 +18,6 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,8 +56,8 @@ class TestMoraineSparkWriteOracle
     private SparkSession spark;
     private String store;
     /** Row ids a MERGE gave the rows it inserted, per table (DuckDB and Spark may number those rows differently). */
-    private final Map<String, List<long[]>> mergeInsertedRowIds = new HashMap<>();
-    private final List<String> failures = new ArrayList<>();
+    private final OracleDifferences differences = new OracleDifferences();
+    private MergeInsertedRowIds mergeInserted;
     /** Table id and column id of the column whose table statistics DuckDB forgets after its type promotion. */
     private List<String> promotedColumn;
     /** The snapshot whose tables were compared last. */
@@ -72,6 +75,7 @@ class TestMoraineSparkWriteOracle
         Files.createDirectories(directory.resolve("data"));
         StoreUri store = StoreUri.parse(directory.resolve("store").toString());
         duckdb = DuckDbSession.start();
+        mergeInserted = new MergeInsertedRowIds(duckdb, "oracle_meta");
         duckdb.execute("ATTACH 'ducklake:" + directory.resolve("oracle.ducklake") + "' AS " + ORACLE + " (DATA_PATH '" + directory.resolve("oracle-data")
                 + "/', METADATA_CATALOG 'oracle_meta')");
         duckdb.execute("ATTACH 'ducklake:moraine:" + store + "' AS " + MORAINE + " (DATA_PATH '" + directory.resolve("data") + "/', METADATA_CATALOG 'lake_meta')");
@@ -132,13 +136,16 @@ class TestMoraineSparkWriteOracle
                 "BEGIN; CREATE TABLE {lake}.s2.p (id BIGINT, region VARCHAR, d DATE, amount DOUBLE); ALTER TABLE {lake}.s2.p SET PARTITIONED BY (region, year(d)); COMMIT");
         sql("INSERT INTO lake.s2.p SELECT id, CASE id % 3 WHEN 0 THEN 'eu' WHEN 1 THEN 'us' ELSE 'apac' END, date_add(DATE'2022-12-30', CAST(id AS INT)), "
                         + "id * 1.5D FROM range(1, 301, 1, 1)",
-                "INSERT INTO {lake}.s2.p SELECT i, CASE i % 3 WHEN 0 THEN 'eu' WHEN 1 THEN 'us' ELSE 'apac' END, DATE '2022-12-30' + i::INTEGER, "
-                        + "i * 1.5::DOUBLE FROM range(1, 301) r(i)");
+                // Spark orders a partitioned write by partition key (its required ordering), DuckDB writes partitions in the order
+                // they first appear: DuckDB's rows come in partition order, so that files and row ids are numbered alike.
+                "INSERT INTO {lake}.s2.p SELECT * FROM (SELECT i AS id, CASE i % 3 WHEN 0 THEN 'eu' WHEN 1 THEN 'us' ELSE 'apac' END AS region, "
+                        + "DATE '2022-12-30' + i::INTEGER AS d, i * 1.5::DOUBLE AS amount FROM range(1, 301) r(i)) ORDER BY region, year(d), id");
         sql("INSERT INTO lake.s2.p VALUES (400, 'eu', DATE'2024-02-02', 4.5D), (401, 'us', NULL, NULL)",
                 "INSERT INTO {lake}.s2.p VALUES (400, 'eu', DATE '2024-02-02', 4.5), (401, 'us', NULL, NULL)");
         sql("CREATE TABLE lake.main.b (id BIGINT, v STRING) PARTITIONED BY (bucket(4, id))",
                 "BEGIN; CREATE TABLE {lake}.main.b (id BIGINT, v VARCHAR); ALTER TABLE {lake}.main.b SET PARTITIONED BY (bucket(4, id)); COMMIT");
-        sql("INSERT INTO lake.main.b SELECT id, concat('b', id) FROM range(0, 60, 1, 1)", "INSERT INTO {lake}.main.b SELECT i, 'b' || i FROM range(0, 60) r(i)");
+        sql("INSERT INTO lake.main.b SELECT id, concat('b', id) FROM range(0, 60, 1, 1)", "INSERT INTO {lake}.main.b SELECT i, 'b' || i FROM unnest("
+                + inBucketOrder(4, 60) + ") t(i)");
 
         // CTAS (files and inlined) and RTAS.
         sql("CREATE TABLE lake.main.c AS SELECT id, name, x FROM lake.main.t WHERE id BETWEEN 100 AND 399",
@@ -155,7 +162,7 @@ class TestMoraineSparkWriteOracle
         sql("UPDATE lake.main.t SET name = 'big', x = x + 1 WHERE id BETWEEN 600 AND 700", "UPDATE {lake}.main.t SET name = 'big', x = x + 1 WHERE id BETWEEN 600 AND 700");
         // DuckLake's MERGE takes one UPDATE or DELETE action. DuckLake 1.5.5 writes a MERGE's inserted rows to a file even when
         // they are few (moraine inlines them, as later DuckLake versions do): this MERGE inserts more than the inlining limit.
-        mergeStep("t", () -> sql("MERGE INTO lake.main.t t USING (SELECT * FROM VALUES (3L, 'm3'), (171L, 'm171'), (2003L, 'm2003') AS v(id, name) "
+        mergeInserted.around("t", () -> sql("MERGE INTO lake.main.t t USING (SELECT * FROM VALUES (3L, 'm3'), (171L, 'm171'), (2003L, 'm2003') AS v(id, name) "
                         + "UNION ALL SELECT id, concat('new', id) FROM range(7000, 7020, 1, 1)) s ON t.id = s.id "
                         + "WHEN MATCHED THEN UPDATE SET name = s.name WHEN NOT MATCHED THEN INSERT (id, name) VALUES (s.id, s.name)",
                 "MERGE INTO {lake}.main.t AS t USING (SELECT * FROM (VALUES (3, 'm3'), (171, 'm171'), (2003, 'm2003')) v(id, name) UNION ALL "
@@ -235,7 +242,7 @@ class TestMoraineSparkWriteOracle
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.println("TestMoraineSparkWriteOracle: " + statements + " statements, " + catalogComparisons + " catalog and " + tableComparisons
                 + " table comparisons in " + Math.round(seconds) + " s");
-        assertThat(failures).as("differences from DuckLake:\n" + String.join("\n", failures)).isEmpty();
+        differences.assertNone();
         assertThat(catalogComparisons).isEqualTo((statements + 1) * CATALOG.size());
         // 90 today: 45 table snapshots (the tables each statement changed), each read by DuckDB over moraine and by Spark
         assertThat(tableComparisons).as("table comparisons (two engines)").isGreaterThanOrEqualTo(85);
@@ -252,7 +259,7 @@ class TestMoraineSparkWriteOracle
      * {@code duckDbSql} (statements separated by {@code "; "}, one DuckDB call each) on the oracle, then {@code spark} on the
      * moraine lake; then {@link #compare}.
      */
-    private void step(String what, Step spark, String duckDbSql)
+    private void step(String what, OracleDifferences.Step spark, String duckDbSql)
             throws Exception
     {
         for (String statement : duckDbSql.split("; ")) {
@@ -276,23 +283,6 @@ class TestMoraineSparkWriteOracle
         duckdb.execute(sql.replace("{lake}", MORAINE));
         statements++;
         compare();
-    }
-
-    /** Runs a MERGE step and records the row ids it gave new rows ({@code ducklake_table_stats.next_row_id} before and after). */
-    private void mergeStep(String table, Step step)
-            throws Exception
-    {
-        long[] range = {nextRowId(table), Long.MAX_VALUE}; // open while the step's own comparisons run
-        mergeInsertedRowIds.computeIfAbsent(table, _ -> new ArrayList<>()).add(range);
-        step.run();
-        range[1] = nextRowId(table);
-    }
-
-    private long nextRowId(String table)
-            throws Exception
-    {
-        return Long.parseLong(duckdb.query("SELECT s.next_row_id FROM oracle_meta.ducklake_table_stats s JOIN oracle_meta.ducklake_table t USING (table_id) "
-                + "WHERE t.table_name = '" + table + "' AND t.end_snapshot IS NULL").getFirst().getFirst());
     }
 
     /**
@@ -322,17 +312,17 @@ class TestMoraineSparkWriteOracle
             List<List<String>> expected = withoutPromotedColumn(sql, duckdb.query(DuckLakeCatalogRows.on("oracle_meta", sql)));
             List<List<String>> actual = withoutPromotedColumn(sql, duckdb.query(DuckLakeCatalogRows.on("lake_meta", sql)));
             if (!actual.equals(expected)) {
-                difference("after statement " + statements + " (snapshot " + head + "): " + sql + "\n  oracle: " + expected + "\n  moraine: " + actual);
+                differences.add("after statement " + statements + " (snapshot " + head + "): " + sql + "\n  oracle: " + expected + "\n  moraine: " + actual);
             }
             catalogComparisons++;
         }
         // The tables the snapshots since the last comparison changed (by id, or by name where a table was created).
         String changes = String.join(",", duckdb.query("SELECT changes_made FROM oracle_meta.ducklake_snapshot_changes WHERE snapshot_id > " + compared)
-                .stream().map(row -> text(row.getFirst())).toList());
+                .stream().map(row -> CanonicalText.stringOf(row.getFirst())).toList());
         for (List<String> table : duckdb.query("SELECT s.schema_name, t.table_name, t.table_id FROM oracle_meta.ducklake_table t JOIN oracle_meta.ducklake_schema s "
                 + "USING (schema_id) WHERE t.end_snapshot IS NULL AND s.end_snapshot IS NULL ORDER BY ALL")) {
-            String schema = text(table.get(0));
-            String name = text(table.get(1));
+            String schema = CanonicalText.stringOf(table.get(0));
+            String name = CanonicalText.stringOf(table.get(1));
             boolean changed = java.util.Arrays.stream(changes.split(",")).anyMatch(change -> change.endsWith(":" + table.get(2))
                     || change.endsWith(":\"" + schema + "\".\"" + name + "\""));
             if (changed) {
@@ -368,64 +358,26 @@ class TestMoraineSparkWriteOracle
     {
         String name = "\"" + schema + "\".\"" + table + "\"";
         List<LakeColumn> columns = new ArrayList<>(duckdb.query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + ORACLE + "." + name
-                + " AT (VERSION => " + snapshot + "))").stream().map(row -> new LakeColumn(text(row.get(0)), text(row.get(1)))).toList());
+                + " AT (VERSION => " + snapshot + "))").stream().map(row -> new LakeColumn(CanonicalText.stringOf(row.get(0)), CanonicalText.stringOf(row.get(1)))).toList());
         String select = String.join(", ", columns.stream().map(LakeColumn::sqlName).toList());
         String sparkSelect = String.join(", ", columns.stream().map(column -> SparkDuckLakeComparison.quoted(column.name())).toList());
         columns.add(new LakeColumn("rowid", "BIGINT"));
         String duckDbSql = "SELECT " + select + ", rowid FROM %s." + name + " AT (VERSION => " + snapshot + ")";
-        List<List<String>> expected = masked(table, duckdb.query(duckDbSql.formatted(ORACLE)));
+        List<List<String>> expected = mergeInserted.masked(table, duckdb.query(duckDbSql.formatted(ORACLE)));
         String what = schema + "." + table + " at snapshot " + snapshot + " after statement " + statements;
-        check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "DuckDB over moraine",
-                masked(table, duckdb.query(duckDbSql.formatted(MORAINE)))));
-        check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "Spark", masked(table, SparkCanonicalRows.of(
+        differences.check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "DuckDB over moraine",
+                mergeInserted.masked(table, duckdb.query(duckDbSql.formatted(MORAINE)))));
+        differences.check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "Spark", mergeInserted.masked(table, SparkCanonicalRows.of(
                 spark.sql("SELECT " + sparkSelect + ", _row_id FROM lake.`" + schema + "`.`" + table + "` VERSION AS OF " + snapshot).collectAsList(), columns))));
         tableComparisons += 2;
     }
 
-    private void difference(String message)
+    /** The ids 0 to {@code count - 1} ordered by their DuckLake {@code bucket(buckets)} key, then by id, as a DuckDB list. */
+    private static String inBucketOrder(int buckets, int count)
     {
-        failures.add(message);
-        System.out.println("DIFFERENCE " + message);
-    }
-
-    /** The string a {@link io.moraine.testing.CanonicalText} string cell holds. */
-    private static String text(String cell)
-    {
-        return cell.substring(1, cell.length() - 1).replace("''", "'");
-    }
-
-    private void check(Step comparison)
-            throws Exception
-    {
-        try {
-            comparison.run();
-        }
-        catch (AssertionError | Exception e) {
-            difference(e.getMessage());
-        }
-    }
-
-    /** The rows with the row ids a MERGE gave its inserted rows replaced by a mark: engines may number those rows differently. */
-    private List<List<String>> masked(String table, List<List<String>> rows)
-    {
-        List<long[]> ranges = mergeInsertedRowIds.getOrDefault(table, List.of());
-        if (ranges.isEmpty()) {
-            return rows;
-        }
-        return rows.stream().map(row -> {
-            long rowId = Long.parseLong(row.getLast());
-            if (ranges.stream().noneMatch(range -> rowId >= range[0] && rowId < range[1])) {
-                return row;
-            }
-            List<String> copy = new ArrayList<>(row);
-            copy.set(copy.size() - 1, "(inserted by a MERGE)");
-            return copy;
-        }).toList();
-    }
-
-    private interface Step
-    {
-        void run()
-                throws Exception;
+        PartitionTransform bucket = PartitionTransform.parse("bucket(" + buckets + ")");
+        return java.util.stream.LongStream.range(0, count).boxed()
+                .sorted(java.util.Comparator.comparing((Long id) -> ((Number) bucket.apply(id, "int64")).longValue()).thenComparing(id -> id))
+                .map(String::valueOf).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
     }
 }

@@ -2,7 +2,10 @@ package io.moraine.trino;
 
 import io.moraine.core.store.StoreUri;
 import io.moraine.testing.CanonicalRowsAssert;
+import io.moraine.testing.CanonicalText;
 import io.moraine.testing.DuckDbSession;
+import io.moraine.testing.MergeInsertedRowIds;
+import io.moraine.testing.OracleDifferences;
 import io.moraine.testing.DuckLakeCatalogRows;
 import io.moraine.testing.LakeColumn;
 import io.trino.testing.QueryRunner;
@@ -14,7 +17,6 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -44,8 +46,8 @@ public class TestMoraineWriteOracle
     private DuckDbSession duckdb;
     private QueryRunner trino;
     /** Row ids a MERGE gave the rows it inserted, per table (DuckDB and Trino may number those rows differently). */
-    private final Map<String, List<long[]>> mergeInsertedRowIds = new HashMap<>();
-    private final List<String> failures = new ArrayList<>();
+    private final OracleDifferences differences = new OracleDifferences();
+    private MergeInsertedRowIds mergeInserted;
     private int catalogComparisons;
     private int tableComparisons;
     private int statements;
@@ -59,6 +61,7 @@ public class TestMoraineWriteOracle
         Files.createDirectories(directory.resolve("data"));
         StoreUri store = StoreUri.parse(directory.resolve("store").toString());
         duckdb = DuckDbSession.start();
+        mergeInserted = new MergeInsertedRowIds(duckdb, "oracle_meta");
         duckdb.execute("ATTACH 'ducklake:" + directory.resolve("oracle.ducklake") + "' AS " + ORACLE + " (DATA_PATH '" + directory.resolve("oracle-data")
                 + "/', METADATA_CATALOG 'oracle_meta')");
         duckdb.execute("ATTACH 'ducklake:moraine:" + store + "' AS " + MORAINE + " (DATA_PATH '" + directory.resolve("data") + "/', METADATA_CATALOG 'lake_meta')");
@@ -120,7 +123,7 @@ public class TestMoraineWriteOracle
         // they are few (Trino inlines them, as later DuckLake versions do): this MERGE inserts more than the inlining limit.
         String merge = "MERGE INTO %s.main.t AS t USING (SELECT * FROM (VALUES (3, 'm3'), (171, 'm171'), (2001, 'm2001')) v(id, name) UNION ALL %s) AS s "
                 + "ON t.id = s.id WHEN MATCHED THEN UPDATE SET name = s.name WHEN NOT MATCHED THEN INSERT (id, name) VALUES (s.id, s.name)";
-        mergeStep("t", () -> trino(merge.formatted("lake", "SELECT n, 'new' || CAST(n AS varchar) FROM UNNEST(sequence(5000, 5019)) u(n)"),
+        mergeInserted.around("t", () -> trino(merge.formatted("lake", "SELECT n, 'new' || CAST(n AS varchar) FROM UNNEST(sequence(5000, 5019)) u(n)"),
                 merge.formatted("{lake}", "SELECT i, 'new' || i FROM range(5000, 5020) r(i)")));
         String mergeDelete = "MERGE INTO %s.main.t AS t USING (VALUES (170), (172), (2001), (9999)) AS s(id) ON t.id = s.id WHEN MATCHED THEN DELETE";
         trino(mergeDelete.formatted("lake"), mergeDelete.formatted("{lake}"));
@@ -167,7 +170,7 @@ public class TestMoraineWriteOracle
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.println("TestMoraineWriteOracle: " + statements + " statements, " + catalogComparisons + " catalog and " + tableComparisons
                 + " table comparisons in " + Math.round(seconds) + " s");
-        assertThat(failures).as("differences from DuckLake:\n" + String.join("\n", failures)).isEmpty();
+        differences.assertNone();
         assertThat(catalogComparisons).isEqualTo((statements + 1) * CATALOG.size());
         assertThat(tableComparisons).as("table comparisons (two engines)").isGreaterThanOrEqualTo(180);
     }
@@ -200,23 +203,6 @@ public class TestMoraineWriteOracle
         compare();
     }
 
-    /** Runs a MERGE step and records the row ids it gave new rows ({@code ducklake_table_stats.next_row_id} before and after). */
-    private void mergeStep(String table, Step step)
-            throws Exception
-    {
-        long[] range = {nextRowId(table), Long.MAX_VALUE}; // open while the step's own comparisons run
-        mergeInsertedRowIds.computeIfAbsent(table, _ -> new ArrayList<>()).add(range);
-        step.run();
-        range[1] = nextRowId(table);
-    }
-
-    private long nextRowId(String table)
-            throws Exception
-    {
-        return Long.parseLong(duckdb.query("SELECT s.next_row_id FROM oracle_meta.ducklake_table_stats s JOIN oracle_meta.ducklake_table t USING (table_id) "
-                + "WHERE t.table_name = '" + table + "' AND t.end_snapshot IS NULL").getFirst().getFirst());
-    }
-
     /**
      * The oracle's head snapshot, as both DuckDB (through {@code ducklake:moraine:}) and Trino see the moraine lake's;
      * its catalog rows; every table there in both engines. A difference is recorded, and the workload goes on.
@@ -231,13 +217,13 @@ public class TestMoraineWriteOracle
             List<List<String>> expected = duckdb.query(DuckLakeCatalogRows.on("oracle_meta", sql));
             List<List<String>> actual = duckdb.query(DuckLakeCatalogRows.on("lake_meta", sql));
             if (!actual.equals(expected)) {
-                difference("after statement " + statements + " (snapshot " + head + "): " + sql + "\n  oracle: " + expected + "\n  moraine: " + actual);
+                differences.add("after statement " + statements + " (snapshot " + head + "): " + sql + "\n  oracle: " + expected + "\n  moraine: " + actual);
             }
             catalogComparisons++;
         }
         for (List<String> table : duckdb.query("SELECT s.schema_name, t.table_name FROM oracle_meta.ducklake_table t JOIN oracle_meta.ducklake_schema s "
                 + "USING (schema_id) WHERE t.end_snapshot IS NULL AND s.end_snapshot IS NULL ORDER BY ALL")) {
-            compareTable(text(table.get(0)), text(table.get(1)), head);
+            compareTable(CanonicalText.stringOf(table.get(0)), CanonicalText.stringOf(table.get(1)), head);
         }
     }
 
@@ -246,58 +232,17 @@ public class TestMoraineWriteOracle
     {
         String name = "\"" + schema + "\".\"" + table + "\"";
         List<LakeColumn> columns = new ArrayList<>(duckdb.query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM " + ORACLE + "." + name
-                + " AT (VERSION => " + snapshot + "))").stream().map(row -> new LakeColumn(text(row.get(0)), text(row.get(1)))).toList());
+                + " AT (VERSION => " + snapshot + "))").stream().map(row -> new LakeColumn(CanonicalText.stringOf(row.get(0)), CanonicalText.stringOf(row.get(1)))).toList());
         String select = String.join(", ", columns.stream().map(LakeColumn::sqlName).toList());
         columns.add(new LakeColumn("rowid", "BIGINT"));
         String duckDbSql = "SELECT " + select + ", rowid FROM %s." + name + " AT (VERSION => " + snapshot + ")";
-        List<List<String>> expected = masked(table, duckdb.query(duckDbSql.formatted(ORACLE)));
+        List<List<String>> expected = mergeInserted.masked(table, duckdb.query(duckDbSql.formatted(ORACLE)));
         String what = schema + "." + table + " at snapshot " + snapshot + " after statement " + statements;
-        check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "DuckDB over moraine",
-                masked(table, duckdb.query(duckDbSql.formatted(MORAINE)))));
-        check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "Trino", masked(table, TrinoCanonicalRows.of(
+        differences.check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "DuckDB over moraine",
+                mergeInserted.masked(table, duckdb.query(duckDbSql.formatted(MORAINE)))));
+        differences.check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "Trino", mergeInserted.masked(table, TrinoCanonicalRows.of(
                 trino.execute("SELECT " + select + ", \"$row_id\" FROM lake." + name + " FOR VERSION AS OF " + snapshot)))));
         tableComparisons += 2;
-    }
-
-    private void difference(String message)
-    {
-        failures.add(message);
-        System.out.println("DIFFERENCE " + message);
-    }
-
-    /** The string a {@link io.moraine.testing.CanonicalText} string cell holds. */
-    private static String text(String cell)
-    {
-        return cell.substring(1, cell.length() - 1).replace("''", "'");
-    }
-
-    private void check(Step comparison)
-            throws Exception
-    {
-        try {
-            comparison.run();
-        }
-        catch (AssertionError | Exception e) {
-            difference(e.getMessage());
-        }
-    }
-
-    /** The rows with the row ids a MERGE gave its inserted rows replaced by a mark: engines may number those rows differently. */
-    private List<List<String>> masked(String table, List<List<String>> rows)
-    {
-        List<long[]> ranges = mergeInsertedRowIds.getOrDefault(table, List.of());
-        if (ranges.isEmpty()) {
-            return rows;
-        }
-        return rows.stream().map(row -> {
-            long rowId = Long.parseLong(row.getLast());
-            if (ranges.stream().noneMatch(range -> rowId >= range[0] && rowId < range[1])) {
-                return row;
-            }
-            List<String> copy = new ArrayList<>(row);
-            copy.set(copy.size() - 1, "(inserted by a MERGE)");
-            return copy;
-        }).toList();
     }
 
     private static void awaitHead(String engine, long head, HeadReader reader)
@@ -310,12 +255,6 @@ public class TestMoraineWriteOracle
             seen = reader.head();
         }
         assertThat(seen).as(engine + "'s head snapshot of the moraine lake").isEqualTo(head);
-    }
-
-    private interface Step
-    {
-        void run()
-                throws Exception;
     }
 
     private interface HeadReader
