@@ -119,7 +119,8 @@ abstract class ChangeFeedMatchesDuckLake
             assertThat(latest.indexesFileChanges()).isFalse();
             assertThat(fileChangeEntries(catalog)).isEmpty();
         }
-        int compared = compareEveryTableAndRange(older);
+        // The planning without the index is the same code for every range: one in every LEGACY_STRIDE ranges is compared.
+        int compared = compareTablesAndRanges(older, LEGACY_STRIDE);
         System.out.printf("%s: %d change-feed comparisons against DuckDB + DuckLake on a store without the file-change index%n", getClass().getSimpleName(),
                 compared);
         try (MoraineCatalog catalog = MoraineCatalog.open(older, OpenMode.READ_WRITE)) {
@@ -181,9 +182,19 @@ abstract class ChangeFeedMatchesDuckLake
     /** Compares moraine's feeds from {@code uri} with DuckDB's for every table and range; returns the comparisons made. */
     private int compareEveryTableAndRange(StoreUri uri)
     {
+        return compareTablesAndRanges(uri, 1);
+    }
+
+    /** Ranges of a store without the file-change index (as format 2 wrote it) compared: one in this many. */
+    private static final int LEGACY_STRIDE = 4;
+
+    /** Compares one in every {@code stride} of the (table, range) answers (all with stride 1). */
+    private int compareTablesAndRanges(StoreUri uri, int stride)
+    {
         int compared = 0;
         try (MoraineCatalog catalog = MoraineCatalog.open(uri, OpenMode.READ_ONLY)) {
-            for (ChangeFeedOracle.Answer answer : answers) {
+            for (int i = 0; i < answers.size(); i += stride) {
+                ChangeFeedOracle.Answer answer = answers.get(i);
                 Feed feed = read(catalog, answer.schema(), answer.table(), answer.start(), answer.end());
                 String range = answer.schema() + "." + answer.table() + " [" + answer.start() + ", " + answer.end() + "]";
                 assertThat(feed.insertions()).as("insertions of %s", range).containsExactlyInAnyOrderElementsOf(answer.insertions());
@@ -191,7 +202,9 @@ abstract class ChangeFeedMatchesDuckLake
                 assertThat(feed.changes()).as("changes of %s", range).containsExactlyInAnyOrderElementsOf(answer.changes());
                 compared += 3;
             }
-            assertThat(compared).as("comparisons (three per table and range)").isEqualTo(3 * expectedRanges(catalog));
+            int ranges = expectedRanges(catalog);
+            assertThat(answers).as("DuckDB's answers, one per table and range").hasSize(ranges);
+            assertThat(compared).as("comparisons (three per compared table and range)").isEqualTo(3 * ((ranges + stride - 1) / stride));
         }
         return compared;
     }
