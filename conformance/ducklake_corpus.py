@@ -1215,12 +1215,19 @@ def ensure_moraine_environment(args):
             raise UsageError("%s does not exist; build the tree first (make build)" % path)
 
 
-def command_run_file(args):
+def file_runner_config(args):
+    """The configuration a process that runs files (run-file, run-worker) runs them with, from the corpus root."""
     corpus = os.path.abspath(args.corpus)
     if args.catalog == "moraine":
         ensure_moraine_environment(args)
     config = RunConfig(args.catalog, corpus, args.extension_dir, os.path.abspath(args.moraine_extension))
     os.chdir(corpus)
+    return config
+
+
+def command_run_file(args):
+    config = file_runner_config(args)
+    corpus = config.corpus
     result = run_file(config, args.file if os.path.isabs(args.file) else os.path.join(corpus, args.file), args.trace)
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
@@ -1234,11 +1241,8 @@ RESULT_PREFIX = "RESULT "
 
 def command_run_worker(args):
     """Runs the files named on standard input, one a line, one after another in this process; prints each result."""
-    corpus = os.path.abspath(args.corpus)
-    if args.catalog == "moraine":
-        ensure_moraine_environment(args)
-    config = RunConfig(args.catalog, corpus, args.extension_dir, os.path.abspath(args.moraine_extension))
-    os.chdir(corpus)
+    config = file_runner_config(args)
+    corpus = config.corpus
     for line in sys.stdin:
         name = line.strip()
         if not name:

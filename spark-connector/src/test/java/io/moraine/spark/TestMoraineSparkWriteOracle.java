@@ -5,6 +5,7 @@ import io.moraine.core.store.StoreUri;
 import io.moraine.testing.CanonicalRowsAssert;
 import io.moraine.testing.CanonicalText;
 import io.moraine.testing.DuckDbSession;
+import io.moraine.testing.EngineHead;
 import io.moraine.testing.MergeInsertedRowIds;
 import io.moraine.testing.OracleDifferences;
 import io.moraine.testing.DuckLakeCatalogRows;
@@ -20,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.apache.spark.sql.functions.col;
@@ -293,21 +293,9 @@ class TestMoraineSparkWriteOracle
             throws Exception
     {
         long head = Long.parseLong(duckdb.query("SELECT max(snapshot_id) FROM oracle_meta.ducklake_snapshot").getFirst().getFirst());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        long seen = moraineHead();
-        while (seen < head && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            seen = moraineHead();
-        }
-        assertThat(seen).as("DuckDB's head snapshot of the moraine lake after statement " + statements).isEqualTo(head);
-        // A driver that wrote reads through its writer, which learns of DuckDB's commits (a hand-off) late, as Trino's does
-        // (the Trino oracle waits for Trino's head too).
-        seen = sparkHead();
-        while (seen < head && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            seen = sparkHead();
-        }
-        assertThat(seen).as("Spark's head snapshot of the moraine lake after statement " + statements).isEqualTo(head);
+        EngineHead.await("DuckDB", head, this::moraineHead);
+        // A driver that wrote reads through its writer, which learns of DuckDB's commits (a hand-off) late, as Trino's does.
+        EngineHead.await("Spark", head, this::sparkHead);
         for (String sql : CATALOG) {
             List<List<String>> expected = withoutPromotedColumn(sql, duckdb.query(DuckLakeCatalogRows.on("oracle_meta", sql)));
             List<List<String>> actual = withoutPromotedColumn(sql, duckdb.query(DuckLakeCatalogRows.on("lake_meta", sql)));

@@ -4,6 +4,7 @@ import io.moraine.core.store.StoreUri;
 import io.moraine.testing.CanonicalRowsAssert;
 import io.moraine.testing.CanonicalText;
 import io.moraine.testing.DuckDbSession;
+import io.moraine.testing.EngineHead;
 import io.moraine.testing.MergeInsertedRowIds;
 import io.moraine.testing.OracleDifferences;
 import io.moraine.testing.DuckLakeCatalogRows;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
@@ -211,8 +211,8 @@ public class TestMoraineWriteOracle
             throws Exception
     {
         long head = Long.parseLong(duckdb.query("SELECT max(snapshot_id) FROM oracle_meta.ducklake_snapshot").getFirst().getFirst());
-        awaitHead("DuckDB", head, () -> Long.parseLong(duckdb.query("SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst()));
-        awaitHead("Trino", head, () -> (long) trino.execute("SELECT max(snapshot_id) FROM lake.ducklake.ducklake_snapshot").getOnlyValue());
+        EngineHead.await("DuckDB", head, () -> Long.parseLong(duckdb.query("SELECT max(snapshot_id) FROM lake_meta.ducklake_snapshot").getFirst().getFirst()));
+        EngineHead.await("Trino", head, () -> (long) trino.execute("SELECT max(snapshot_id) FROM lake.ducklake.ducklake_snapshot").getOnlyValue());
         for (String sql : CATALOG) {
             List<List<String>> expected = duckdb.query(DuckLakeCatalogRows.on("oracle_meta", sql));
             List<List<String>> actual = duckdb.query(DuckLakeCatalogRows.on("lake_meta", sql));
@@ -243,23 +243,5 @@ public class TestMoraineWriteOracle
         differences.check(() -> CanonicalRowsAssert.assertSameRows(what, columns, expected, "Trino", mergeInserted.masked(table, TrinoCanonicalRows.of(
                 trino.execute("SELECT " + select + ", \"$row_id\" FROM lake." + name + " FOR VERSION AS OF " + snapshot)))));
         tableComparisons += 2;
-    }
-
-    private static void awaitHead(String engine, long head, HeadReader reader)
-            throws Exception
-    {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        long seen = reader.head();
-        while (seen < head && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            seen = reader.head();
-        }
-        assertThat(seen).as(engine + "'s head snapshot of the moraine lake").isEqualTo(head);
-    }
-
-    private interface HeadReader
-    {
-        long head()
-                throws Exception;
     }
 }

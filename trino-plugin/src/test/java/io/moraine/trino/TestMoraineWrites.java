@@ -1,6 +1,7 @@
 package io.moraine.trino;
 
 import io.moraine.testing.DuckDbOverStore;
+import io.moraine.testing.EngineHead;
 
 import io.moraine.core.store.StoreUri;
 import io.moraine.testing.DuckLakeOracle;
@@ -366,9 +367,8 @@ public class TestMoraineWrites
     }
 
     /**
-     * Runs {@code statements} in DuckDB on the store and returns their rows; then waits until Trino sees DuckDB's newest
-     * snapshot: a catalog that has written follows another process's commits within SlateDB's manifest poll (docs/writes.md,
-     * "Reads while fenced").
+     * Runs {@code statements} in DuckDB on the store and returns their rows, once Trino sees DuckDB's newest snapshot
+     * ({@link EngineHead}).
      */
     private List<String> duckDb(String... statements)
             throws Exception
@@ -379,10 +379,7 @@ public class TestMoraineWrites
         String headRow = "ROW " + statements.length + " ";
         long head = Long.parseLong(lines.getLast().substring(headRow.length()));
         lines.removeIf(line -> line.startsWith(headRow));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((long) trino.execute("SELECT max(snapshot_id) FROM lake.ducklake.ducklake_snapshot").getOnlyValue() < head && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        EngineHead.await("Trino", head, () -> (long) trino.execute("SELECT max(snapshot_id) FROM lake.ducklake.ducklake_snapshot").getOnlyValue());
         return lines;
     }
 }
