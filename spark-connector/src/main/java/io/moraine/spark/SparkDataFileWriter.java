@@ -37,15 +37,18 @@ final class SparkDataFileWriter
     private final DataFileTarget target;
     private final MeasuredOutputFile file;
     private final ParquetWriter<InternalRow> writer;
-    private final StructType fileSchema;
     private final boolean[] nanWritten;
+    // The top-level FLOAT and DOUBLE columns, found once: the per-row NaN check looks at these only.
+    private final int[] floatColumns;
+    private final int[] doubleColumns;
     private long rows;
 
     SparkDataFileWriter(DataFileTarget target, StructType fileSchema, Configuration hadoop)
     {
         this.target = target;
-        this.fileSchema = fileSchema;
         this.nanWritten = new boolean[fileSchema.fields().length];
+        this.floatColumns = columnsOf(fileSchema, FloatType.class);
+        this.doubleColumns = columnsOf(fileSchema, DoubleType.class);
         Configuration configuration = new Configuration(hadoop);
         ParquetWriteSupport.setSchema(fileSchema, configuration);
         // ParquetWriteSupport reads its settings from the Hadoop configuration, not from the session
@@ -79,12 +82,21 @@ final class SparkDataFileWriter
     {
         writer.write(row);
         rows++;
-        for (int i = 0; i < nanWritten.length; i++) {
+        for (int i : doubleColumns) {
             if (!nanWritten[i] && !row.isNullAt(i)) {
-                DataType type = fileSchema.fields()[i].dataType();
-                nanWritten[i] = type instanceof DoubleType ? Double.isNaN(row.getDouble(i)) : type instanceof FloatType && Float.isNaN(row.getFloat(i));
+                nanWritten[i] = Double.isNaN(row.getDouble(i));
             }
         }
+        for (int i : floatColumns) {
+            if (!nanWritten[i] && !row.isNullAt(i)) {
+                nanWritten[i] = Float.isNaN(row.getFloat(i));
+            }
+        }
+    }
+
+    private static int[] columnsOf(StructType schema, Class<? extends DataType> type)
+    {
+        return java.util.stream.IntStream.range(0, schema.fields().length).filter(i -> type.isInstance(schema.fields()[i].dataType())).toArray();
     }
 
     long rowCount()
